@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# kbinder: the module, its userspace, and the tests that boot it in QEMU.
+#
+#   make                 build everything (module, library, tools, tests)
+#   make run             boot a VM with kbinder loaded and show it working
+#   make check           every test: host tests, runner self-tests, guest suite
+#   make check-guest     only the guest suite, in one boot
+#   make help            the rest
+#
+# Variables: DRIVER=kbinder|reference (which driver the guest tests run on),
+# TESTS='glob' (which guest test programs), KDIR= (kernel build directory),
+# KVER= (Debian kernel version; default: the one linux-image-amd64 installed).
+
+.DEFAULT_GOAL := all
+.SECONDEXPANSION:
+SHELL := /bin/bash
+
+# Install missing build dependencies before anything else (once per
+# top-level make; sub-makes inherit KBINDER_DEPS_OK).
+NO_DEPS_GOALS := clean help deps
+ifeq ($(KBINDER_DEPS_OK),)
+ifeq ($(filter $(NO_DEPS_GOALS),$(MAKECMDGOALS)),)
+ifneq ($(shell scripts/deps.sh --check >/dev/null 2>&1; echo $$?),0)
+DEPS_STATUS := $(shell scripts/deps.sh >&2; echo $$?)
+ifneq ($(DEPS_STATUS),0)
+$(error kbinder: build dependencies are missing, see above)
+endif
+endif
+endif
+export KBINDER_DEPS_OK := 1
+endif
+
+KVER ?= $(shell scripts/kernel-version.sh)
+KDIR ?= /lib/modules/$(KVER)/build
+VMLINUZ ?= /boot/vmlinuz-$(KVER)
+REFERENCE_KO ?= /lib/modules/$(KVER)/kernel/drivers/android/binder_linux.ko
+DRIVER ?= kbinder
+TESTS ?= *
+VM_TIMEOUT ?= 900
+JOBS ?= 2
+
+BUILD := build
+CC ?= gcc
+USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude/uapi -Ilib/include
+STATIC_LDFLAGS := -static -pthread
+
+# ---------------------------------------------------------------- module
+MODULE := driver/kbinder.ko
+DRIVER_SOURCES := $(wildcard driver/*.c driver/*.h driver/Kbuild)
+
+.PHONY: all module lib tools guest-tests initramfs
+all: module lib tools guest-tests
+
+module: $(MODULE)
+$(MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h)
+	@test -f driver/Kbuild || { echo "driver/Kbuild is missing"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/driver -j$(JOBS) W=1 modules
+
+# ---------------------------------------------------------------- libkbinder
+LIB := $(BUILD)/lib/libkbinder.a
+LIB_SOURCES := $(wildcard lib/src/*.c)
+LIB_OBJECTS := $(patsubst lib/src/%.c,$(BUILD)/lib/%.o,$(LIB_SOURCES))
+
+lib: $(LIB)
+$(BUILD)/lib/%.o: lib/src/%.c $(wildcard lib/include/kbinder/*.h lib/src/*.h include/uapi/linux/android/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Ilib/src -c -o $@ $<
+$(LIB): $(LIB_OBJECTS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+# ---------------------------------------------------------------- tools
+TOOLS_BIN := $(BUILD)/tools/bin
+TOOL_DIRS := $(patsubst tools/%/,%,$(dir $(wildcard tools/*/*.c)))
+TOOLS := $(addprefix $(TOOLS_BIN)/,$(sort $(TOOL_DIRS)))
+
+tools: $(TOOLS)
+$(TOOLS_BIN)/%: $$(wildcard tools/$$*/*.c tools/$$*/*.h) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(STATIC_LDFLAGS) -Itools/$* -o $@ $(wildcard tools/$*/*.c) $(LIB)
+
+# ---------------------------------------------------------------- guest tests
+GUEST_BIN := $(BUILD)/guest/bin
+GUEST_HARNESS := $(BUILD)/guest/harness.o
+GUEST_SOURCES := $(filter-out tests/guest/harness.c,$(wildcard tests/guest/*.c))
+GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST_BIN)/%,$(GUEST_SOURCES))
+GUEST_HEADERS := $(wildcard tests/guest/*.h lib/include/kbinder/*.h include/uapi/linux/android/*.h)
+GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest
+
+guest-tests: $(GUEST_TESTS)
+$(GUEST_HARNESS): tests/guest/harness.c $(GUEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -c -o $@ $<
+$(GUEST_BIN)/%: tests/guest/%.c $(GUEST_HARNESS) $(LIB) $(GUEST_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) $(STATIC_LDFLAGS) -o $@ $< $(GUEST_HARNESS) $(LIB)
+
+# ---------------------------------------------------------------- VM
+INITRAMFS := $(BUILD)/vm/initramfs.cpio.gz
+VM_INPUTS := $(wildcard tests/vm/guest/*) tests/vm/mkinitramfs.sh
+
+initramfs: $(INITRAMFS)
+$(INITRAMFS): $(MODULE) $(GUEST_TESTS) $(TOOLS) $(VM_INPUTS)
+	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) -m $(REFERENCE_KO) \
+		-t $(GUEST_BIN) -b $(TOOLS_BIN)
+
+VM_RUN = tests/vm/run.sh --kernel $(VMLINUZ) --initramfs $(INITRAMFS) \
+	--accel-cache $(BUILD)/vm/accel --timeout $(VM_TIMEOUT)
+
+# ---------------------------------------------------------------- run / check
+.PHONY: run check check-host check-guest check-runner
+run: $(INITRAMFS)
+	$(VM_RUN) --driver kbinder --logdir $(BUILD)/vm/run demo
+
+check: all $(INITRAMFS)
+	@DRIVER='$(DRIVER)' TESTS='$(TESTS)' VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' \
+		tests/check.sh all
+
+check-host: all
+	@BUILD='$(BUILD)' tests/check.sh host
+
+check-runner: $(INITRAMFS)
+	@VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' tests/check.sh runner
+
+check-guest: $(INITRAMFS)
+	@DRIVER='$(DRIVER)' TESTS='$(TESTS)' VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' \
+		tests/check.sh guest
+
+# Host test fragments (each defines a host-*-check target).
+-include $(wildcard tests/host/*.mk)
+
+# ---------------------------------------------------------------- misc
+.PHONY: deps lint clean help
+deps:
+	scripts/deps.sh
+
+lint:
+	scripts/lint.sh
+
+clean:
+	-test -f driver/Kbuild && $(MAKE) -C $(KDIR) M=$(CURDIR)/driver clean
+	rm -rf $(BUILD)
+
+help:
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@echo "Other targets: module lib tools guest-tests initramfs check-host"
+	@echo "  check-runner (the VM runner's own tests) lint deps clean"

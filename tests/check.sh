@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# usage: tests/check.sh all|host|runner|guest   (run by the Makefile)
+#
+# Runs the stages of `make check`, keeps every stage's result lines under
+# $BUILD/results/, and ends with one tally over all of them:
+#   host    host unit tests and the ABI check (each tests/host/*.mk target)
+#   runner  the VM runner's own tests: it must fail a run whose guest kernel
+#           log shows a splat, and a run whose guest dies without a verdict
+#   guest   the guest suite on $DRIVER (kbinder or reference), in one boot
+# Exit status is non-zero on any failure.
+set -uo pipefail
+
+: "${BUILD:=build}" "${DRIVER:=kbinder}" "${TESTS:=*}" "${VM_RUN:=}"
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+results=$BUILD/results
+mkdir -p "$results"
+inputs=()
+
+stage_host() {
+	local target
+	for target in $(sed -n 's/^\(host-[a-z0-9-]*-check\):.*/\1/p' tests/host/*.mk 2>/dev/null); do
+		echo "--- host: $target"
+		make -s --no-print-directory "$target" 2>&1 | tee "$results/$target.log"
+		# A host test that dies before printing a FAIL line still fails.
+		if [ "${PIPESTATUS[0]}" -ne 0 ] && ! grep -q '^FAIL ' "$results/$target.log"; then
+			echo "FAIL $target/(program): exited non-zero" | tee -a "$results/$target.log"
+		fi
+		inputs+=("host:$results/$target.log")
+	done
+}
+
+# expect_runner_failure NAME SCRIPT PATTERN: the runner must reject this run,
+# and its judgement must mention PATTERN.
+expect_runner_failure() {
+	local name=$1 script=$2 pattern=$3 dir=$BUILD/vm/runner-$2
+	if $VM_RUN --quiet --timeout 120 --logdir "$dir" "$script" >"$dir.out" 2>&1; then
+		echo "FAIL runner/$name: the runner accepted the run"
+	elif grep -q "$pattern" "$dir/judged.log"; then
+		echo "PASS runner/$name"
+	else
+		echo "FAIL runner/$name: rejected, but not for '$pattern' (see $dir/judged.log)"
+	fi
+}
+
+stage_runner() {
+	echo "--- runner self-tests"
+	mkdir -p "$BUILD/vm"
+	{
+		expect_runner_failure fails_on_kernel_splat splat \
+			'^FAIL runner/fake_splat: kernel log: WARNING:'
+		expect_runner_failure fails_without_verdict noverdict \
+			'^FAIL vm/verdict: no verdict'
+	} | tee "$results/runner.log"
+	inputs+=("host:$results/runner.log")
+}
+
+stage_guest() {
+	local dir=$BUILD/vm/check-$DRIVER
+	echo "--- guest suite on $DRIVER"
+	$VM_RUN --driver "$DRIVER" --tests "$TESTS" --logdir "$dir" check
+	cp "$dir/judged.log" "$results/guest-$DRIVER.log"
+	inputs+=("$DRIVER:$results/guest-$DRIVER.log")
+}
+
+case "${1:-all}" in
+all) stage_host; stage_runner; stage_guest ;;
+host) stage_host ;;
+runner) stage_runner ;;
+guest) stage_guest ;;
+*) echo "usage: $0 all|host|runner|guest" >&2; exit 2 ;;
+esac
+
+echo "--- summary"
+tests/vm/tally.sh tests/guest/known-failures.txt "${inputs[@]}"

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# The guest half of `make check`: load the driver under test, run every test
+# program in /tests whose name matches $KBT_TESTS, then check that kbinder
+# returns to zero live objects and unloads.
+. /scripts/lib.sh
+
+: "${KBT_TEST_TIMEOUT:=120}"
+
+kmsg_mark "load $KBT_DRIVER"
+if ! out=$(load_driver 2>&1); then
+	result FAIL "vm/load_$KBT_DRIVER" "$out"
+	exit 1
+fi
+result PASS "vm/load_$KBT_DRIVER"
+echo "devices: $(ls /dev | grep binder | tr '\n' ' ')"
+
+export BINDER_DEVICE=${BINDER_DEVICE:-/dev/binder}
+export KBINDER_DRIVER=$KBT_DRIVER
+
+for prog in /tests/*; do
+	[ -x "$prog" ] || continue
+	name=${prog##*/}
+	case "$name" in
+	$KBT_TESTS) ;;
+	*) continue ;;
+	esac
+	echo "=== $name"
+	kmsg_mark "program $name"
+	timeout "$KBT_TEST_TIMEOUT" "$prog"
+	rc=$?
+	# 0: all passed or skipped; 1: the harness reported its failures.
+	# Anything else means the program itself died or hung.
+	case $rc in
+	0 | 1) ;;
+	124 | 143) result FAIL "$name/(program)" "timed out after ${KBT_TEST_TIMEOUT}s" ;;
+	*) result FAIL "$name/(program)" "exited with status $rc" ;;
+	esac
+done
+
+kmsg_mark "tests done"
+[ "$KBT_DRIVER" = kbinder ] && check_kbinder_teardown
+exit 0

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Build the guest's initramfs: busybox-static, the guest scripts, the modules
+# under test and the static test and tool programs.
+#
+# usage: mkinitramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t TESTDIR] [-b BINDIR]
+#   -m  a kernel module, installed as /lib/modules/<name>.ko (repeatable)
+#   -t  a directory of static test programs, installed under /tests/
+#   -b  a directory of static tools, installed under /usr/bin/
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+out=""
+modules=()
+testdir=""
+bindir=""
+while getopts "o:m:t:b:" opt; do
+	case "$opt" in
+	o) out=$OPTARG ;;
+	m) modules+=("$OPTARG") ;;
+	t) testdir=$OPTARG ;;
+	b) bindir=$OPTARG ;;
+	*) echo "usage: $0 -o OUT [-m MODULE]... [-t TESTDIR] [-b BINDIR]" >&2; exit 2 ;;
+	esac
+done
+[ -n "$out" ] || { echo "mkinitramfs: -o is required" >&2; exit 2; }
+
+root=$(mktemp -d "${TMPDIR:-/tmp}/kbinder-initramfs.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,lib/modules,tests,scripts,etc}
+install -m 0755 /bin/busybox "$root/bin/busybox"
+install -m 0755 "$here/guest/init" "$root/init"
+install -m 0644 "$here"/guest/*.sh "$root/scripts/"
+for m in "${modules[@]}"; do
+	[ -e "$m" ] || { echo "mkinitramfs: no such module: $m" >&2; exit 1; }
+	install -m 0644 "$m" "$root/lib/modules/$(basename "$m")"
+done
+if [ -n "$testdir" ] && [ -d "$testdir" ]; then
+	find "$testdir" -maxdepth 1 -type f -perm -u+x -exec install -m 0755 {} "$root/tests/" \;
+fi
+if [ -n "$bindir" ] && [ -d "$bindir" ]; then
+	find "$bindir" -maxdepth 1 -type f -perm -u+x -exec install -m 0755 {} "$root/usr/bin/" \;
+fi
+echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
+echo "root:x:0:" >"$root/etc/group"
+
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 >"$out.tmp"
+mv "$out.tmp" "$out"

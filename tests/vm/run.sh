@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Boot Debian's kernel in QEMU with kbinder's initramfs, run one guest script
+# and judge the run. Nothing is ever loaded into the host's kernel.
+#
+# usage: run.sh [options] [SCRIPT]        SCRIPT: a tests/vm/guest/*.sh name (check)
+#   --kernel FILE      vmlinuz to boot (required)
+#   --initramfs FILE   initramfs from mkinitramfs.sh (required)
+#   --driver NAME      kbinder | reference (kbinder)
+#   --tests GLOB       test programs to run (*)
+#   --timeout SECONDS  whole-run limit (600)
+#   --logdir DIR       where console.log, output.log, results.log go
+#   --accel-cache FILE remembers the accelerator probe (per host boot)
+#   --append WORDS     extra kernel command line
+#   --memory MB        guest memory (1024)
+#   --quiet            do not stream the guest's output
+#
+# Three serial ports: ttyS0 the kernel console (console.log), ttyS1 what the
+# guest's programs print (output.log, streamed here), ttyS2 result lines and
+# the verdict (results.log). The run fails when the verdict is missing, when
+# any result line is FAIL, or when the kernel log shows a splat; a splat is
+# charged to the test whose start marker precedes it. The judged result lines
+# end up in LOGDIR/judged.log.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+kernel="" initramfs="" driver=kbinder tests='*' timeout=600 logdir=""
+accel_cache="" append="" memory=1024 quiet=0 script=check
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift ;;
+	--initramfs) initramfs=$2; shift ;;
+	--driver) driver=$2; shift ;;
+	--tests) tests=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--logdir) logdir=$2; shift ;;
+	--accel-cache) accel_cache=$2; shift ;;
+	--append) append=$2; shift ;;
+	--memory) memory=$2; shift ;;
+	--quiet) quiet=1 ;;
+	-h | --help) sed -n '3,25p' "$0"; exit 0 ;;
+	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	*) script=$1 ;;
+	esac
+	shift
+done
+[ -r "$kernel" ] || { echo "run.sh: cannot read kernel '$kernel'" >&2; exit 2; }
+[ -r "$initramfs" ] || { echo "run.sh: cannot read initramfs '$initramfs'" >&2; exit 2; }
+case "$driver" in kbinder | reference) ;; *) echo "run.sh: bad driver $driver" >&2; exit 2 ;; esac
+case "$tests" in *' '*) echo "run.sh: --tests must not contain spaces" >&2; exit 2 ;; esac
+[ -n "$logdir" ] || logdir=$(mktemp -d "${TMPDIR:-/tmp}/kbinder-vm.XXXXXX")
+mkdir -p "$logdir"
+console=$logdir/console.log output=$logdir/output.log results=$logdir/results.log
+judged=$logdir/judged.log
+: >"$console"; : >"$output"; : >"$results"; : >"$judged"
+
+# qemu_cmd ACCEL SCRIPT: the QEMU command line for one boot.
+qemu_cmd() {
+	local accel=$1 script=$2 cpu=()
+	case "$accel" in
+	kvm) cpu=(-accel kvm -cpu host) ;;
+	tcg) cpu=(-accel tcg,thread=multi) ;;
+	esac
+	echo qemu-system-x86_64 "${cpu[@]}" -smp 2 -m "$memory" \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-kernel "$kernel" -initrd "$initramfs" \
+		-serial "file:$console" -serial "file:$output" -serial "file:$results" \
+		-append "\"console=ttyS0,115200 loglevel=7 panic=-1 nokaslr \
+KBT_SCRIPT=$script KBT_DRIVER=$driver KBT_TESTS=$tests $append\""
+}
+
+# probe_accel: "kvm" if KVM really boots this kernel (on some hosts /dev/kvm
+# exists but cannot run it: see shared/VM-NOTES.md), else "tcg".
+probe_accel() {
+	local boot_id
+	boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
+	if [ -n "$accel_cache" ] && [ -r "$accel_cache" ]; then
+		local cached_id cached_accel
+		read -r cached_id cached_accel <"$accel_cache"
+		if [ "$cached_id" = "$boot_id" ]; then
+			echo "$cached_accel"
+			return
+		fi
+	fi
+	local accel=tcg
+	if [ -w /dev/kvm ]; then
+		eval "timeout 20 $(qemu_cmd kvm probe)" >/dev/null 2>&1
+		grep -q 'PASS vm/boots' "$results" && accel=kvm
+		: >"$console"; : >"$output"; : >"$results"
+	fi
+	[ -n "$accel_cache" ] && echo "$boot_id $accel" >"$accel_cache"
+	echo "$accel"
+}
+
+accel=$(probe_accel)
+echo "vm: booting $(basename "$kernel") with $accel, script $script, driver $driver, logs in $logdir"
+
+start=$(date +%s)
+eval "timeout --foreground $timeout $(qemu_cmd "$accel" "$script")" &
+qemu=$!
+if [ $quiet -eq 0 ]; then
+	tail -n +1 -F "$output" 2>/dev/null --pid=$qemu | tr -d '\r' &
+	streamer=$!
+fi
+wait $qemu
+qemu_rc=$?
+[ $quiet -eq 0 ] && wait "$streamer" 2>/dev/null
+elapsed=$(($(date +%s) - start))
+
+# Judge: result lines from the guest, then what the host saw.
+tr -d '\r' <"$results" | grep -E '^(PASS|FAIL|SKIP) ' >"$judged"
+if ! tr -d '\r' <"$results" | grep -q '^KBT-VERDICT: done'; then
+	if [ $qemu_rc -eq 124 ]; then
+		why="no verdict: the guest did not finish within ${timeout}s"
+	else
+		why="no verdict: the guest stopped early (qemu exit $qemu_rc)"
+	fi
+	echo "FAIL vm/verdict: $why" >>"$judged"
+fi
+"$here/scan-kernel-log.sh" "$console" >>"$judged"
+
+echo "vm: guest ran ${elapsed}s ($accel); console log: $console"
+! grep -q '^FAIL ' "$judged"

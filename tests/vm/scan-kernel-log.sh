@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# usage: scan-kernel-log.sh CONSOLE_LOG
+# Print a FAIL line for every kernel splat in a guest's console log, charged
+# to the test whose "kbinder-test: start NAME" marker came last before it (or
+# to the runner phase named by the last "kbinder-runner:" marker).
+set -u
+tr -d '\r' <"$1" | awk '
+	/kbinder-test: start / {
+		sub(/.*kbinder-test: start /, ""); current = $1; next
+	}
+	/kbinder-runner: / {
+		s = $0; sub(/.*kbinder-runner: /, "", s); gsub(/ /, "_", s)
+		current = "vm/" s; next
+	}
+	/BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|hung task|blocked for more than|general protection|Call Trace|unreferenced object|Kernel panic/ {
+		line = $0; sub(/^\[[ 0-9.]*\] /, "", line)
+		name = (current == "") ? "vm/boot" : current
+		if (!(name in seen)) {
+			print "FAIL " name ": kernel log: " line
+			seen[name] = 1
+		}
+	}'

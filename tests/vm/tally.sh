@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# usage: tally.sh KNOWN_FAILURES DRIVER:FILE...
+# Merge result lines (PASS/FAIL/SKIP NAME[: why]) from several files, apply
+# the known-failures list for each file's driver, print one line per test and
+# the closing line "N passed, N failed, N skipped". Exit 1 on any failure.
+#
+# A test reported more than once counts once: FAIL beats SKIP beats PASS.
+# A listed known failure that fails counts as skipped; one that passes fails
+# the run, so the list cannot go stale.
+set -u
+known=$1
+shift
+for arg in "$@"; do
+	driver=${arg%%:*}
+	file=${arg#*:}
+	[ -r "$file" ] || { echo "FAIL tally/$driver: missing result file $file"; continue; }
+	tr -d '\r' <"$file" | grep -E '^(PASS|FAIL|SKIP) ' | sed "s|^|$driver |"
+done | awk -v known="$known" '
+	BEGIN {
+		while ((getline line < known) > 0) {
+			sub(/#.*/, "", line)
+			n = split(line, f, " ")
+			if (n >= 2) listed[f[1] " " f[2]] = 1
+		}
+	}
+	{
+		driver = $1; status = $2; name = $3; sub(/:$/, "", name)
+		why = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ ?/, "", why)
+		key = driver " " name
+		rank = (status == "FAIL") ? 3 : (status == "SKIP") ? 2 : 1
+		if (!(key in best) || rank > best[key]) {
+			best[key] = rank; reason[key] = why
+		}
+		if (!(key in order)) { order[key] = ++count; keys[count] = key }
+	}
+	END {
+		passed = failed = skipped = 0
+		for (i = 1; i <= count; i++) {
+			key = keys[i]; split(key, k, " ")
+			label = (k[1] == "host") ? k[2] : k[2] " [" k[1] "]"
+			r = best[key]
+			if (key in listed) {
+				if (r == 3) { r = 2; reason[key] = "known failure (tests/guest/known-failures.txt)" }
+				else if (r == 1) { r = 3; reason[key] = "passes now: remove it from tests/guest/known-failures.txt" }
+			}
+			if (r == 3) { failed++; print "FAIL " label (reason[key] == "" ? "" : ": " reason[key]) }
+			else if (r == 2) { skipped++; print "SKIP " label (reason[key] == "" ? "" : ": " reason[key]) }
+			else { passed++; print "PASS " label }
+		}
+		printf "%d passed, %d failed, %d skipped\n", passed, failed, skipped
+		exit failed > 0
+	}'
