@@ -6,6 +6,7 @@
 #   make run             boot a VM with kbinder loaded and show it working
 #   make check           every test: host tests, runner self-tests, guest suite
 #   make check-guest     only the guest suite, in one boot
+#   make bench           kbinder against the upstream driver, same boot
 #   make help            the rest
 #
 # Variables: DRIVER=kbinder|reference (which driver the guest tests run on),
@@ -50,7 +51,7 @@ MODULE := driver/kbinder.ko
 DRIVER_SOURCES := $(wildcard driver/*.c driver/*.h driver/Kbuild)
 
 .PHONY: all module lib tools guest-tests initramfs
-all: module lib tools guest-tests
+all: module lib tools guest-tests bench-programs
 
 module: $(MODULE)
 $(MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h)
@@ -96,22 +97,40 @@ $(GUEST_BIN)/%: tests/guest/%.c $(GUEST_HARNESS) $(LIB) $(GUEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) $(STATIC_LDFLAGS) -o $@ $< $(GUEST_HARNESS) $(LIB)
 
+# ---------------------------------------------------------------- benchmarks
+BENCH_BIN := $(BUILD)/bench/bin
+BENCH_SOURCES := $(wildcard bench/*.c)
+BENCH_PROGRAMS := $(patsubst bench/%.c,$(BENCH_BIN)/%,$(BENCH_SOURCES))
+
+.PHONY: bench-programs
+bench-programs: $(BENCH_PROGRAMS)
+$(BENCH_BIN)/%: bench/%.c $(LIB) $(wildcard bench/*.h lib/include/kbinder/*.h include/uapi/linux/android/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -Ibench $(STATIC_LDFLAGS) -o $@ $< $(LIB) -lm
+
 # ---------------------------------------------------------------- VM
 INITRAMFS := $(BUILD)/vm/initramfs.cpio.gz
 VM_INPUTS := $(wildcard tests/vm/guest/*) tests/vm/mkinitramfs.sh
 
 initramfs: $(INITRAMFS)
-$(INITRAMFS): $(MODULE) $(GUEST_TESTS) $(TOOLS) $(VM_INPUTS)
+$(INITRAMFS): $(MODULE) $(GUEST_TESTS) $(TOOLS) $(BENCH_PROGRAMS) $(VM_INPUTS)
 	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) -m $(REFERENCE_KO) \
-		-t $(GUEST_BIN) -b $(TOOLS_BIN)
+		-t $(GUEST_BIN) -b $(TOOLS_BIN) -b $(BENCH_BIN)
 
 VM_RUN = tests/vm/run.sh --kernel $(VMLINUZ) --initramfs $(INITRAMFS) \
 	--accel-cache $(BUILD)/vm/accel --timeout $(VM_TIMEOUT)
 
 # ---------------------------------------------------------------- run / check
-.PHONY: run check check-host check-guest check-runner
+.PHONY: run check check-host check-guest check-runner bench
 run: $(INITRAMFS)
 	$(VM_RUN) --driver kbinder --logdir $(BUILD)/vm/run demo
+
+# Both drivers in one boot, timing-friendly guest (see shared/VM-NOTES.md).
+BENCH_APPEND ?= idle=poll clocksource=tsc tsc=reliable
+bench: all $(INITRAMFS)
+	$(VM_RUN) --driver kbinder --logdir $(BUILD)/vm/bench \
+		--append "$(BENCH_APPEND)" bench
+	@test ! -x bench/report.sh || bench/report.sh $(BUILD)/vm/bench
 
 check: all $(INITRAMFS)
 	@DRIVER='$(DRIVER)' TESTS='$(TESTS)' VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' \

@@ -7,20 +7,20 @@
 # usage: mkinitramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t TESTDIR] [-b BINDIR]
 #   -m  a kernel module, installed as /lib/modules/<name>.ko (repeatable)
 #   -t  a directory of static test programs, installed under /tests/
-#   -b  a directory of static tools, installed under /usr/bin/
+#   -b  a directory of static tools, installed under /usr/bin/ (repeatable)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 out=""
 modules=()
 testdir=""
-bindir=""
+bindirs=()
 while getopts "o:m:t:b:" opt; do
 	case "$opt" in
 	o) out=$OPTARG ;;
 	m) modules+=("$OPTARG") ;;
 	t) testdir=$OPTARG ;;
-	b) bindir=$OPTARG ;;
+	b) bindirs+=("$OPTARG") ;;
 	*) echo "usage: $0 -o OUT [-m MODULE]... [-t TESTDIR] [-b BINDIR]" >&2; exit 2 ;;
 	esac
 done
@@ -40,9 +40,10 @@ done
 if [ -n "$testdir" ] && [ -d "$testdir" ]; then
 	find "$testdir" -maxdepth 1 -type f -perm -u+x -exec install -m 0755 {} "$root/tests/" \;
 fi
-if [ -n "$bindir" ] && [ -d "$bindir" ]; then
+for bindir in "${bindirs[@]}"; do
+	[ -d "$bindir" ] || continue
 	find "$bindir" -maxdepth 1 -type f -perm -u+x -exec install -m 0755 {} "$root/usr/bin/" \;
-fi
+done
 echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
 echo "root:x:0:" >"$root/etc/group"
 
