@@ -148,6 +148,8 @@ check-guest: $(INITRAMFS)
 
 # Host test fragments (each defines a host-*-check target).
 -include $(wildcard tests/host/*.mk)
+# The debug kernel (KASAN, lockdep, kmemleak): make check-debug.
+-include $(wildcard debug/*.mk)
 
 # ---------------------------------------------------------------- misc
 .PHONY: deps lint clean help

@@ -14,6 +14,8 @@
 #   --accel-cache FILE remembers the accelerator probe (per host boot)
 #   --append WORDS     extra kernel command line
 #   --memory MB        guest memory (1024)
+#   --smp SPEC         QEMU -smp (2); a kernel without ACPI needs
+#                      2,sockets=2,cores=1,threads=1 to see two CPUs
 #   --quiet            do not stream the guest's output
 #
 # Three serial ports: ttyS0 the kernel console (console.log), ttyS1 what the
@@ -26,7 +28,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 kernel="" initramfs="" driver=kbinder tests='*' timeout=600 logdir=""
-accel_cache="" append="" memory=1024 quiet=0 script=check
+accel_cache="" append="" memory=1024 smp=2 quiet=0 script=check
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift ;;
@@ -38,8 +40,9 @@ while [ $# -gt 0 ]; do
 	--accel-cache) accel_cache=$2; shift ;;
 	--append) append=$2; shift ;;
 	--memory) memory=$2; shift ;;
+	--smp) smp=$2; shift ;;
 	--quiet) quiet=1 ;;
-	-h | --help) sed -n '3,25p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,27p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) script=$1 ;;
 	esac
@@ -62,7 +65,7 @@ qemu_cmd() {
 	kvm) cpu=(-accel kvm -cpu host) ;;
 	tcg) cpu=(-accel tcg,thread=multi) ;;
 	esac
-	echo qemu-system-x86_64 "${cpu[@]}" -smp 2 -m "$memory" \
+	echo qemu-system-x86_64 "${cpu[@]}" -smp "$smp" -m "$memory" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$kernel" -initrd "$initramfs" \
 		-serial "file:$console" -serial "file:$output" -serial "file:$results" \

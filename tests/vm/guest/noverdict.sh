@@ -5,5 +5,6 @@
 . /scripts/lib.sh
 result PASS runner/about_to_vanish
 sync
+[ "${KBT_HALT:-poweroff}" = reboot ] && reboot -f
 poweroff -f
 sleep 60
