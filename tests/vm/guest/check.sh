@@ -40,4 +40,6 @@ done
 
 kmsg_mark "tests done"
 [ "$KBT_DRIVER" = kbinder ] && check_kbinder_teardown
+# A variant initramfs (e.g. the debug kernel's) may add its own checks.
+[ -f /scripts/post-check.sh ] && sh /scripts/post-check.sh
 exit 0
