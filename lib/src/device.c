@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Opening a binder device, mapping its receive area, and the ioctls.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+const char *kb_default_device(void)
+{
+	const char *dev = getenv("BINDER_DEVICE");
+
+	return (dev && *dev) ? dev : "/dev/binder";
+}
+
+/* ioctl() as 0 / -errno. */
+static int kb_ioctl(int fd, unsigned long req, void *arg)
+{
+	if (ioctl(fd, req, arg) < 0)
+		return -errno;
+	return 0;
+}
+
+int kb_version(int fd, int32_t *version)
+{
+	struct binder_version v = { 0 };
+	int ret = kb_ioctl(fd, BINDER_VERSION, &v);
+
+	if (!ret)
+		*version = v.protocol_version;
+	return ret;
+}
+
+int kb_open(struct kb_proc *p, const char *path, size_t map_size)
+{
+	int32_t version;
+	int ret;
+
+	p->fd = -1;
+	p->map = NULL;
+	p->map_size = 0;
+	if (!path)
+		path = kb_default_device();
+
+	p->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (p->fd < 0) {
+		ret = -errno;
+		p->fd = -1;
+		return ret;
+	}
+	ret = kb_version(p->fd, &version);
+	if (!ret && version != BINDER_CURRENT_PROTOCOL_VERSION)
+		ret = -EPROTO;
+	if (!ret && map_size) {
+		void *map = mmap(NULL, map_size, PROT_READ,
+				 MAP_PRIVATE | MAP_NORESERVE, p->fd, 0);
+
+		if (map == MAP_FAILED) {
+			ret = -errno;
+		} else {
+			p->map = map;
+			p->map_size = map_size;
+		}
+	}
+	if (ret)
+		kb_close(p);
+	return ret;
+}
+
+void kb_close(struct kb_proc *p)
+{
+	if (p->map)
+		munmap(p->map, p->map_size);
+	if (p->fd >= 0)
+		close(p->fd);
+	p->map = NULL;
+	p->map_size = 0;
+	p->fd = -1;
+}
+
+int kb_set_max_threads(int fd, uint32_t max_threads)
+{
+	return kb_ioctl(fd, BINDER_SET_MAX_THREADS, &max_threads);
+}
+
+int kb_set_context_mgr(int fd)
+{
+	int32_t unused = 0;
+
+	return kb_ioctl(fd, BINDER_SET_CONTEXT_MGR, &unused);
+}
+
+int kb_set_context_mgr_ext(int fd, const struct flat_binder_object *obj)
+{
+	struct flat_binder_object copy = *obj;
+
+	return kb_ioctl(fd, BINDER_SET_CONTEXT_MGR_EXT, &copy);
+}
+
+int kb_thread_exit(int fd)
+{
+	int32_t unused = 0;
+
+	return kb_ioctl(fd, BINDER_THREAD_EXIT, &unused);
+}
+
+int kb_get_node_debug_info(int fd, struct binder_node_debug_info *info)
+{
+	return kb_ioctl(fd, BINDER_GET_NODE_DEBUG_INFO, info);
+}
+
+int kb_get_node_info_for_ref(int fd, struct binder_node_info_for_ref *info)
+{
+	return kb_ioctl(fd, BINDER_GET_NODE_INFO_FOR_REF, info);
+}
+
+int kb_write_read(int fd, struct binder_write_read *bwr)
+{
+	for (;;) {
+		int ret = kb_ioctl(fd, BINDER_WRITE_READ, bwr);
+
+		if (ret != -EINTR || bwr->write_consumed || bwr->read_consumed)
+			return ret;
+	}
+}
+
+int kb_write(int fd, const void *buf, size_t size, size_t *consumed)
+{
+	struct binder_write_read bwr = {
+		.write_size = size,
+		.write_buffer = kb_ptr(buf),
+	};
+	int ret = kb_write_read(fd, &bwr);
+
+	if (consumed)
+		*consumed = bwr.write_consumed;
+	return ret;
+}
+
+int kb_read(int fd, void *buf, size_t size, size_t *consumed)
+{
+	struct binder_write_read bwr = {
+		.read_size = size,
+		.read_buffer = kb_ptr(buf),
+	};
+	int ret = kb_write_read(fd, &bwr);
+
+	*consumed = bwr.read_consumed;
+	return ret;
+}
