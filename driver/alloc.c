@@ -1,36 +1,517 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kbinder buffer allocator (placeholder: the real allocator follows).
+ * kbinder buffer allocator.
+ *
+ * An area (at most 4 MiB of a process's address space, mapped read-only) is
+ * cut into buffers. All buffers sit in an address-ordered list; free ones are
+ * also in a tree by (size, address) for best fit, allocated ones in a tree by
+ * address for BC_FREE_BUFFER lookups. Allocation splits the best fitting
+ * free buffer; freeing merges with free neighbours.
+ *
+ * Each page of the area has a descriptor counting the allocated buffers that
+ * touch it. A page is allocated and inserted into the user mapping when its
+ * count leaves zero; when the count returns to zero the page stays mapped but
+ * goes onto a global list_lru, from which the shrinker reclaims it. See
+ * docs/allocator.md for the lock rules and the shrinker protocol.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
+#include <linux/highmem.h>
+#include <linux/list_lru.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched/mm.h>
+#include <linux/shrinker.h>
+#include <linux/slab.h>
+#include <linux/srcu.h>
+#include <linux/uaccess.h>
 #include "alloc.h"
 
-int kb_alloc_shrinker_register(void)
+/* Every buffer size is a multiple of this, and at least this. */
+#define KB_ALLOC_GRAIN	8
+
+/**
+ * struct kb_alloc_page - one page of an area
+ * @lru:   in kb_alloc_lru exactly when @users is 0 and @page is set (changed
+ *         only under &kb_alloc.lock; the list linkage itself is protected by
+ *         the list_lru's internal spinlock)
+ * @page:  the backing page, or NULL (protected by &kb_alloc.lock; stable and
+ *         readable without the lock while @users > 0 and the reader holds an
+ *         allocated buffer covering this page)
+ * @alloc: the owning allocator (constant)
+ * @users: number of allocated buffers touching this page (protected by
+ *         &kb_alloc.lock)
+ */
+struct kb_alloc_page {
+	struct list_head lru;
+	struct page *page;
+	struct kb_alloc *alloc;
+	unsigned int users;
+};
+
+/* Unused resident pages of every area, reclaimed by kb_alloc_shrinker. */
+static struct list_lru kb_alloc_lru;
+
+/*
+ * Readers: every shrinker pass. kb_alloc_release() waits for a grace period
+ * after taking its pages off kb_alloc_lru, so no shrinker pass can still be
+ * touching the kb_alloc (not even inside mutex_unlock()) once it returns.
+ */
+static struct srcu_struct kb_alloc_srcu;
+
+static size_t kb_alloc_page_index(struct kb_alloc *alloc, unsigned long addr)
 {
+	return (addr - alloc->start) >> PAGE_SHIFT;
+}
+
+static unsigned long kb_alloc_page_addr(struct kb_alloc *alloc,
+					struct kb_alloc_page *desc)
+{
+	return alloc->start + ((unsigned long)(desc - alloc->pages) << PAGE_SHIFT);
+}
+
+/* ---- the two trees ---------------------------------------------------- */
+
+static bool kb_free_less(const struct kb_buffer *a, const struct kb_buffer *b)
+{
+	if (a->size != b->size)
+		return a->size < b->size;
+	return a->user_data < b->user_data;
+}
+
+static void kb_alloc_insert_free(struct kb_alloc *alloc,
+				 struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	struct rb_node **p = &alloc->free_buffers.rb_node;
+	struct rb_node *parent = NULL;
+
+	lockdep_assert_held(&alloc->lock);
+	while (*p) {
+		struct kb_buffer *b = rb_entry(*p, struct kb_buffer, rb_node);
+
+		parent = *p;
+		p = kb_free_less(buffer, b) ? &parent->rb_left : &parent->rb_right;
+	}
+	rb_link_node(&buffer->rb_node, parent, p);
+	rb_insert_color(&buffer->rb_node, &alloc->free_buffers);
+}
+
+static void kb_alloc_insert_allocated(struct kb_alloc *alloc,
+				      struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	struct rb_node **p = &alloc->allocated_buffers.rb_node;
+	struct rb_node *parent = NULL;
+
+	lockdep_assert_held(&alloc->lock);
+	while (*p) {
+		struct kb_buffer *b = rb_entry(*p, struct kb_buffer, rb_node);
+
+		parent = *p;
+		p = buffer->user_data < b->user_data ?
+			&parent->rb_left : &parent->rb_right;
+	}
+	rb_link_node(&buffer->rb_node, parent, p);
+	rb_insert_color(&buffer->rb_node, &alloc->allocated_buffers);
+}
+
+/* The smallest free buffer of at least @size bytes (lowest address on ties). */
+static struct kb_buffer *kb_alloc_best_fit(struct kb_alloc *alloc, size_t size)
+	__must_hold(&alloc->lock)
+{
+	struct rb_node *n = alloc->free_buffers.rb_node;
+	struct kb_buffer *best = NULL;
+
+	lockdep_assert_held(&alloc->lock);
+	while (n) {
+		struct kb_buffer *b = rb_entry(n, struct kb_buffer, rb_node);
+
+		if (b->size >= size) {
+			best = b;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	return best;
+}
+
+static struct kb_buffer *kb_alloc_find_allocated(struct kb_alloc *alloc,
+						 unsigned long user_data)
+	__must_hold(&alloc->lock)
+{
+	struct rb_node *n = alloc->allocated_buffers.rb_node;
+
+	lockdep_assert_held(&alloc->lock);
+	while (n) {
+		struct kb_buffer *b = rb_entry(n, struct kb_buffer, rb_node);
+
+		if (user_data < b->user_data)
+			n = n->rb_left;
+		else if (user_data > b->user_data)
+			n = n->rb_right;
+		else
+			return b;
+	}
+	return NULL;
+}
+
+/* ---- page accounting ---------------------------------------------------- */
+
+static void kb_alloc_page_range(struct kb_alloc *alloc,
+				const struct kb_buffer *buffer,
+				size_t *first, size_t *last)
+{
+	*first = kb_alloc_page_index(alloc, buffer->user_data);
+	*last = kb_alloc_page_index(alloc, buffer->user_data + buffer->size - 1);
+}
+
+/*
+ * Count @buffer as a user of its pages. Pages coming back from the LRU are
+ * taken off it. Returns true if some page still has to be allocated.
+ */
+static bool kb_alloc_get_pages(struct kb_alloc *alloc,
+			       const struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	bool missing = false;
+	size_t i, first, last;
+
+	lockdep_assert_held(&alloc->lock);
+	kb_alloc_page_range(alloc, buffer, &first, &last);
+	for (i = first; i <= last; i++) {
+		struct kb_alloc_page *desc = &alloc->pages[i];
+
+		if (desc->users++ == 0 && desc->page) {
+			/* Only a holder of alloc->lock takes pages off the LRU. */
+			WARN_ON_ONCE(!list_lru_del(&kb_alloc_lru, &desc->lru));
+		}
+		if (!desc->page)
+			missing = true;
+	}
+	return missing;
+}
+
+/* Drop @buffer's use of its pages; pages nobody uses go to the LRU. */
+static void kb_alloc_put_pages(struct kb_alloc *alloc,
+			       const struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	size_t i, first, last;
+
+	lockdep_assert_held(&alloc->lock);
+	kb_alloc_page_range(alloc, buffer, &first, &last);
+	for (i = first; i <= last; i++) {
+		struct kb_alloc_page *desc = &alloc->pages[i];
+
+		if (WARN_ON_ONCE(!desc->users))
+			continue;
+		if (--desc->users == 0 && desc->page) {
+			list_lru_add(&kb_alloc_lru, &desc->lru);
+			alloc->lru_used = true;
+		}
+	}
+}
+
+/*
+ * Allocate and map every missing page of @buffer. Caller holds a reference
+ * on @mm (mmget) and mmap_lock for reading, then alloc->lock.
+ */
+static int kb_alloc_populate(struct kb_alloc *alloc, struct mm_struct *mm,
+			     const struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	size_t i, first, last;
+
+	lockdep_assert_held(&alloc->lock);
+	mmap_assert_locked(mm);
+	kb_alloc_page_range(alloc, buffer, &first, &last);
+	for (i = first; i <= last; i++) {
+		struct kb_alloc_page *desc = &alloc->pages[i];
+		unsigned long addr = kb_alloc_page_addr(alloc, desc);
+		struct vm_area_struct *vma;
+		struct page *page;
+		int ret;
+
+		if (desc->page)
+			continue;
+		/* Looked up under mmap_lock each time, never cached. */
+		vma = vma_lookup(mm, addr);
+		if (!vma || vma->vm_file != alloc->file)
+			return -ESRCH;
+		page = alloc_page(GFP_KERNEL | __GFP_HIGHMEM | __GFP_ZERO);
+		if (!page)
+			return -ENOMEM;
+		ret = vm_insert_page(vma, addr, page);
+		if (ret) {
+			__free_page(page);
+			return ret == -ENOMEM ? -ENOMEM : -ESRCH;
+		}
+		desc->page = page;
+	}
 	return 0;
 }
 
-void kb_alloc_shrinker_unregister(void)
+/* ---- buffers ------------------------------------------------------------ */
+
+static size_t kb_alloc_buffer_size(size_t data_size, size_t offsets_size,
+				   size_t extra_buffers_size)
 {
+	size_t sizes[3] = { data_size, offsets_size, extra_buffers_size };
+	size_t total = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		if (sizes[i] > SIZE_MAX - (KB_ALLOC_GRAIN - 1))
+			return 0;
+		if (check_add_overflow(total, ALIGN(sizes[i], KB_ALLOC_GRAIN),
+				       &total))
+			return 0;
+	}
+	return max_t(size_t, total, KB_ALLOC_GRAIN);
 }
+
+/*
+ * Mark @buffer (async or not) as allocated by @pid and flag a suspected
+ * one-way spammer when the async space runs low.
+ */
+static void kb_alloc_account_async(struct kb_alloc *alloc,
+				   struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	size_t total = 0;
+	unsigned int count = 0;
+	struct rb_node *n;
+
+	lockdep_assert_held(&alloc->lock);
+	alloc->free_async_space -= buffer->size;
+	if (alloc->free_async_space >= alloc->size / 10) {
+		alloc->oneway_spam_detected = false;
+		return;
+	}
+	for (n = rb_first(&alloc->allocated_buffers); n; n = rb_next(n)) {
+		struct kb_buffer *b = rb_entry(n, struct kb_buffer, rb_node);
+
+		if (b->pid != buffer->pid || !b->async_transaction)
+			continue;
+		total += b->size;
+		count++;
+	}
+	if ((count > 50 || total > alloc->size / 4) &&
+	    !alloc->oneway_spam_detected) {
+		alloc->oneway_spam_detected = true;
+		buffer->oneway_spam_suspect = true;
+	}
+}
+
+/*
+ * Carve @size bytes out of the best fitting free buffer. @spare is a zeroed
+ * kb_buffer for the remainder; it is consumed (set to NULL) if used.
+ */
+static struct kb_buffer *kb_alloc_take(struct kb_alloc *alloc, size_t size,
+				       struct kb_buffer **spare)
+	__must_hold(&alloc->lock)
+{
+	struct kb_buffer *buffer = kb_alloc_best_fit(alloc, size);
+
+	lockdep_assert_held(&alloc->lock);
+	if (!buffer)
+		return NULL;
+	rb_erase(&buffer->rb_node, &alloc->free_buffers);
+	if (buffer->size > size) {
+		struct kb_buffer *rest = *spare;
+
+		*spare = NULL;
+		rest->user_data = buffer->user_data + size;
+		rest->size = buffer->size - size;
+		rest->free = true;
+		list_add(&rest->entry, &buffer->entry);
+		kb_alloc_insert_free(alloc, rest);
+		buffer->size = size;
+	}
+	buffer->free = false;
+	kb_alloc_insert_allocated(alloc, buffer);
+	alloc->allocated++;
+	return buffer;
+}
+
+static void kb_alloc_clear(struct kb_alloc *alloc, struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	size_t done = 0;
+
+	lockdep_assert_held(&alloc->lock);
+	while (done < buffer->size) {
+		unsigned long addr = buffer->user_data + done;
+		size_t in_page = offset_in_page(addr);
+		size_t chunk = min_t(size_t, PAGE_SIZE - in_page,
+				     buffer->size - done);
+		struct page *page;
+
+		page = alloc->pages[kb_alloc_page_index(alloc, addr)].page;
+		if (page)
+			memzero_page(page, in_page, chunk);
+		done += chunk;
+	}
+}
+
+static void kb_alloc_free_locked(struct kb_alloc *alloc,
+				 struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	struct kb_buffer *next, *prev;
+
+	lockdep_assert_held(&alloc->lock);
+	if (buffer->clear_on_free)
+		kb_alloc_clear(alloc, buffer);
+	if (buffer->async_transaction)
+		alloc->free_async_space += buffer->size;
+	kb_alloc_put_pages(alloc, buffer);
+	rb_erase(&buffer->rb_node, &alloc->allocated_buffers);
+	alloc->allocated--;
+
+	buffer->free = true;
+	buffer->allow_user_free = false;
+	buffer->async_transaction = false;
+	buffer->clear_on_free = false;
+	buffer->oneway_spam_suspect = false;
+	buffer->transaction = NULL;
+	buffer->target_node = NULL;
+	buffer->data_size = 0;
+	buffer->offsets_size = 0;
+	buffer->extra_buffers_size = 0;
+
+	if (!list_is_last(&buffer->entry, &alloc->buffers)) {
+		next = list_next_entry(buffer, entry);
+		if (next->free) {
+			rb_erase(&next->rb_node, &alloc->free_buffers);
+			list_del(&next->entry);
+			buffer->size += next->size;
+			kfree(next);
+		}
+	}
+	if (!list_is_first(&buffer->entry, &alloc->buffers)) {
+		prev = list_prev_entry(buffer, entry);
+		if (prev->free) {
+			rb_erase(&prev->rb_node, &alloc->free_buffers);
+			list_del(&buffer->entry);
+			prev->size += buffer->size;
+			kfree(buffer);
+			buffer = prev;
+		}
+	}
+	kb_alloc_insert_free(alloc, buffer);
+}
+
+/* ---- public API --------------------------------------------------------- */
 
 void kb_alloc_init(struct kb_alloc *alloc)
 {
 	memset(alloc, 0, sizeof(*alloc));
 	mutex_init(&alloc->lock);
 	INIT_LIST_HEAD(&alloc->buffers);
+	alloc->free_buffers = RB_ROOT;
+	alloc->allocated_buffers = RB_ROOT;
+	alloc->mm = current->mm;
+	if (alloc->mm)
+		mmgrab(alloc->mm);
 }
 
 int kb_alloc_mmap(struct kb_alloc *alloc, struct vm_area_struct *vma)
 {
-	return -ENODEV;
+	size_t size = min(vma->vm_end - vma->vm_start, KB_ALLOC_MAX_SIZE);
+	size_t i, npages = size >> PAGE_SHIFT;
+	struct kb_alloc_page *pages;
+	struct kb_buffer *buffer;
+	int ret = 0;
+
+	if (!alloc->mm || vma->vm_mm != alloc->mm || !npages)
+		return -EINVAL;
+	/* Not kvcalloc: list_lru_add() needs virt_to_page() of each entry. */
+	pages = kcalloc(npages, sizeof(*pages), GFP_KERNEL);
+	buffer = kzalloc(sizeof(*buffer), GFP_KERNEL);
+	if (!pages || !buffer) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+
+	mutex_lock(&alloc->lock);
+	if (alloc->mapped || alloc->released) {
+		mutex_unlock(&alloc->lock);
+		ret = -EBUSY;
+		goto out_free;
+	}
+	for (i = 0; i < npages; i++) {
+		INIT_LIST_HEAD(&pages[i].lru);
+		pages[i].alloc = alloc;
+	}
+	alloc->pages = pages;
+	alloc->start = vma->vm_start;
+	alloc->size = size;
+	alloc->file = vma->vm_file;
+	alloc->free_async_space = size / 2;
+	buffer->user_data = vma->vm_start;
+	buffer->size = size;
+	buffer->free = true;
+	list_add(&buffer->entry, &alloc->buffers);
+	kb_alloc_insert_free(alloc, buffer);
+	alloc->mapped = true;
+	/* vm_insert_page() under mmap_read_lock needs VM_MIXEDMAP set now. */
+	vma->vm_flags |= VM_DONTCOPY | VM_MIXEDMAP;
+	mutex_unlock(&alloc->lock);
+	return 0;
+
+out_free:
+	kfree(buffer);
+	kfree(pages);
+	return ret;
 }
 
 void kb_alloc_vma_close(struct kb_alloc *alloc)
 {
+	mutex_lock(&alloc->lock);
+	alloc->closed = true;
+	mutex_unlock(&alloc->lock);
+}
+
+/*
+ * Slow path of kb_alloc_new_buf(): @buffer is allocated but some of its
+ * pages are missing. Take mmap_lock (which ranks above alloc->lock), then
+ * alloc->lock again, and populate. Returns with alloc->lock released.
+ */
+static int kb_alloc_new_buf_populate(struct kb_alloc *alloc,
+				     struct kb_buffer *buffer)
+	__releases(&alloc->lock)
+{
+	struct mm_struct *mm = alloc->mm;
+	int ret;
+
+	lockdep_assert_held(&alloc->lock);
+	/* mm is valid while alloc->lock is held and !released. */
+	if (!mmget_not_zero(mm)) {
+		kb_alloc_free_locked(alloc, buffer);
+		mutex_unlock(&alloc->lock);
+		return -ESRCH;
+	}
+	mutex_unlock(&alloc->lock);
+
+	mmap_read_lock(mm);
+	mutex_lock(&alloc->lock);
+	if (alloc->released) {
+		/* kb_alloc_release() already freed @buffer with the rest. */
+		ret = -ESRCH;
+		goto out;
+	}
+	ret = alloc->closed ? -ESRCH : kb_alloc_populate(alloc, mm, buffer);
+	if (ret)
+		kb_alloc_free_locked(alloc, buffer);
+out:
+	mutex_unlock(&alloc->lock);
+	mmap_read_unlock(mm);
+	mmput(mm);
+	return ret;
 }
 
 struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
@@ -38,22 +519,144 @@ struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
 				   size_t extra_buffers_size, bool is_async,
 				   int pid)
 {
-	return ERR_PTR(-ESRCH);
+	size_t size = kb_alloc_buffer_size(data_size, offsets_size,
+					   extra_buffers_size);
+	struct kb_buffer *spare, *buffer;
+	int ret;
+
+	if (!size)
+		return ERR_PTR(-EINVAL);
+	/* Allocated before the lock; freed below if the fit was exact. */
+	spare = kzalloc(sizeof(*spare), GFP_KERNEL);
+	if (!spare)
+		return ERR_PTR(-ENOMEM);
+
+	mutex_lock(&alloc->lock);
+	if (!alloc->mapped || alloc->closed) {
+		ret = -ESRCH;
+		goto out_unlock;
+	}
+	if (is_async && alloc->free_async_space < size) {
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+	buffer = kb_alloc_take(alloc, size, &spare);
+	if (!buffer) {
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+	buffer->data_size = data_size;
+	buffer->offsets_size = offsets_size;
+	buffer->extra_buffers_size = extra_buffers_size;
+	buffer->pid = pid;
+	buffer->async_transaction = is_async;
+	if (is_async)
+		kb_alloc_account_async(alloc, buffer);
+
+	if (kb_alloc_get_pages(alloc, buffer)) {
+		kfree(spare);
+		ret = kb_alloc_new_buf_populate(alloc, buffer);
+		return ret ? ERR_PTR(ret) : buffer;
+	}
+	mutex_unlock(&alloc->lock);
+	kfree(spare);
+	return buffer;
+
+out_unlock:
+	mutex_unlock(&alloc->lock);
+	kfree(spare);
+	return ERR_PTR(ret);
 }
 
 struct kb_buffer *kb_alloc_prepare_to_free(struct kb_alloc *alloc,
 					   unsigned long user_ptr)
 {
-	return NULL;
+	struct kb_buffer *buffer;
+
+	mutex_lock(&alloc->lock);
+	buffer = kb_alloc_find_allocated(alloc, user_ptr);
+	if (buffer && buffer->allow_user_free)
+		buffer->allow_user_free = false;
+	else
+		buffer = NULL;
+	mutex_unlock(&alloc->lock);
+	return buffer;
 }
 
 void kb_alloc_free_buf(struct kb_alloc *alloc, struct kb_buffer *buffer)
 {
+	mutex_lock(&alloc->lock);
+	if (!WARN_ON_ONCE(buffer->free || alloc->released))
+		kb_alloc_free_locked(alloc, buffer);
+	mutex_unlock(&alloc->lock);
 }
 
 unsigned int kb_alloc_release(struct kb_alloc *alloc)
 {
-	return 0;
+	struct kb_buffer *buffer, *tmp;
+	struct mm_struct *mm;
+	unsigned int still_allocated;
+	size_t i;
+	bool wait;
+
+	mutex_lock(&alloc->lock);
+	still_allocated = alloc->allocated;
+	list_for_each_entry_safe(buffer, tmp, &alloc->buffers, entry) {
+		list_del(&buffer->entry);
+		kfree(buffer);
+	}
+	alloc->free_buffers = RB_ROOT;
+	alloc->allocated_buffers = RB_ROOT;
+	alloc->allocated = 0;
+	for (i = 0; alloc->pages && i < alloc->size >> PAGE_SHIFT; i++) {
+		struct kb_alloc_page *desc = &alloc->pages[i];
+
+		if (!desc->page)
+			continue;
+		if (!desc->users)
+			WARN_ON_ONCE(!list_lru_del(&kb_alloc_lru, &desc->lru));
+		/* No vma is left, so no PTE holds this page any more. */
+		__free_page(desc->page);
+		desc->page = NULL;
+	}
+	kfree(alloc->pages);
+	alloc->pages = NULL;
+	alloc->closed = true;
+	alloc->released = true;
+	mm = alloc->mm;
+	alloc->mm = NULL;
+	wait = alloc->lru_used;
+	mutex_unlock(&alloc->lock);
+
+	/* A shrinker that saw one of our pages may still be in mutex_unlock(). */
+	if (wait)
+		synchronize_srcu(&kb_alloc_srcu);
+	if (mm)
+		mmdrop(mm);
+	return still_allocated;
+}
+
+/* ---- copying ------------------------------------------------------------ */
+
+static bool kb_alloc_range_ok(const struct kb_buffer *buffer, size_t offset,
+			      size_t bytes)
+{
+	return !buffer->free && offset <= buffer->size &&
+	       bytes <= buffer->size - offset;
+}
+
+/*
+ * The page and in-page offset backing byte @offset of an allocated buffer.
+ * The buffer holds a use of the page, so the page cannot go away.
+ */
+static struct page *kb_alloc_backing(struct kb_alloc *alloc,
+				     const struct kb_buffer *buffer,
+				     size_t offset, size_t *in_page)
+{
+	unsigned long addr = buffer->user_data + offset;
+
+	*in_page = offset_in_page(addr);
+	return alloc->pages[kb_alloc_page_index(alloc, addr)].page;
 }
 
 unsigned long kb_alloc_copy_user_to_buffer(struct kb_alloc *alloc,
@@ -62,28 +665,232 @@ unsigned long kb_alloc_copy_user_to_buffer(struct kb_alloc *alloc,
 					   const void __user *from,
 					   size_t bytes)
 {
-	return bytes;
+	if (!kb_alloc_range_ok(buffer, offset, bytes))
+		return bytes;
+	while (bytes) {
+		size_t in_page, chunk;
+		struct page *page;
+		unsigned long left;
+		void *kaddr;
+
+		page = kb_alloc_backing(alloc, buffer, offset, &in_page);
+		if (WARN_ON_ONCE(!page))
+			return bytes;
+		chunk = min_t(size_t, bytes, PAGE_SIZE - in_page);
+		kaddr = kmap_local_page(page);
+		left = copy_from_user(kaddr + in_page, from, chunk);
+		kunmap_local(kaddr);
+		bytes -= chunk - left;
+		if (left)
+			return bytes;
+		from += chunk;
+		offset += chunk;
+	}
+	return 0;
+}
+
+static int kb_alloc_copy(struct kb_alloc *alloc, struct kb_buffer *buffer,
+			 size_t offset, void *ptr, size_t bytes, bool to_buffer)
+{
+	if (!kb_alloc_range_ok(buffer, offset, bytes))
+		return -EINVAL;
+	while (bytes) {
+		size_t in_page, chunk;
+		struct page *page;
+
+		page = kb_alloc_backing(alloc, buffer, offset, &in_page);
+		if (WARN_ON_ONCE(!page))
+			return -EINVAL;
+		chunk = min_t(size_t, bytes, PAGE_SIZE - in_page);
+		if (to_buffer)
+			memcpy_to_page(page, in_page, ptr, chunk);
+		else
+			memcpy_from_page(ptr, page, in_page, chunk);
+		bytes -= chunk;
+		ptr += chunk;
+		offset += chunk;
+	}
+	return 0;
 }
 
 int kb_alloc_copy_to_buffer(struct kb_alloc *alloc, struct kb_buffer *buffer,
 			    size_t offset, const void *from, size_t bytes)
 {
-	return -EINVAL;
+	return kb_alloc_copy(alloc, buffer, offset, (void *)from, bytes, true);
 }
 
 int kb_alloc_copy_from_buffer(struct kb_alloc *alloc, void *to,
 			      struct kb_buffer *buffer, size_t offset,
 			      size_t bytes)
 {
-	return -EINVAL;
+	return kb_alloc_copy(alloc, buffer, offset, to, bytes, false);
 }
 
 size_t kb_alloc_free_async_space(struct kb_alloc *alloc)
 {
-	return 0;
+	size_t space;
+
+	mutex_lock(&alloc->lock);
+	space = alloc->free_async_space;
+	mutex_unlock(&alloc->lock);
+	return space;
 }
 
-int kb_alloc_selftest(void)
+/* ---- shrinker ----------------------------------------------------------- */
+
+/*
+ * Called by list_lru_walk() with the LRU spinlock @lock held. Everything
+ * taken here is a trylock. The page is taken off the LRU only while
+ * alloc->lock is held, and alloc->lock is held until the page is freed and
+ * desc->page cleared, so kb_alloc_get_pages() either finds the page still
+ * on the LRU or finds no page at all.
+ */
+static enum lru_status kb_alloc_lru_isolate(struct list_head *item,
+					    struct list_lru_one *lru,
+					    spinlock_t *lock, void *arg)
+	__must_hold(lock)
 {
+	struct kb_alloc_page *desc = container_of(item, struct kb_alloc_page,
+						  lru);
+	struct kb_alloc *alloc = desc->alloc;
+	struct mm_struct *mm;
+	unsigned long addr;
+
+	/* On the LRU, so kb_alloc_release() has not finished: alloc is alive. */
+	if (!mutex_trylock(&alloc->lock))
+		return LRU_SKIP;
+	addr = kb_alloc_page_addr(alloc, desc);
+	mm = alloc->mm;
+	if (mm && !mmget_not_zero(mm))
+		mm = NULL;	/* exiting: no new PTE can appear */
+	if (mm && !mmap_read_trylock(mm)) {
+		mmput_async(mm);
+		mutex_unlock(&alloc->lock);
+		return LRU_SKIP;
+	}
+	list_lru_isolate(lru, item);
+	spin_unlock(lock);
+
+	if (mm) {
+		/* Never a cached vma: look it up under mmap_lock, check it. */
+		struct vm_area_struct *vma = vma_lookup(mm, addr);
+
+		if (vma && vma->vm_file == alloc->file)
+			zap_page_range(vma, addr, PAGE_SIZE);
+		mmap_read_unlock(mm);
+		mmput_async(mm);
+	}
+	/* A PTE we could not zap holds its own reference on the page. */
+	__free_page(desc->page);
+	desc->page = NULL;
+	mutex_unlock(&alloc->lock);
+
+	spin_lock(lock);
+	return LRU_REMOVED_RETRY;
+}
+
+static unsigned long kb_alloc_shrink_count(struct shrinker *shrinker,
+					   struct shrink_control *sc)
+{
+	return list_lru_count(&kb_alloc_lru);
+}
+
+static unsigned long kb_alloc_shrink_scan(struct shrinker *shrinker,
+					  struct shrink_control *sc)
+{
+	return kb_alloc_shrink(sc->nr_to_scan);
+}
+
+static struct shrinker kb_alloc_shrinker = {
+	.count_objects = kb_alloc_shrink_count,
+	.scan_objects = kb_alloc_shrink_scan,
+	.seeks = DEFAULT_SEEKS,
+};
+
+/**
+ * kb_alloc_shrink() - reclaim unused pages from the global LRU
+ * @nr_to_scan: how many LRU entries to look at
+ *
+ * The shrinker's scan; also used by the self-test.
+ *
+ * Return: the number of pages freed.
+ */
+unsigned long kb_alloc_shrink(unsigned long nr_to_scan)
+{
+	unsigned long freed;
+	int idx;
+
+	idx = srcu_read_lock(&kb_alloc_srcu);
+	freed = list_lru_walk(&kb_alloc_lru, kb_alloc_lru_isolate, NULL,
+			      nr_to_scan);
+	srcu_read_unlock(&kb_alloc_srcu, idx);
+	return freed;
+}
+
+/**
+ * kb_alloc_lru_count() - number of pages on the global LRU
+ *
+ * Return: the count.
+ */
+unsigned long kb_alloc_lru_count(void)
+{
+	return list_lru_count(&kb_alloc_lru);
+}
+
+/**
+ * kb_alloc_page_state() - inspect one page of an area (self-test only)
+ * @alloc: the allocator
+ * @index: page index in the area
+ * @users: set to the number of allocated buffers using the page
+ *
+ * Return: the page's state.
+ */
+enum kb_alloc_page_state kb_alloc_page_state(struct kb_alloc *alloc,
+					     size_t index,
+					     unsigned int *users)
+{
+	struct kb_alloc_page *desc;
+	enum kb_alloc_page_state state;
+
+	mutex_lock(&alloc->lock);
+	desc = &alloc->pages[index];
+	*users = desc->users;
+	if (!desc->page)
+		state = desc->users ? KB_PAGE_PENDING : KB_PAGE_ABSENT;
+	else if (desc->users)
+		state = KB_PAGE_IN_USE;
+	else
+		state = list_empty(&desc->lru) ? KB_PAGE_ABSENT : KB_PAGE_ON_LRU;
+	mutex_unlock(&alloc->lock);
+	return state;
+}
+
+int kb_alloc_shrinker_register(void)
+{
+	int ret;
+
+	ret = init_srcu_struct(&kb_alloc_srcu);
+	if (ret)
+		return ret;
+	ret = list_lru_init(&kb_alloc_lru);
+	if (ret)
+		goto err_srcu;
+	ret = register_shrinker(&kb_alloc_shrinker, "kbinder-alloc");
+	if (ret)
+		goto err_lru;
 	return 0;
+
+err_lru:
+	list_lru_destroy(&kb_alloc_lru);
+err_srcu:
+	cleanup_srcu_struct(&kb_alloc_srcu);
+	return ret;
+}
+
+void kb_alloc_shrinker_unregister(void)
+{
+	unregister_shrinker(&kb_alloc_shrinker);
+	WARN_ON(list_lru_count(&kb_alloc_lru));
+	list_lru_destroy(&kb_alloc_lru);
+	cleanup_srcu_struct(&kb_alloc_srcu);
 }

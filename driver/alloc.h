@@ -102,11 +102,13 @@ struct kb_buffer {
  * @allocated_buffers: allocated buffers by user address
  * @free_async_space:  bytes still available to async allocations
  * @pages:             one descriptor per page of the area
- * @vm_ops:            vm_ops of our vma, compared (never dereferenced) to
- *                     recognise our vma in a lookup
- * @vm_private:        vm_private_data of our vma, compared likewise
+ * @file:              the file our vma maps; only compared with
+ *                     vma->vm_file (never dereferenced) to recognise our
+ *                     vma after a vma_lookup() under mmap_lock
  * @mapped:            kb_alloc_mmap() succeeded once
- * @closed:            our vma (or part of it) was closed; no new allocations
+ * @closed:            our vma (or part of it) was closed, or the allocator
+ *                     was released; no new allocations
+ * @released:          kb_alloc_release() ran; @pages and all buffers are gone
  * @oneway_spam_detected: spam was reported since async space was last healthy
  * @lru_used:          a page of this area was ever put on the global LRU,
  *                     so kb_alloc_release() must wait for shrinkers
@@ -122,10 +124,10 @@ struct kb_alloc {
 	struct rb_root allocated_buffers;
 	size_t free_async_space;
 	struct kb_alloc_page *pages;
-	const void *vm_ops;
-	const void *vm_private;
+	const void *file;
 	bool mapped;
 	bool closed;
+	bool released;
 	bool oneway_spam_detected;
 	bool lru_used;
 	unsigned int allocated;
@@ -299,5 +301,29 @@ size_t kb_alloc_free_async_space(struct kb_alloc *alloc);
  * Return: 0 if every check passed, else -errno (-EINVAL for a failed check).
  */
 int kb_alloc_selftest(void);
+
+/*
+ * Internal: for alloc_selftest.c only. Not part of the driver contract.
+ */
+
+/**
+ * enum kb_alloc_page_state - what backs one page of an area
+ * @KB_PAGE_ABSENT:  no page; nothing mapped
+ * @KB_PAGE_PENDING: used by a buffer whose pages are being populated
+ * @KB_PAGE_IN_USE:  resident, mapped, used by at least one buffer
+ * @KB_PAGE_ON_LRU:  resident, mapped, unused, on the global LRU
+ */
+enum kb_alloc_page_state {
+	KB_PAGE_ABSENT,
+	KB_PAGE_PENDING,
+	KB_PAGE_IN_USE,
+	KB_PAGE_ON_LRU,
+};
+
+enum kb_alloc_page_state kb_alloc_page_state(struct kb_alloc *alloc,
+					     size_t index,
+					     unsigned int *users);
+unsigned long kb_alloc_lru_count(void);
+unsigned long kb_alloc_shrink(unsigned long nr_to_scan);
 
 #endif /* _KB_ALLOC_H */
