@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * kbinder's guest test harness: registration, the per-test fork/timeout
+ * runner, the kernel-log splat check, result lines, and process helpers.
+ * See harness.h for the interface.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define KBT_EXIT_FAIL 1
+#define KBT_EXIT_SKIP 77
+#define KBT_WHY_MAX 480
+
+/*
+ * struct kbt_shared - state shared (MAP_SHARED) between the runner and every
+ * process of the running test.
+ * @failed:  set by the first failure
+ * @skipped: set by SKIP
+ * @why:     the first failure's or the skip's message
+ */
+struct kbt_shared {
+	int failed;
+	int skipped;
+	char why[KBT_WHY_MAX];
+};
+
+static struct kbt_test *kbt_tests;
+static struct kbt_test **kbt_tail = &kbt_tests;
+static struct kbt_shared *kbt_state;
+static const char *kbt_suite_name = "?";
+static const char *kbt_current = "?";
+
+/* Failure messages go to the result line, which must stay on one line. */
+static void kbt_oneline(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+/* Append @src to the string in @dst (of @size bytes), truncating. */
+static void kbt_append(char *dst, size_t size, const char *src)
+{
+	size_t have = strnlen(dst, size - 1);
+	size_t n = strlen(src);
+
+	if (n > size - 1 - have)
+		n = size - 1 - have;
+	memcpy(dst + have, src, n);
+	dst[have + n] = 0;
+}
+
+void kbt_register(struct kbt_test *t)
+{
+	*kbt_tail = t;
+	kbt_tail = &t->next;
+}
+
+const char *kbt_suite(void)
+{
+	return kbt_suite_name;
+}
+
+const char *kbt_test_name(void)
+{
+	return kbt_current;
+}
+
+const char *kbt_driver(void)
+{
+	const char *d = getenv("KBINDER_DRIVER");
+
+	return (d && *d) ? d : "kbinder";
+}
+
+bool kbt_is_reference(void)
+{
+	return !strcmp(kbt_driver(), "reference");
+}
+
+const char *kbt_strerr(long err)
+{
+	return strerror((int)(err < 0 ? -err : err));
+}
+
+long kbt_mem_diff(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return (long)i;
+	return -1;
+}
+
+static void kbt_vrecord(int *flag, const char *prefix, const char *fmt,
+			va_list ap)
+{
+	char msg[KBT_WHY_MAX];
+	int n = snprintf(msg, sizeof(msg), "%s", prefix);
+
+	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+	kbt_oneline(msg);
+	fprintf(stderr, "  [%s/%s pid %d] %s\n", kbt_suite_name, kbt_current,
+		(int)getpid(), msg);
+	if (!kbt_state)
+		return;
+	if (__atomic_exchange_n(flag, 1, __ATOMIC_SEQ_CST) == 0 &&
+	    !(flag == &kbt_state->skipped && kbt_state->failed))
+		memcpy(kbt_state->why, msg, sizeof(msg));
+}
+
+void kbt_fail(const char *file, int line, bool fatal, const char *fmt, ...)
+{
+	char prefix[96];
+	const char *base = strrchr(file, '/');
+	va_list ap;
+
+	snprintf(prefix, sizeof(prefix), "%s:%d: ", base ? base + 1 : file, line);
+	va_start(ap, fmt);
+	if (kbt_state) {
+		kbt_vrecord(&kbt_state->failed, prefix, fmt, ap);
+	} else {
+		int dummy = 0;
+
+		kbt_vrecord(&dummy, prefix, fmt, ap);
+	}
+	va_end(ap);
+	if (fatal)
+		_exit(KBT_EXIT_FAIL);
+}
+
+void kbt_skip(const char *fmt, ...)
+{
+	va_list ap;
+	int dummy = 0;
+
+	va_start(ap, fmt);
+	kbt_vrecord(kbt_state ? &kbt_state->skipped : &dummy, "", fmt, ap);
+	va_end(ap);
+	_exit(KBT_EXIT_SKIP);
+}
+
+bool kbt_failed(void)
+{
+	return kbt_state && __atomic_load_n(&kbt_state->failed, __ATOMIC_SEQ_CST);
+}
+
+void kbt_log(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "  [%s/%s pid %d] %s\n", kbt_suite_name, kbt_current,
+		(int)getpid(), msg);
+}
+
+int64_t kbt_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void kbt_msleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int kbt_fd_count(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;	/* the directory stream's own fd */
+}
+
+/* ---------------------------------------------------------------- */
+/* child processes and channels                                      */
+/* ---------------------------------------------------------------- */
+
+pid_t kbt_fork(void (*fn)(void *arg), void *arg)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		kbt_fail(__FILE__, __LINE__, true, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		fn(arg);
+		_exit(kbt_failed() ? KBT_EXIT_FAIL : 0);
+	}
+	return pid;
+}
+
+int kbt_reap(pid_t pid, int timeout_ms)
+{
+	int64_t deadline = kbt_now_ms() + timeout_ms;
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r < 0)
+			return -errno;
+		if (r == pid)
+			break;
+		if (kbt_now_ms() >= deadline)
+			return -ETIMEDOUT;
+		kbt_msleep(2);
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+int kbt_kill(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	return kbt_reap(pid, 10000);
+}
+
+void kbt_chan_init(struct kbt_chan *c)
+{
+	if (pipe2(c->up, O_CLOEXEC) || pipe2(c->down, O_CLOEXEC))
+		kbt_fail(__FILE__, __LINE__, true, "pipe: %s", strerror(errno));
+	c->parent = getpid();
+}
+
+void kbt_chan_close(struct kbt_chan *c)
+{
+	close(c->up[0]);
+	close(c->up[1]);
+	close(c->down[0]);
+	close(c->down[1]);
+}
+
+int kbt_send(struct kbt_chan *c, const void *buf, size_t n)
+{
+	int fd = getpid() == c->parent ? c->down[1] : c->up[1];
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int kbt_recv(struct kbt_chan *c, void *buf, size_t n, int timeout_ms)
+{
+	int fd = getpid() == c->parent ? c->up[0] : c->down[0];
+	int64_t deadline = kbt_now_ms() + timeout_ms;
+	char *p = buf;
+
+	while (n) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int64_t left = deadline - kbt_now_ms();
+		ssize_t r;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		r = poll(&pfd, 1, (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -ETIMEDOUT;
+		r = read(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -EPIPE;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int kbt_signal(struct kbt_chan *c, char token)
+{
+	return kbt_send(c, &token, 1);
+}
+
+int kbt_wait(struct kbt_chan *c, char token, int timeout_ms)
+{
+	char got;
+	int ret = kbt_recv(c, &got, 1, timeout_ms);
+
+	if (ret)
+		return ret;
+	return got == token ? 0 : -EPROTO;
+}
+
+/* ---------------------------------------------------------------- */
+/* kernel log                                                        */
+/* ---------------------------------------------------------------- */
+
+static const char *const kbt_splats[] = {
+	"BUG:", "WARNING:", "Oops", "KASAN", "UBSAN",
+	"possible circular locking", "hung task", "general protection",
+	"Call Trace", "unreferenced object",
+};
+
+/* Open /dev/kmsg positioned at its end; -1 if there is none. */
+static int kbt_kmsg_mark(const char *test)
+{
+	char line[256];
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int wfd;
+
+	if (fd < 0)
+		return -1;
+	lseek(fd, 0, SEEK_END);
+	wfd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (wfd >= 0) {
+		int n = snprintf(line, sizeof(line), "kbinder-test: start %s/%s\n",
+				 kbt_suite_name, test);
+
+		if (write(wfd, line, (size_t)n) < 0)
+			perror("kmsg");
+		close(wfd);
+	}
+	return fd;
+}
+
+/*
+ * Read every record logged since the mark; put the first splat into @why.
+ * Return: true if a splat was found.
+ */
+static bool kbt_kmsg_scan(int fd, char *why, size_t size)
+{
+	char rec[2048];
+	bool found = false;
+
+	if (fd < 0)
+		return false;
+	for (;;) {
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		const char *msg;
+		size_t i;
+
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records were overwritten; go on */
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		for (i = 0; i < sizeof(kbt_splats) / sizeof(kbt_splats[0]); i++) {
+			if (!strstr(msg, kbt_splats[i]))
+				continue;
+			fprintf(stderr, "  kernel log: %s", msg);
+			if (!found) {
+				why[0] = 0;
+				kbt_append(why, size, "kernel log: ");
+				kbt_append(why, size, msg);
+				kbt_oneline(why);
+			}
+			found = true;
+			break;
+		}
+	}
+	close(fd);
+	return found;
+}
+
+/* ---------------------------------------------------------------- */
+/* runner                                                            */
+/* ---------------------------------------------------------------- */
+
+static FILE *kbt_results;
+
+static void kbt_result(const char *verdict, const char *test, const char *why)
+{
+	char line[KBT_WHY_MAX + 256];
+
+	if (why && *why)
+		snprintf(line, sizeof(line), "%s %s/%s: %s\n", verdict,
+			 kbt_suite_name, test, why);
+	else
+		snprintf(line, sizeof(line), "%s %s/%s\n", verdict,
+			 kbt_suite_name, test);
+	fputs(line, stdout);
+	fflush(stdout);
+	if (kbt_results) {
+		fputs(line, kbt_results);
+		fflush(kbt_results);
+	}
+}
+
+/* Kill and reap everything left of the test: its group and any orphans. */
+static void kbt_cleanup(pid_t pgid)
+{
+	int64_t deadline = kbt_now_ms() + 5000;
+
+	kill(-pgid, SIGKILL);
+	while (kbt_now_ms() < deadline) {
+		pid_t r = waitpid(-1, NULL, WNOHANG);
+
+		if (r < 0 && errno == ECHILD)
+			break;
+		if (r <= 0)
+			kbt_msleep(2);
+	}
+}
+
+/* Run one test. Return: 0 passed, 1 failed, 2 skipped. */
+static int kbt_run_one(struct kbt_test *t)
+{
+	char why[KBT_WHY_MAX], splat_why[KBT_WHY_MAX];
+	int64_t deadline;
+	int kmsg, status = 0;
+	bool timed_out = false, splat;
+	pid_t pid;
+
+	memset(kbt_state, 0, sizeof(*kbt_state));
+	kbt_current = t->name;
+	why[0] = 0;
+	kmsg = kbt_kmsg_mark(t->name);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		kbt_result("FAIL", t->name, "fork failed");
+		return 1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		signal(SIGPIPE, SIG_IGN);
+		t->fn();
+		_exit(kbt_failed() ? KBT_EXIT_FAIL : 0);
+	}
+	setpgid(pid, pid);
+	deadline = kbt_now_ms() + (int64_t)t->timeout * 1000;
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			status = -1;
+			break;
+		}
+		if (kbt_now_ms() >= deadline) {
+			timed_out = true;
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			break;
+		}
+		kbt_msleep(2);
+	}
+	kbt_cleanup(pid);
+
+	splat = kbt_kmsg_scan(kmsg, splat_why, sizeof(splat_why));
+	if (timed_out)
+		snprintf(why, sizeof(why), "timed out after %d s", t->timeout);
+	else if (kbt_state->failed)
+		snprintf(why, sizeof(why), "%s", kbt_state->why);
+	else if (WIFSIGNALED(status))
+		snprintf(why, sizeof(why), "killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == KBT_EXIT_SKIP && !splat) {
+		kbt_result("SKIP", t->name, kbt_state->why);
+		return 2;
+	} else if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 &&
+					 WEXITSTATUS(status) != KBT_EXIT_SKIP))
+		snprintf(why, sizeof(why), "exited with status %d",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	if (splat) {
+		if (why[0])
+			kbt_append(why, sizeof(why), "; ");
+		kbt_append(why, sizeof(why), splat_why);
+	}
+	if (!why[0]) {
+		kbt_result("PASS", t->name, NULL);
+		return 0;
+	}
+	kbt_result("FAIL", t->name, why);
+	return 1;
+}
+
+static bool kbt_selected(const char *name, int argc, char **argv, int first)
+{
+	int i;
+
+	if (first >= argc)
+		return true;
+	for (i = first; i < argc; i++)
+		if (!fnmatch(argv[i], name, 0))
+			return true;
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	const char *results = getenv("KBINDER_RESULTS");
+	const char *slash = strrchr(argv[0], '/');
+	struct kbt_test *t;
+	int first = 1, failed = 0, passed = 0, skipped = 0;
+
+	kbt_suite_name = slash ? slash + 1 : argv[0];
+	if (argc > 1 && !strcmp(argv[1], "-l")) {
+		for (t = kbt_tests; t; t = t->next)
+			printf("%s/%s\n", kbt_suite_name, t->name);
+		return 0;
+	}
+	kbt_state = mmap(NULL, sizeof(*kbt_state), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (kbt_state == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	if (results && *results)
+		kbt_results = fopen(results, "a");
+	/* orphans of a test become ours, so nothing outlives its test */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	for (t = kbt_tests; t; t = t->next) {
+		if (!kbt_selected(t->name, argc, argv, first))
+			continue;
+		switch (kbt_run_one(t)) {
+		case 0:
+			passed++;
+			break;
+		case 1:
+			failed++;
+			break;
+		default:
+			skipped++;
+			break;
+		}
+	}
+	fprintf(stderr, "%s: %d passed, %d failed, %d skipped\n",
+		kbt_suite_name, passed, failed, skipped);
+	if (kbt_results)
+		fclose(kbt_results);
+	return failed ? 1 : 0;
+}

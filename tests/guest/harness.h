@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * kbinder's guest test harness, in the spirit of kselftest_harness.h.
+ *
+ *	#include "harness.h"
+ *
+ *	TEST(reply_payload_arrives_intact)
+ *	{
+ *		ASSERT_EQ(1 + 1, 2);
+ *	}
+ *
+ * Link with harness.o; it provides main(). Each test runs in its own forked
+ * child, in its own process group, under a timeout (30 s, or TEST_TIMEOUT);
+ * on timeout the whole group is killed. Before a test the harness writes
+ * "kbinder-test: start <suite>/<test>" to /dev/kmsg; after it, any new kernel
+ * log record with a splat (BUG:, WARNING:, Oops, KASAN, ...) fails the test.
+ *
+ * Result lines (stdout, and appended to $KBINDER_RESULTS when set):
+ *	PASS <suite>/<test>
+ *	FAIL <suite>/<test>: <why>
+ *	SKIP <suite>/<test>: <why>
+ * The suite is the program name. Exit status: 0 if nothing failed, else 1.
+ *
+ * Usage: <program> [-l] [GLOB...]  (-l lists tests; GLOBs select tests)
+ */
+#ifndef KBINDER_TEST_HARNESS_H
+#define KBINDER_TEST_HARNESS_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+
+/** Default per-test timeout in seconds. */
+#define KBT_DEFAULT_TIMEOUT 30
+
+/**
+ * struct kbt_test - one registered test.
+ * @name:    test name (the identifier given to TEST)
+ * @fn:      its body
+ * @timeout: seconds before the test's process group is killed
+ * @next:    registration list
+ */
+struct kbt_test {
+	const char *name;
+	void (*fn)(void);
+	int timeout;
+	struct kbt_test *next;
+};
+
+void kbt_register(struct kbt_test *t);
+
+/** TEST_TIMEOUT() - define a test with its own timeout in seconds. */
+#define TEST_TIMEOUT(name, secs)					\
+	static void kbt_body_##name(void);				\
+	static struct kbt_test kbt_test_##name = {			\
+		#name, kbt_body_##name, (secs), NULL			\
+	};								\
+	__attribute__((constructor)) static void kbt_reg_##name(void)	\
+	{								\
+		kbt_register(&kbt_test_##name);				\
+	}								\
+	static void kbt_body_##name(void)
+
+/** TEST() - define a test with the default timeout. */
+#define TEST(name) TEST_TIMEOUT(name, KBT_DEFAULT_TIMEOUT)
+
+/* ---------------------------------------------------------------- */
+/* outcomes                                                          */
+/* ---------------------------------------------------------------- */
+
+/**
+ * kbt_fail() - record a failure (the first one becomes the result's why).
+ * @fatal: end the calling process now (exit status 1)
+ */
+void kbt_fail(const char *file, int line, bool fatal, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/** kbt_skip() - end the test as skipped with @why. Never returns. */
+void kbt_skip(const char *why, ...) __attribute__((format(printf, 1, 2), noreturn));
+/** kbt_failed() - true once any process of this test recorded a failure. */
+bool kbt_failed(void);
+/** kbt_log() - a diagnostic line on stderr, prefixed with the test name. */
+void kbt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define SKIP(...) kbt_skip(__VA_ARGS__)
+
+#define KBT_CMP(fatal, kind, a, op, b) do {				\
+	long long _kbt_a = (long long)(a);				\
+	long long _kbt_b = (long long)(b);				\
+	if (!(_kbt_a op _kbt_b))					\
+		kbt_fail(__FILE__, __LINE__, fatal,			\
+			 kind "(%s, %s): %lld (0x%llx) vs %lld (0x%llx)", \
+			 #a, #b, _kbt_a, (unsigned long long)_kbt_a,	\
+			 _kbt_b, (unsigned long long)_kbt_b);		\
+} while (0)
+
+#define ASSERT_EQ(a, b) KBT_CMP(true, "ASSERT_EQ", a, ==, b)
+#define ASSERT_NE(a, b) KBT_CMP(true, "ASSERT_NE", a, !=, b)
+#define ASSERT_LT(a, b) KBT_CMP(true, "ASSERT_LT", a, <, b)
+#define ASSERT_LE(a, b) KBT_CMP(true, "ASSERT_LE", a, <=, b)
+#define ASSERT_GT(a, b) KBT_CMP(true, "ASSERT_GT", a, >, b)
+#define ASSERT_GE(a, b) KBT_CMP(true, "ASSERT_GE", a, >=, b)
+#define EXPECT_EQ(a, b) KBT_CMP(false, "EXPECT_EQ", a, ==, b)
+#define EXPECT_NE(a, b) KBT_CMP(false, "EXPECT_NE", a, !=, b)
+#define EXPECT_LT(a, b) KBT_CMP(false, "EXPECT_LT", a, <, b)
+#define EXPECT_LE(a, b) KBT_CMP(false, "EXPECT_LE", a, <=, b)
+#define EXPECT_GT(a, b) KBT_CMP(false, "EXPECT_GT", a, >, b)
+#define EXPECT_GE(a, b) KBT_CMP(false, "EXPECT_GE", a, >=, b)
+
+#define KBT_BOOL(fatal, kind, cond, want) do {				\
+	if (!!(cond) != (want))						\
+		kbt_fail(__FILE__, __LINE__, fatal, kind "(%s)", #cond); \
+} while (0)
+
+#define ASSERT_TRUE(c)  KBT_BOOL(true, "ASSERT_TRUE", c, true)
+#define ASSERT_FALSE(c) KBT_BOOL(true, "ASSERT_FALSE", c, false)
+#define EXPECT_TRUE(c)  KBT_BOOL(false, "EXPECT_TRUE", c, true)
+#define EXPECT_FALSE(c) KBT_BOOL(false, "EXPECT_FALSE", c, false)
+
+/** kbt_mem_diff() - index of the first differing byte, or -1. */
+long kbt_mem_diff(const void *a, const void *b, size_t n);
+
+#define KBT_MEM(fatal, kind, a, b, n) do {				\
+	long _kbt_at = kbt_mem_diff((a), (b), (n));			\
+	if (_kbt_at >= 0)						\
+		kbt_fail(__FILE__, __LINE__, fatal,			\
+			 kind "(%s, %s, %zu): first difference at byte %ld: 0x%02x vs 0x%02x", \
+			 #a, #b, (size_t)(n), _kbt_at,			\
+			 ((const unsigned char *)(a))[_kbt_at],		\
+			 ((const unsigned char *)(b))[_kbt_at]);	\
+} while (0)
+
+#define ASSERT_MEM_EQ(a, b, n) KBT_MEM(true, "ASSERT_MEM_EQ", a, b, n)
+#define EXPECT_MEM_EQ(a, b, n) KBT_MEM(false, "EXPECT_MEM_EQ", a, b, n)
+
+/** ASSERT_OK() - a 0 / -errno call returned 0; prints the errno name. */
+#define ASSERT_OK(expr) do {						\
+	long _kbt_r = (long)(expr);					\
+	if (_kbt_r != 0)						\
+		kbt_fail(__FILE__, __LINE__, true, "%s: returned %ld (%s)", \
+			 #expr, _kbt_r, kbt_strerr(_kbt_r));		\
+} while (0)
+#define EXPECT_OK(expr) do {						\
+	long _kbt_r = (long)(expr);					\
+	if (_kbt_r != 0)						\
+		kbt_fail(__FILE__, __LINE__, false, "%s: returned %ld (%s)", \
+			 #expr, _kbt_r, kbt_strerr(_kbt_r));		\
+} while (0)
+
+/** kbt_strerr() - strerror of a negative (or positive) errno value. */
+const char *kbt_strerr(long err);
+
+/* ---------------------------------------------------------------- */
+/* environment                                                       */
+/* ---------------------------------------------------------------- */
+
+/** kbt_driver() - $KBINDER_DRIVER ("kbinder" when unset). */
+const char *kbt_driver(void);
+/** kbt_is_reference() - true when the reference driver runs. */
+bool kbt_is_reference(void);
+/** REQUIRE_KBINDER() - skip a kbinder-only test on the reference driver. */
+#define REQUIRE_KBINDER(why) do {					\
+	if (kbt_is_reference())						\
+		SKIP("kbinder-only: %s", why);				\
+} while (0)
+/** kbt_suite() - the suite (program) name. */
+const char *kbt_suite(void);
+/** kbt_test_name() - the running test's name. */
+const char *kbt_test_name(void);
+
+/* ---------------------------------------------------------------- */
+/* processes, synchronisation, fds                                   */
+/* ---------------------------------------------------------------- */
+
+/** kbt_fd_count() - number of open fds of this process (/proc/self/fd). */
+int kbt_fd_count(void);
+/** ASSERT_FD_COUNT() - the fd table has exactly @before entries again. */
+#define ASSERT_FD_COUNT(before) ASSERT_EQ(kbt_fd_count(), (before))
+
+/**
+ * kbt_fork() - run @fn(@arg) in a child process of the test.
+ *
+ * The child exits 0 when @fn returns and no failure was recorded, 1
+ * otherwise. Its failures are recorded for the test too.
+ * Return: the child's pid.
+ */
+pid_t kbt_fork(void (*fn)(void *arg), void *arg);
+/**
+ * kbt_reap() - wait up to @timeout_ms for @pid.
+ * Return: its exit status, 128 + signal if killed, -ETIMEDOUT, or -errno.
+ */
+int kbt_reap(pid_t pid, int timeout_ms);
+/** ASSERT_CHILD_OK() - @pid exits with status 0 within 10 s. */
+#define ASSERT_CHILD_OK(pid) ASSERT_EQ(kbt_reap((pid), 10000), 0)
+/** kbt_kill() - SIGKILL @pid and reap it; returns its kbt_reap() status. */
+int kbt_kill(pid_t pid);
+
+/**
+ * struct kbt_chan - a two-way pipe pair between a test and one child.
+ * @up:     child -> parent
+ * @down:   parent -> child
+ * @parent: pid of the process that created the channel
+ *
+ * Create it before kbt_fork(); each side calls the same functions and the
+ * channel picks the direction from getpid().
+ */
+struct kbt_chan {
+	int up[2];
+	int down[2];
+	pid_t parent;
+};
+
+void kbt_chan_init(struct kbt_chan *c);
+void kbt_chan_close(struct kbt_chan *c);
+/** kbt_send() - send @n bytes to the other side. Return: 0 or -errno. */
+int kbt_send(struct kbt_chan *c, const void *buf, size_t n);
+/**
+ * kbt_recv() - receive exactly @n bytes within @timeout_ms.
+ * Return: 0, -ETIMEDOUT, -EPIPE if the other side closed, or -errno.
+ */
+int kbt_recv(struct kbt_chan *c, void *buf, size_t n, int timeout_ms);
+/** kbt_signal() / kbt_wait() - send and expect a one-byte token. */
+int kbt_signal(struct kbt_chan *c, char token);
+int kbt_wait(struct kbt_chan *c, char token, int timeout_ms);
+#define ASSERT_SIGNAL(c, tok) ASSERT_OK(kbt_signal((c), (tok)))
+#define ASSERT_WAIT(c, tok) ASSERT_OK(kbt_wait((c), (tok), 10000))
+
+/** kbt_msleep() - sleep @ms milliseconds. */
+void kbt_msleep(int ms);
+/** kbt_now_ms() - CLOCK_MONOTONIC in milliseconds. */
+int64_t kbt_now_ms(void);
+
+#endif /* KBINDER_TEST_HARNESS_H */
