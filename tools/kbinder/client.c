@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Talking to the service manager, and the demo echo service that `kbinder
+ * serve` and `kbinder demo` run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kbinder_tool.h"
+#include "svcmgr_proto.h"
+
+/* Send @data to @handle and wait for a reply; a status-code reply becomes
+ * its (negative) status. On success the caller frees reply->txn's buffer. */
+static int call(struct kb_thread *t, uint32_t handle, uint32_t code,
+		const struct kb_parcel *data, struct kb_reply *reply)
+{
+	struct kb_parcel_view v;
+	uint32_t status;
+	int err;
+
+	err = kb_transact(t, handle, code, data, 0, reply, NULL, NULL,
+			  TOOL_TIMEOUT_MS);
+	if (err)
+		return err;
+	switch (reply->status) {
+	case BR_REPLY:
+		break;
+	case BR_DEAD_REPLY:
+		return -EPIPE;
+	default:
+		return -EIO;
+	}
+	if (reply->txn.flags & TF_STATUS_CODE) {
+		kb_view_init(&v, &reply->txn);
+		err = kb_view_read_u32(&v, &status) ? -EBADMSG : (int32_t)status;
+		kb_free_buffer(t, reply->txn.data.ptr.buffer);
+		return err < 0 ? err : -EIO;
+	}
+	return 0;
+}
+
+int svc_get(struct kb_thread *t, const char *name, uint32_t *handle)
+{
+	struct flat_binder_object obj;
+	struct kb_parcel_view v;
+	struct kb_parcel data;
+	struct kb_reply reply;
+	int err;
+
+	kb_parcel_init(&data);
+	put_header(&data, SVCMGR_INTERFACE);
+	put_string16(&data, name);
+	err = data.err ? data.err : call(t, SVCMGR_HANDLE, SVCMGR_CHECK_SERVICE,
+					 &data, &reply);
+	kb_parcel_fini(&data);
+	if (err)
+		return err;
+	kb_view_init(&v, &reply.txn);
+	if (view_next_object(&v, &obj) || obj.hdr.type != BINDER_TYPE_HANDLE) {
+		err = -ENOENT;
+	} else {
+		/* Our own reference: the buffer's goes away when it is freed. */
+		err = kb_ref(t, BC_ACQUIRE, obj.handle);
+		*handle = obj.handle;
+	}
+	kb_free_buffer(t, reply.txn.data.ptr.buffer);
+	return err;
+}
+
+int svc_add(struct kb_thread *t, const char *name, binder_uintptr_t ptr)
+{
+	struct kb_parcel data;
+	struct kb_reply reply;
+	int err;
+
+	kb_parcel_init(&data);
+	put_header(&data, SVCMGR_INTERFACE);
+	put_string16(&data, name);
+	kb_parcel_write_binder(&data, ptr, ptr, FLAT_BINDER_FLAG_ACCEPTS_FDS | 0x7f,
+			       false);
+	kb_parcel_write_u32(&data, 0);	/* allow isolated */
+	kb_parcel_write_u32(&data, 0);	/* dump priority */
+	err = data.err ? data.err : call(t, SVCMGR_HANDLE, SVCMGR_ADD_SERVICE,
+					 &data, &reply);
+	kb_parcel_fini(&data);
+	if (!err)
+		kb_free_buffer(t, reply.txn.data.ptr.buffer);
+	return err;
+}
+
+int svc_list(struct kb_thread *t, uint32_t index, char *name, size_t size)
+{
+	struct kb_parcel_view v;
+	struct kb_parcel data;
+	struct kb_reply reply;
+	int err;
+
+	kb_parcel_init(&data);
+	put_header(&data, SVCMGR_INTERFACE);
+	kb_parcel_write_u32(&data, index);
+	err = data.err ? data.err : call(t, SVCMGR_HANDLE, SVCMGR_LIST_SERVICES,
+					 &data, &reply);
+	kb_parcel_fini(&data);
+	if (err)
+		return err;
+	kb_view_init(&v, &reply.txn);
+	err = get_string16(&v, name, size);
+	kb_free_buffer(t, reply.txn.data.ptr.buffer);
+	return err;
+}
+
+int echo_call(struct kb_thread *t, uint32_t handle, const char *text,
+	      char *out, size_t size)
+{
+	struct kb_parcel_view v;
+	struct kb_parcel data;
+	struct kb_reply reply;
+	uint32_t n;
+	int err;
+
+	kb_parcel_init(&data);
+	put_header(&data, ECHO_INTERFACE);
+	kb_parcel_write_u32(&data, (uint32_t)strlen(text));
+	kb_parcel_write(&data, text, strlen(text));
+	err = data.err ? data.err : call(t, handle, ECHO_CODE, &data, &reply);
+	kb_parcel_fini(&data);
+	if (err)
+		return err;
+	kb_view_init(&v, &reply.txn);
+	if (kb_view_read_u32(&v, &n) || n >= size || kb_view_read(&v, out, n))
+		err = -EBADMSG;
+	else
+		out[n] = '\0';
+	kb_free_buffer(t, reply.txn.data.ptr.buffer);
+	return err;
+}
+
+/* Answer one echo request with the bytes it carried. */
+static int echo_answer(struct kb_thread *t, const struct binder_transaction_data *tr)
+{
+	char text[4096];
+	struct kb_parcel_view v;
+	struct kb_parcel reply;
+	uint32_t n;
+	int err;
+
+	kb_view_init(&v, tr);
+	kb_parcel_init(&reply);
+	if (tr->code != ECHO_CODE || check_header(&v, ECHO_INTERFACE) ||
+	    kb_view_read_u32(&v, &n) || n > sizeof(text) ||
+	    kb_view_read(&v, text, n)) {
+		kb_parcel_write_u32(&reply, (uint32_t)-EBADMSG);
+		err = kb_send_reply(t, &reply, TF_STATUS_CODE, TOOL_TIMEOUT_MS);
+	} else {
+		kb_parcel_write_u32(&reply, n);
+		kb_parcel_write(&reply, text, n);
+		err = kb_send_reply(t, &reply, 0, TOOL_TIMEOUT_MS);
+	}
+	kb_parcel_fini(&reply);
+	return err;
+}
+
+int echo_serve(const char *device, const char *name, int ready_fd)
+{
+	static int echo_object;	/* its address names our binder object */
+	struct kb_thread t;
+	struct kb_return ret;
+	struct kb_proc proc;
+	int err;
+
+	err = kb_open(&proc, device, KB_DEFAULT_MAP_SIZE);
+	if (err)
+		return tool_error(err, "open %s", device ? device : kb_default_device());
+	kb_thread_init(&t, proc.fd);
+	err = svc_add(&t, name, (binder_uintptr_t)(uintptr_t)&echo_object);
+	if (err) {
+		kb_close(&proc);
+		return tool_error(err, "register '%s'", name);
+	}
+	if (ready_fd >= 0) {
+		(void)!write(ready_fd, "R", 1);
+		close(ready_fd);
+	}
+	err = kb_enter_looper(&t);
+	while (!err) {
+		err = kb_next(&t, &ret, -1);
+		if (err)
+			break;
+		if (ret.cmd == BR_TRANSACTION) {
+			if (!(ret.u.txn.flags & TF_ONE_WAY))
+				err = echo_answer(&t, &ret.u.txn);
+			kb_free_buffer(&t, ret.u.txn.data.ptr.buffer);
+			if (err == -EPIPE)
+				err = 0;
+		} else {
+			err = kb_handle_default(&t, &ret, NULL);
+		}
+	}
+	kb_close(&proc);
+	return tool_error(err, "echo service");
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What the parts of the `kbinder` command share. */
+#ifndef KBINDER_TOOL_H
+#define KBINDER_TOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <kbinder/kbinder.h>
+
+#define TOOL_TIMEOUT_MS 5000
+#define KBINDER_LIVE_PATH "/sys/kernel/debug/kbinder/live"
+
+/** tool_error() - print "kbinder: <what>: <strerror(-err)>" if err; return err. */
+int tool_error(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* servicemanager (svcmgr.c); @ready_fd gets one byte once it serves */
+int svcmgr_run(const char *device, int ready_fd, bool verbose);
+
+/* service manager client calls (client.c), on an opened thread */
+int svc_get(struct kb_thread *t, const char *name, uint32_t *handle);
+int svc_add(struct kb_thread *t, const char *name, binder_uintptr_t ptr);
+int svc_list(struct kb_thread *t, uint32_t index, char *name, size_t size);
+int echo_call(struct kb_thread *t, uint32_t handle, const char *text,
+	      char *out, size_t size);
+/* the demo echo service (client.c); @ready_fd as for svcmgr_run */
+int echo_serve(const char *device, const char *name, int ready_fd);
+
+/* commands */
+int cmd_demo(const char *device);
+int cmd_stats(void);
+
+#endif
