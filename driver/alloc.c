@@ -807,14 +807,6 @@ static struct shrinker kb_alloc_shrinker = {
 	.seeks = DEFAULT_SEEKS,
 };
 
-/**
- * kb_alloc_shrink() - reclaim unused pages from the global LRU
- * @nr_to_scan: how many LRU entries to look at
- *
- * The shrinker's scan; also used by the self-test.
- *
- * Return: the number of pages freed.
- */
 unsigned long kb_alloc_shrink(unsigned long nr_to_scan)
 {
 	unsigned long freed;
@@ -827,24 +819,11 @@ unsigned long kb_alloc_shrink(unsigned long nr_to_scan)
 	return freed;
 }
 
-/**
- * kb_alloc_lru_count() - number of pages on the global LRU
- *
- * Return: the count.
- */
 unsigned long kb_alloc_lru_count(void)
 {
 	return list_lru_count(&kb_alloc_lru);
 }
 
-/**
- * kb_alloc_page_state() - inspect one page of an area (self-test only)
- * @alloc: the allocator
- * @index: page index in the area
- * @users: set to the number of allocated buffers using the page
- *
- * Return: the page's state.
- */
 enum kb_alloc_page_state kb_alloc_page_state(struct kb_alloc *alloc,
 					     size_t index,
 					     unsigned int *users)
@@ -865,32 +844,51 @@ enum kb_alloc_page_state kb_alloc_page_state(struct kb_alloc *alloc,
 	return state;
 }
 
+/* Users of the LRU and shrinker: module init, and the self-test. */
+static DEFINE_MUTEX(kb_alloc_setup_lock);
+static unsigned int kb_alloc_setup_users;
+
 int kb_alloc_shrinker_register(void)
 {
-	int ret;
+	int ret = 0;
 
+	mutex_lock(&kb_alloc_setup_lock);
+	if (kb_alloc_setup_users++)
+		goto out;
 	ret = init_srcu_struct(&kb_alloc_srcu);
 	if (ret)
-		return ret;
+		goto err;
 	ret = list_lru_init(&kb_alloc_lru);
 	if (ret)
 		goto err_srcu;
 	ret = register_shrinker(&kb_alloc_shrinker, "kbinder-alloc");
 	if (ret)
 		goto err_lru;
-	return 0;
+	goto out;
 
 err_lru:
 	list_lru_destroy(&kb_alloc_lru);
 err_srcu:
 	cleanup_srcu_struct(&kb_alloc_srcu);
+err:
+	kb_alloc_setup_users--;
+out:
+	mutex_unlock(&kb_alloc_setup_lock);
 	return ret;
 }
 
 void kb_alloc_shrinker_unregister(void)
 {
-	unregister_shrinker(&kb_alloc_shrinker);
-	WARN_ON(list_lru_count(&kb_alloc_lru));
-	list_lru_destroy(&kb_alloc_lru);
-	cleanup_srcu_struct(&kb_alloc_srcu);
+	mutex_lock(&kb_alloc_setup_lock);
+	if (!WARN_ON_ONCE(!kb_alloc_setup_users) && !--kb_alloc_setup_users) {
+		unregister_shrinker(&kb_alloc_shrinker);
+		WARN_ON(list_lru_count(&kb_alloc_lru));
+		list_lru_destroy(&kb_alloc_lru);
+		cleanup_srcu_struct(&kb_alloc_srcu);
+	}
+	mutex_unlock(&kb_alloc_setup_lock);
 }
+
+/* The self-test is part of this object; see the top of alloc_selftest.c. */
+#define KB_ALLOC_SELFTEST_BUILD
+#include "alloc_selftest.c"

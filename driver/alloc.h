@@ -17,8 +17,9 @@
  * split, merge, exhaustive alloc/free orders, page accounting, shrinker). It
  * must be called from a process context that has an mm (module init, i.e.
  * insmod, does): it builds its own private mapping and area, and leaves
- * nothing behind. alloc_selftest.c is compiled as part of alloc.c (it is
- * #included there), so Kbuild must NOT list alloc_selftest.o.
+ * nothing behind. alloc_selftest.c is compiled as part of alloc.o (alloc.c
+ * #includes it), so Kbuild needs only alloc.o; listing alloc_selftest.o as
+ * well is harmless (compiled alone, that file is empty).
  */
 #ifndef _KB_ALLOC_H
 #define _KB_ALLOC_H
@@ -136,7 +137,9 @@ struct kb_alloc {
 /**
  * kb_alloc_shrinker_register() - set up the global page LRU and shrinker
  *
- * Call once at module init, before any kb_alloc_init().
+ * Call once at module init, before any kb_alloc_init(). Calls nest (the
+ * self-test registers for itself if it runs first): each successful call
+ * needs one kb_alloc_shrinker_unregister().
  *
  * Return: 0 or -errno.
  */
@@ -145,7 +148,8 @@ int kb_alloc_shrinker_register(void);
 /**
  * kb_alloc_shrinker_unregister() - tear down the global page LRU and shrinker
  *
- * Call once at module exit, after every kb_alloc_release().
+ * Call once at module exit, after every kb_alloc_release(). The last of
+ * the nested users really tears down.
  */
 void kb_alloc_shrinker_unregister(void);
 
@@ -295,8 +299,12 @@ size_t kb_alloc_free_async_space(struct kb_alloc *alloc);
 /**
  * kb_alloc_selftest() - run the allocator self-test
  *
- * Call from module init when the module parameter selftest=1 is set (needs
- * a process context with an mm, e.g. insmod). Logs one summary line.
+ * Call from module init when the module parameter selftest=1 is set, before
+ * or after kb_alloc_shrinker_register() (it registers for itself). Needs a
+ * process context with an mm (insmod has one): a kernel thread borrows that
+ * mm, maps a private 16-page area into it, runs the tests and unmaps it
+ * again. Leaves nothing behind, also when it fails. Logs one summary line
+ * (numbers only, never an address).
  *
  * Return: 0 if every check passed, else -errno (-EINVAL for a failed check).
  */
@@ -320,10 +328,33 @@ enum kb_alloc_page_state {
 	KB_PAGE_ON_LRU,
 };
 
+/**
+ * kb_alloc_page_state() - inspect one page of an area
+ * @alloc: the allocator (mapped)
+ * @index: page index in the area
+ * @users: set to the number of allocated buffers using the page
+ *
+ * Return: the page's state.
+ */
 enum kb_alloc_page_state kb_alloc_page_state(struct kb_alloc *alloc,
 					     size_t index,
 					     unsigned int *users);
+
+/**
+ * kb_alloc_lru_count() - number of pages on the global LRU
+ *
+ * Return: the count.
+ */
 unsigned long kb_alloc_lru_count(void);
+
+/**
+ * kb_alloc_shrink() - reclaim unused pages from the global LRU
+ * @nr_to_scan: how many LRU entries to look at
+ *
+ * The shrinker's scan, also called directly by the self-test.
+ *
+ * Return: the number of pages freed.
+ */
 unsigned long kb_alloc_shrink(unsigned long nr_to_scan);
 
 #endif /* _KB_ALLOC_H */
