@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# usage: scripts/lint.sh            (run by `make lint`)
+#
+# The kernel's own quality tools over kbinder, one result line each:
+#   checkpatch  --strict --no-tree on driver/*.[ch] and our UAPI headers
+#   sparse      a module build with C=2 (every file through sparse)
+#   w1          a module build with W=1 (extra compiler warnings)
+#   kernel-doc  the kernel-doc comments of driver/*.[ch]
+# Any warning fails its tool; no warning is ever silenced.  Prints
+# "PASS lint/<tool>", "FAIL lint/<tool>: <why>" (the first findings are
+# listed above it, the full log is under build/lint/), or "SKIP lint/<tool>:
+# <why>" when there is nothing to check.  Exits 1 if any tool failed.
+#
+# checkpatch.pl and kernel-doc come from Debian's linux-source-6.1 package
+# (/usr/src/linux-source-6.1.tar.xz, see scripts/deps.sh --lint): they are
+# extracted once into build/tools/scripts/.  The module builds run on a
+# copy of the sources under build/lint/, so they never race with, or are
+# skipped because of, the objects of a normal build in driver/.
+#
+# Environment: KDIR (kernel build directory; default: the Debian kernel
+# scripts/kernel-version.sh names), JOBS (parallel jobs, default 2).
+set -uo pipefail
+shopt -s nullglob
+
+cd "$(dirname "$0")/.." || exit 1
+root=$PWD
+tools=build/tools/scripts
+logs=build/lint
+source_tar=/usr/src/linux-source-6.1.tar.xz
+KDIR=${KDIR:-/lib/modules/$(scripts/kernel-version.sh)/build}
+JOBS=${JOBS:-2}
+mkdir -p "$logs"
+
+failed=0
+driver_files=(driver/*.c driver/*.h)
+uapi_files=(include/uapi/linux/android/*.h)
+
+pass() { echo "PASS lint/$1"; }
+skip() { echo "SKIP lint/$1: $2"; }
+fail() { echo "FAIL lint/$1: $2"; failed=1; }
+
+# show FILE: print the first findings of a log, indented.
+show() {
+	sed -n '1,30s/^/  /p' "$1"
+	[ "$(wc -l <"$1")" -le 30 ] || echo "  ... (all of it in $1)"
+}
+
+# Extract the kernel scripts we use from the linux-source tarball, once.
+# Unpack to a scratch directory and move into place, so an interrupted or
+# concurrent run never leaves half a tool behind.
+tool_files=(checkpatch.pl spelling.txt const_structs.checkpatch kernel-doc)
+have_tools() {
+	local f
+	for f in "${tool_files[@]}"; do
+		[ -e "$tools/$f" ] || return 1
+	done
+}
+fetch_tools() {
+	have_tools && return 0
+	[ -r "$source_tar" ] || return 1
+	local tmp members=() f
+	mkdir -p "$tools" || return 1
+	tmp=$(mktemp -d "$tools/.extract.XXXXXX") || return 1
+	for f in "${tool_files[@]}"; do
+		members+=("linux-source-6.1/scripts/$f")
+	done
+	if tar -xJf "$source_tar" -C "$tmp" --strip-components=2 "${members[@]}"; then
+		for f in "${tool_files[@]}"; do
+			mv -f "$tmp/$f" "$tools/$f"
+		done
+	fi
+	rm -rf "$tmp"
+	have_tools
+}
+tools_missing="$tools/ is incomplete and $source_tar is missing (scripts/deps.sh --lint installs linux-source-6.1)"
+fetch_tools
+have_tools && tools_ok=1 || tools_ok=0
+
+# ---------------------------------------------------------------- checkpatch
+run_checkpatch() {
+	local files=("${driver_files[@]}" "${uapi_files[@]}") log=$logs/checkpatch.log
+	if [ ${#files[@]} -eq 0 ]; then
+		skip checkpatch "nothing to check (no driver or UAPI sources yet)"
+		return
+	fi
+	if [ "$tools_ok" -ne 1 ]; then
+		fail checkpatch "$tools_missing"
+		return
+	fi
+	perl "$tools/checkpatch.pl" --strict --no-tree --terse --no-summary \
+		--show-types -f "${files[@]}" >"$log" 2>&1
+	local rc=$?
+	if [ $rc -eq 0 ] && [ ! -s "$log" ]; then
+		pass checkpatch
+		return
+	fi
+	show "$log"
+	fail checkpatch "$(grep -c . "$log") finding(s) in ${#files[@]} file(s)"
+}
+
+# ---------------------------------------------------------------- builds
+# build_copy TOOL MAKE-ARGS...: build a copy of driver/ (and the UAPI
+# headers its Kbuild includes as ../include/uapi) under build/lint/TOOL and
+# judge the compiler and sparse messages about our own files.
+build_copy() {
+	local tool=$1 dir=$logs/$1 log=$logs/$1.log
+	shift
+	if [ ${#driver_files[@]} -eq 0 ] || [ ! -f driver/Kbuild ]; then
+		skip "$tool" "nothing to check (driver/ has no Kbuild or sources yet)"
+		return
+	fi
+	if [ ! -d "$KDIR" ]; then
+		fail "$tool" "no kernel build directory at $KDIR"
+		return
+	fi
+	rm -rf "$dir" && mkdir -p "$dir" || { fail "$tool" "cannot create $dir"; return; }
+	find driver include -type f \( -name '*.[chS]' -o -name Kbuild -o -name Makefile \) \
+		-exec cp --parents -t "$dir" {} + || { fail "$tool" "cannot copy sources"; return; }
+
+	make -C "$KDIR" M="$root/$dir/driver" -j"$JOBS" "$@" modules >"$log" 2>&1
+	local rc=$?
+	# Messages about our files, with paths shown relative to the repository.
+	grep -iE '(warning|error):' "$log" | grep -F "$root/$dir/" |
+		sed "s|$root/$dir/||g" >"$log.ours"
+	local others
+	others=$(grep -iE '(warning|error):' "$log" | grep -vcF "$root/$dir/")
+	if [ $rc -eq 0 ] && [ ! -s "$log.ours" ] && [ "$others" -eq 0 ]; then
+		pass "$tool"
+	elif [ -s "$log.ours" ]; then
+		show "$log.ours"
+		fail "$tool" "$(wc -l <"$log.ours") warning(s)/error(s) in our sources"
+	elif [ "$others" -ne 0 ]; then
+		grep -iE '(warning|error):' "$log" >"$log.other"
+		show "$log.other"
+		fail "$tool" "$others message(s) outside our sources (see $log)"
+	else
+		tail -n 20 "$log" >"$log.tail"
+		show "$log.tail"
+		fail "$tool" "the build failed (make exited $rc, see $log)"
+	fi
+}
+
+run_sparse() {
+	if ! command -v sparse >/dev/null; then
+		fail sparse "sparse is not installed (scripts/deps.sh --lint)"
+		return
+	fi
+	build_copy sparse C=2
+}
+
+# ---------------------------------------------------------------- kernel-doc
+run_kernel_doc() {
+	local log=$logs/kernel-doc.log opts
+	if [ ${#driver_files[@]} -eq 0 ]; then
+		skip kernel-doc "nothing to check (no driver sources yet)"
+		return
+	fi
+	if [ "$tools_ok" -ne 1 ]; then
+		fail kernel-doc "$tools_missing"
+		return
+	fi
+	# 6.1's kernel-doc has no -Wall; there its extra checks (missing
+	# return value descriptions) come with -v, next to "info:" lines.
+	if perl "$tools/kernel-doc" -Wall -none /dev/null >/dev/null 2>&1; then
+		opts=(-Wall)
+	else
+		opts=(-v)
+	fi
+	perl "$tools/kernel-doc" "${opts[@]}" -none "${driver_files[@]}" >"$log" 2>&1
+	local rc=$?
+	grep -E '(warning|error):' "$log" >"$log.ours"
+	if [ ! -s "$log.ours" ] && [ $rc -eq 0 ]; then
+		pass kernel-doc
+		return
+	fi
+	[ -s "$log.ours" ] || cp "$log" "$log.ours"
+	show "$log.ours"
+	fail kernel-doc "$(grep -cE '(warning|error):' "$log") warning(s) (kernel-doc ${opts[*]})"
+}
+
+run_checkpatch
+run_sparse
+build_copy w1 W=1
+run_kernel_doc
+exit $failed
