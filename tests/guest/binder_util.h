@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Binder fixtures for the guest conformance suites, on top of libkbinder and
+ * the harness: open a device, become the context manager, run a server loop
+ * in a forked process, call and quit it.
+ *
+ * Every helper asserts (ends the calling process on failure) unless it
+ * returns a value.
+ */
+#ifndef KBINDER_TEST_BINDER_UTIL_H
+#define KBINDER_TEST_BINDER_UTIL_H
+
+#include "harness.h"	/* first: it sets _GNU_SOURCE */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <kbinder/kbinder.h>
+
+/** Default receive mapping of test processes. */
+#define KBT_MAP_SIZE ((size_t)1024 * 1024)
+/** Per-wait bound for binder events in tests, ms. */
+#define KBT_WAIT_MS 10000
+
+/** Transaction code that makes kbt_serve() reply and return. */
+#define KBT_CODE_QUIT 0x51554954u
+
+/* Handler results for kbt_serve(). */
+#define KBT_REPLY     0	/* send @reply, free the buffer */
+#define KBT_REPLIED   1	/* the handler replied itself (sync) */
+#define KBT_KEPT      2	/* the handler keeps (will free) the buffer */
+
+/**
+ * typedef kbt_handler_fn - serve one BR_TRANSACTION.
+ * @t:     the serving thread
+ * @tr:    the transaction
+ * @reply: empty parcel to fill for the reply (sync calls); it is sent
+ *         before the request's buffer is freed
+ * @arg:   the server's argument
+ * Return: KBT_REPLY, or an OR of KBT_REPLIED / KBT_KEPT.
+ */
+typedef int (*kbt_handler_fn)(struct kb_thread *t,
+			      const struct binder_transaction_data *tr,
+			      struct kb_parcel *reply, void *arg);
+
+static inline pid_t kbt_gettid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/** kbt_open() - open $BINDER_DEVICE with a @map_size mapping (0: none). */
+static inline void kbt_open_dev(struct kb_proc *p, const char *dev,
+				size_t map_size)
+{
+	int ret = kb_open(p, dev, map_size);
+
+	if (ret)
+		kbt_fail(__FILE__, __LINE__, true, "kb_open(%s): %s",
+			 dev ? dev : kb_default_device(), kbt_strerr(ret));
+}
+
+static inline void kbt_open(struct kb_proc *p)
+{
+	kbt_open_dev(p, NULL, KBT_MAP_SIZE);
+}
+
+/**
+ * kbt_become_ctxmgr() - BINDER_SET_CONTEXT_MGR, retrying for a while on
+ * EBUSY: the previous test's manager is released asynchronously.
+ * Return: 0 or -errno.
+ */
+static inline int kbt_become_ctxmgr(int fd,
+				    const struct flat_binder_object *ext)
+{
+	int64_t deadline = kbt_now_ms() + 5000;
+	int ret;
+
+	for (;;) {
+		ret = ext ? kb_set_context_mgr_ext(fd, ext) :
+			    kb_set_context_mgr(fd);
+		if (ret != -EBUSY || kbt_now_ms() > deadline)
+			return ret;
+		kbt_msleep(10);
+	}
+}
+
+/** kbt_handle_or_fail() - kb_handle_default() that records failures. */
+static inline int kbt_default_event(struct kb_thread *t,
+				    const struct kb_return *ret, void *arg)
+{
+	int err = kb_handle_default(t, ret, arg);
+
+	if (err)
+		kbt_fail(__FILE__, __LINE__, false, "unexpected %s: %s",
+			 kb_return_name(ret->cmd), kbt_strerr(err));
+	return err;
+}
+
+/**
+ * kbt_serve() - serve transactions on @t until KBT_CODE_QUIT arrives.
+ * Return: 0 after QUIT, or the -errno that ended the loop.
+ */
+static inline int kbt_serve(struct kb_thread *t, kbt_handler_fn fn, void *arg)
+{
+	struct kb_parcel reply;
+	struct kb_return ret;
+	int err;
+
+	kb_parcel_init(&reply);
+	for (;;) {
+		const struct binder_transaction_data *tr = &ret.u.txn;
+		int r = KBT_REPLY;
+
+		err = kb_next(t, &ret, -1);
+		if (err)
+			break;
+		if (ret.cmd != BR_TRANSACTION) {
+			err = kbt_default_event(t, &ret, NULL);
+			if (err)
+				break;
+			continue;
+		}
+		kb_parcel_reset(&reply);
+		if (tr->code != KBT_CODE_QUIT && fn)
+			r = fn(t, tr, &reply, arg);
+		/* reply first, as libbinder does: freeing the request drops
+		 * the references its objects carried
+		 */
+		if (!(tr->flags & TF_ONE_WAY) && !(r & KBT_REPLIED))
+			err = kb_send_reply(t, &reply, 0, KBT_WAIT_MS);
+		if (!err && !(r & KBT_KEPT))
+			err = kb_free_buffer(t, tr->data.ptr.buffer);
+		if (err) {
+			kbt_fail(__FILE__, __LINE__, false, "serve: %s",
+				 kbt_strerr(err));
+			break;
+		}
+		if (tr->code == KBT_CODE_QUIT)
+			break;
+	}
+	kb_parcel_fini(&reply);
+	return err;
+}
+
+/**
+ * struct kbt_server - a forked server process.
+ * @pid:     its pid
+ * @chan:    channel to it ('R' is sent once it serves)
+ * @fn, @arg: its handler
+ * @ctxmgr:  become the context manager (else it just serves)
+ * @max_threads: BINDER_SET_MAX_THREADS value (0: leave default)
+ * @ext:     when set, SET_CONTEXT_MGR_EXT with this object
+ */
+struct kbt_server {
+	pid_t pid;
+	struct kbt_chan chan;
+	kbt_handler_fn fn;
+	void *arg;
+	bool ctxmgr;
+	uint32_t max_threads;
+	const struct flat_binder_object *ext;
+};
+
+static inline void kbt_server_main(void *arg)
+{
+	struct kbt_server *s = arg;
+	struct kb_thread t;
+	struct kb_proc p;
+
+	kbt_open(&p);
+	if (s->max_threads)
+		ASSERT_OK(kb_set_max_threads(p.fd, s->max_threads));
+	if (s->ctxmgr)
+		ASSERT_OK(kbt_become_ctxmgr(p.fd, s->ext));
+	kb_thread_init(&t, p.fd);
+	ASSERT_OK(kb_enter_looper(&t));
+	ASSERT_SIGNAL(&s->chan, 'R');
+	ASSERT_OK(kbt_serve(&t, s->fn, s->arg));
+	kb_close(&p);
+}
+
+/**
+ * kbt_start_ctxmgr() - fork a context manager serving with @fn; returns
+ * once it is ready.
+ */
+static inline void kbt_start_ctxmgr(struct kbt_server *s, kbt_handler_fn fn,
+				    void *arg)
+{
+	s->fn = fn;
+	s->arg = arg;
+	s->ctxmgr = true;
+	kbt_chan_init(&s->chan);
+	s->pid = kbt_fork(kbt_server_main, s);
+	ASSERT_WAIT(&s->chan, 'R');
+}
+
+/**
+ * kbt_call() - a synchronous call that must get BR_REPLY; the caller frees
+ * the reply buffer (kb_free_buffer).
+ */
+static inline void kbt_call(struct kb_thread *t, uint32_t handle,
+			    uint32_t code, const struct kb_parcel *data,
+			    struct kb_reply *reply)
+{
+	int err = kb_transact(t, handle, code, data, 0, reply,
+			      kbt_default_event, NULL, KBT_WAIT_MS);
+
+	if (err)
+		kbt_fail(__FILE__, __LINE__, true, "transact(%u, %#x): %s",
+			 handle, code, kbt_strerr(err));
+	if (reply->status != BR_REPLY)
+		kbt_fail(__FILE__, __LINE__, true,
+			 "transact(%u, %#x): got %s, want BR_REPLY", handle,
+			 code, kb_return_name(reply->status));
+}
+
+/** kbt_call_status() - a call whose outcome code is returned. */
+static inline uint32_t kbt_call_status(struct kb_thread *t, uint32_t handle,
+				       uint32_t code,
+				       const struct kb_parcel *data,
+				       uint32_t flags)
+{
+	struct kb_reply reply;
+	int err = kb_transact(t, handle, code, data, flags, &reply,
+			      kbt_default_event, NULL, KBT_WAIT_MS);
+
+	if (err)
+		kbt_fail(__FILE__, __LINE__, true, "transact(%u, %#x): %s",
+			 handle, code, kbt_strerr(err));
+	if (reply.status == BR_REPLY)
+		kb_free_buffer(t, reply.txn.data.ptr.buffer);
+	return reply.status;
+}
+
+/** kbt_quit() - make the server behind @handle leave kbt_serve(). */
+static inline void kbt_quit(struct kb_thread *t, uint32_t handle)
+{
+	struct kb_reply reply;
+
+	kbt_call(t, handle, KBT_CODE_QUIT, NULL, &reply);
+	kb_free_buffer(t, reply.txn.data.ptr.buffer);
+}
+
+/** kbt_stop() - quit a context manager server and check it exited 0. */
+static inline void kbt_stop_ctxmgr(struct kb_thread *t, struct kbt_server *s)
+{
+	kbt_quit(t, 0);
+	ASSERT_CHILD_OK(s->pid);
+	kbt_chan_close(&s->chan);
+}
+
+/** kbt_expect() - the next event (skipping BR_NOOP) must be @cmd. */
+static inline void kbt_expect_at(const char *file, int line,
+				 struct kb_thread *t, uint32_t cmd,
+				 struct kb_return *ret)
+{
+	int err;
+
+	do {
+		err = kb_next(t, ret, KBT_WAIT_MS);
+	} while (!err && ret->cmd == BR_NOOP);
+	if (err)
+		kbt_fail(file, line, true, "waiting for %s: %s",
+			 kb_return_name(cmd), kbt_strerr(err));
+	if (ret->cmd != cmd)
+		kbt_fail(file, line, true, "got %s, want %s",
+			 kb_return_name(ret->cmd), kb_return_name(cmd));
+}
+#define kbt_expect(t, cmd, ret) kbt_expect_at(__FILE__, __LINE__, t, cmd, ret)
+
+/**
+ * kbt_no_event() - nothing but BR_NOOP arrives within @ms; returns the
+ * unexpected command's code, or 0.
+ */
+static inline uint32_t kbt_no_event(struct kb_thread *t, int ms)
+{
+	int64_t deadline = kbt_now_ms() + ms;
+	struct kb_return ret;
+
+	for (;;) {
+		int64_t left = deadline - kbt_now_ms();
+
+		if (left <= 0 || kb_next(t, &ret, (int)left))
+			return 0;
+		if (ret.cmd != BR_NOOP)
+			return ret.cmd;
+	}
+}
+
+/** kbt_fill() - a reproducible byte pattern. */
+static inline void kbt_fill(void *buf, size_t n, uint32_t seed)
+{
+	uint8_t *p = buf;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		p[i] = (uint8_t)(seed >> 16);
+	}
+}
+
+/** kbt_txn_data() - the payload of a received transaction. */
+static inline const uint8_t *kbt_txn_data(const struct binder_transaction_data *tr)
+{
+	return (const uint8_t *)(uintptr_t)tr->data.ptr.buffer;
+}
+
+/** kbt_txn_u32() - the @i-th u32 of a payload (0 if out of range). */
+static inline uint32_t kbt_txn_u32(const struct binder_transaction_data *tr,
+				   size_t i)
+{
+	uint32_t v = 0;
+
+	if ((i + 1) * 4 <= tr->data_size)
+		memcpy(&v, kbt_txn_data(tr) + i * 4, 4);
+	return v;
+}
+
+/** kbt_txn_object() - the @i-th object of a payload. */
+static inline void kbt_txn_object(const struct binder_transaction_data *tr,
+				  size_t i, struct flat_binder_object *obj)
+{
+	struct kb_parcel_view v;
+
+	kb_view_init(&v, tr);
+	ASSERT_OK(kb_view_object(&v, i, obj));
+}
+
+/** kbt_reply_u32() - a one-u32 reply parcel. */
+static inline void kbt_reply_u32(struct kb_parcel *reply, uint32_t v)
+{
+	kb_parcel_write_u32(reply, v);
+}
+
+#endif /* KBINDER_TEST_BINDER_UTIL_H */
