@@ -9,7 +9,8 @@
 #   make bench           kbinder against the upstream driver, same boot
 #   make help            the rest
 #
-# Variables: DRIVER=kbinder|reference (which driver the guest tests run on),
+# Variables: DRIVER=kbinder|reference (the driver the guest tests run on;
+# make check runs them on both, make check-guest on kbinder, by default),
 # TESTS='glob' (which guest test programs), KDIR= (kernel build directory),
 # KVER= (Debian kernel version; default: the one linux-image-amd64 installed).
 
@@ -36,7 +37,9 @@ KVER ?= $(shell scripts/kernel-version.sh)
 KDIR ?= /lib/modules/$(KVER)/build
 VMLINUZ ?= /boot/vmlinuz-$(KVER)
 REFERENCE_KO ?= /lib/modules/$(KVER)/kernel/drivers/android/binder_linux.ko
-DRIVER ?= kbinder
+# make check runs the guest suite on both drivers unless DRIVER= names one.
+DRIVER ?=
+CHECK_DRIVERS := $(or $(DRIVER),kbinder reference)
 TESTS ?= *
 VM_TIMEOUT ?= 900
 JOBS ?= 2
@@ -133,7 +136,7 @@ bench: all $(INITRAMFS)
 	@test ! -x bench/report.sh || bench/report.sh $(BUILD)/vm/bench
 
 check: all $(INITRAMFS)
-	@DRIVER='$(DRIVER)' TESTS='$(TESTS)' VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' \
+	@DRIVERS='$(CHECK_DRIVERS)' TESTS='$(TESTS)' VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' \
 		tests/check.sh all
 
 check-host: all
@@ -143,13 +146,15 @@ check-runner: $(INITRAMFS)
 	@VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' tests/check.sh runner
 
 check-guest: $(INITRAMFS)
-	@DRIVER='$(DRIVER)' TESTS='$(TESTS)' VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' \
+	@DRIVERS='$(or $(DRIVER),kbinder)' TESTS='$(TESTS)' VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' \
 		tests/check.sh guest
 
 # Host test fragments (each defines a host-*-check target).
 -include $(wildcard tests/host/*.mk)
 # The debug kernel (KASAN, lockdep, kmemleak): make check-debug.
 -include $(wildcard debug/*.mk)
+# The fuzzer: make fuzz DURATION=...
+-include $(wildcard fuzz/*.mk)
 
 # ---------------------------------------------------------------- misc
 .PHONY: deps lint clean help

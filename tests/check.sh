@@ -8,11 +8,12 @@
 #   host    host unit tests and the ABI check (each tests/host/*.mk target)
 #   runner  the VM runner's own tests: it must fail a run whose guest kernel
 #           log shows a splat, and a run whose guest dies without a verdict
-#   guest   the guest suite on $DRIVER (kbinder or reference), in one boot
+#   guest   the guest suite, one boot per driver in $DRIVERS (kbinder and/or
+#           reference): conformance tests must pass on both
 # Exit status is non-zero on any failure.
 set -uo pipefail
 
-: "${BUILD:=build}" "${DRIVER:=kbinder}" "${TESTS:=*}" "${VM_RUN:=}"
+: "${BUILD:=build}" "${DRIVERS:=kbinder}" "${TESTS:=*}" "${VM_RUN:=}"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 results=$BUILD/results
@@ -58,11 +59,14 @@ stage_runner() {
 }
 
 stage_guest() {
-	local dir=$BUILD/vm/check-$DRIVER
-	echo "--- guest suite on $DRIVER"
-	$VM_RUN --driver "$DRIVER" --tests "$TESTS" --logdir "$dir" check
-	cp "$dir/judged.log" "$results/guest-$DRIVER.log"
-	inputs+=("$DRIVER:$results/guest-$DRIVER.log")
+	local driver dir
+	for driver in $DRIVERS; do
+		dir=$BUILD/vm/check-$driver
+		echo "--- guest suite on $driver"
+		$VM_RUN --driver "$driver" --tests "$TESTS" --logdir "$dir" check
+		cp "$dir/judged.log" "$results/guest-$driver.log"
+		inputs+=("$driver:$results/guest-$driver.log")
+	done
 }
 
 case "${1:-all}" in
