@@ -504,6 +504,187 @@ static void kb_st_async_and_user_free(struct kb_st *st)
 	kb_st_check_idle(st);
 }
 
+/* ---- concurrency: two allocating threads and the shrinker ----------------- */
+
+#define KB_ST_WORKERS	2
+#define KB_ST_ITERS	4000
+#define KB_ST_HELD	4	/* buffers a worker holds at once */
+
+/**
+ * struct kb_st_worker - one thread of the concurrency test
+ * @st:      the test
+ * @id:      worker number (seeds its pattern and its random sizes)
+ * @ops:     buffers allocated, filled, verified and freed
+ * @nospc:   allocations that found no room
+ * @errors:  wrong contents or failed calls
+ * @done:    the worker has finished
+ */
+struct kb_st_worker {
+	struct kb_st *st;
+	unsigned int id;
+	unsigned long ops;
+	unsigned long nospc;
+	unsigned long errors;
+	struct completion done;
+};
+
+static u32 kb_st_rand(u32 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+static void kb_st_fill(struct kb_alloc *alloc, struct kb_buffer *b, u8 byte)
+{
+	u8 chunk[64];
+	size_t off, n;
+
+	memset(chunk, byte, sizeof(chunk));
+	for (off = 0; off < b->size; off += n) {
+		n = min_t(size_t, sizeof(chunk), b->size - off);
+		kb_alloc_copy_to_buffer(alloc, b, off, chunk, n);
+	}
+}
+
+/* The kernel's view and the user mapping both show @byte at both ends. */
+static bool kb_st_verify(struct kb_alloc *alloc, struct kb_buffer *b, u8 byte)
+{
+	size_t n = min_t(size_t, 64, b->size);
+	size_t ends[2] = { 0, b->size - n };
+	u8 chunk[64];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (kb_alloc_copy_from_buffer(alloc, chunk, b, ends[i], n) ||
+		    memchr_inv(chunk, byte, n))
+			return false;
+		if (copy_from_user(chunk,
+				   (const void __user *)(b->user_data + ends[i]),
+				   n) || memchr_inv(chunk, byte, n))
+			return false;
+	}
+	return true;
+}
+
+static void kb_st_drop_all(struct kb_st_worker *w, struct kb_buffer **held,
+			   const u8 *byte)
+{
+	struct kb_alloc *alloc = &w->st->alloc;
+	unsigned int slot;
+
+	for (slot = 0; slot < KB_ST_HELD; slot++) {
+		if (!held[slot])
+			continue;
+		if (!kb_st_verify(alloc, held[slot], byte[slot]))
+			w->errors++;
+		kb_alloc_free_buf(alloc, held[slot]);
+		held[slot] = NULL;
+		w->ops++;
+	}
+}
+
+static void kb_st_worker_run(struct kb_st_worker *w)
+{
+	struct kb_alloc *alloc = &w->st->alloc;
+	struct kb_buffer *held[KB_ST_HELD] = { NULL };
+	u8 byte[KB_ST_HELD];
+	u32 seed = 0x9e3779b9 * (w->id + 1);
+	unsigned int i, slot;
+
+	for (i = 0; i < KB_ST_ITERS; i++) {
+		size_t size = kb_st_rand(&seed) % (3 * PAGE_SIZE);
+		bool async = !(kb_st_rand(&seed) % 4);
+
+		slot = kb_st_rand(&seed) % KB_ST_HELD;
+		/* now and then drop everything: idle pages for the shrinker */
+		if (!(i % 32))
+			slot = KB_ST_HELD;
+		if (slot == KB_ST_HELD) {
+			kb_st_drop_all(w, held, byte);
+			cond_resched();
+			continue;
+		}
+		if (held[slot]) {
+			if (!kb_st_verify(alloc, held[slot], byte[slot]))
+				w->errors++;
+			kb_alloc_free_buf(alloc, held[slot]);
+			held[slot] = NULL;
+			w->ops++;
+			continue;
+		}
+		held[slot] = kb_alloc_new_buf(alloc, size, 0, 0, async, w->id);
+		if (IS_ERR(held[slot])) {
+			if (PTR_ERR(held[slot]) == -ENOSPC)
+				w->nospc++;
+			else
+				w->errors++;
+			held[slot] = NULL;
+			continue;
+		}
+		byte[slot] = (u8)(w->id * 64 + i);
+		kb_st_fill(alloc, held[slot], byte[slot]);
+		if (!kb_st_verify(alloc, held[slot], byte[slot]))
+			w->errors++;
+		if (!(i % 64))
+			cond_resched();
+	}
+	kb_st_drop_all(w, held, byte);
+}
+
+static int kb_st_worker_thread(void *data)
+{
+	struct kb_st_worker *w = data;
+
+	kthread_use_mm(w->st->mm);
+	kb_st_worker_run(w);
+	kthread_unuse_mm(w->st->mm);
+	complete(&w->done);
+	return 0;
+}
+
+static void kb_st_concurrent(struct kb_st *st)
+{
+	struct kb_st_worker w[KB_ST_WORKERS];
+	struct task_struct *task[KB_ST_WORKERS];
+	unsigned long shrunk = 0, passes = 0, ops = 0, nospc = 0;
+	unsigned int i, started = 0;
+
+	for (i = 0; i < KB_ST_WORKERS; i++) {
+		w[i] = (struct kb_st_worker){ .st = st, .id = i + 1 };
+		init_completion(&w[i].done);
+		task[i] = kthread_create(kb_st_worker_thread, &w[i],
+					 "kbinder-alloc-st%u", i);
+		if (!CHECK(st, !IS_ERR(task[i])))
+			break;
+		get_task_struct(task[i]);
+		wake_up_process(task[i]);
+		started++;
+	}
+	/* This thread is the shrinker, until every worker is done. */
+	for (i = 0; i < started; i++) {
+		while (!completion_done(&w[i].done)) {
+			shrunk += kb_alloc_shrink(ULONG_MAX);
+			passes++;
+			cond_resched();
+		}
+	}
+	for (i = 0; i < started; i++) {
+		kthread_stop(task[i]);
+		put_task_struct(task[i]);
+		CHECK(st, !w[i].errors);
+		ops += w[i].ops;
+		nospc += w[i].nospc;
+	}
+	CHECK(st, ops > KB_ST_WORKERS * KB_ST_ITERS / 4);
+	CHECK(st, kb_alloc_free_async_space(&st->alloc) == KB_ST_SIZE / 2);
+	kb_st_check_area(st);
+	kb_st_check_idle(st);
+	pr_info("alloc selftest: concurrent: %lu buffers, %lu without room, %lu pages reclaimed in %lu shrinker passes\n",
+		ops, nospc, shrunk, passes);
+}
+
 /* ---- set-up, the kernel thread, the entry point ------------------------- */
 
 static int kb_st_map(struct kb_st *st)
@@ -537,6 +718,7 @@ static int kb_st_run(struct kb_st *st)
 		kb_st_mapping(st);
 		kb_st_async_and_user_free(st);
 		kb_st_exhaustive(st, &runs);
+		kb_st_concurrent(st);
 
 		/* leave two buffers allocated: release must report them */
 		kb_st_new(st, 8, false);
