@@ -586,7 +586,8 @@ struct kb_buffer *kb_alloc_prepare_to_free(struct kb_alloc *alloc,
 void kb_alloc_free_buf(struct kb_alloc *alloc, struct kb_buffer *buffer)
 {
 	mutex_lock(&alloc->lock);
-	if (!WARN_ON_ONCE(buffer->free || alloc->released))
+	/* released first: after kb_alloc_release() @buffer is gone */
+	if (!WARN_ON_ONCE(alloc->released || buffer->free))
 		kb_alloc_free_locked(alloc, buffer);
 	mutex_unlock(&alloc->lock);
 }
