@@ -235,8 +235,10 @@ void kb_alloc_free_buf(struct kb_alloc *alloc, struct kb_buffer *buffer);
  * @alloc: the allocator (no vma can exist any more)
  *
  * Frees every remaining buffer and page (taking them off the LRU), waits
- * until no shrinker can still look at @alloc, and drops the mm. After it
- * returns, the memory of @alloc may be freed.
+ * until no shrinker can still look at @alloc (an SRCU grace period, so call
+ * it without holding locks), and drops the mm. After it returns, the memory
+ * of @alloc may be freed; buffers of @alloc must not be used any more, and
+ * kb_alloc_new_buf() on it fails with -ESRCH.
  *
  * Return: how many buffers were still allocated.
  */
