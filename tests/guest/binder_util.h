@@ -189,6 +189,7 @@ static inline void kbt_server_main(void *arg)
 static inline void kbt_start_ctxmgr(struct kbt_server *s, kbt_handler_fn fn,
 				    void *arg)
 {
+	memset(s, 0, sizeof(*s));
 	s->fn = fn;
 	s->arg = arg;
 	s->ctxmgr = true;
@@ -287,6 +288,35 @@ static inline uint32_t kbt_no_event(struct kb_thread *t, int ms)
 			return 0;
 		if (ret.cmd != BR_NOOP)
 			return ret.cmd;
+	}
+}
+
+/**
+ * kbt_no_work() - like kbt_no_event(), but reference-count commands
+ * (BR_INCREFS/ACQUIRE/RELEASE/DECREFS) are handled and ignored.
+ */
+static inline uint32_t kbt_no_work(struct kb_thread *t, int ms)
+{
+	int64_t deadline = kbt_now_ms() + ms;
+	struct kb_return ret;
+
+	for (;;) {
+		int64_t left = deadline - kbt_now_ms();
+
+		if (left <= 0 || kb_next(t, &ret, (int)left))
+			return 0;
+		switch (ret.cmd) {
+		case BR_NOOP:
+			continue;
+		case BR_INCREFS:
+		case BR_ACQUIRE:
+		case BR_RELEASE:
+		case BR_DECREFS:
+			kbt_default_event(t, &ret, NULL);
+			continue;
+		default:
+			return ret.cmd;
+		}
 	}
 }
 

@@ -112,7 +112,8 @@ void kbt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define EXPECT_GE(a, b) KBT_CMP(false, "EXPECT_GE", a, >=, b)
 
 #define KBT_BOOL(fatal, kind, cond, want) do {				\
-	if (!!(cond) != (want))						\
+	bool _kbt_c = (cond) ? true : false;				\
+	if (_kbt_c != (want))						\
 		kbt_fail(__FILE__, __LINE__, fatal, kind "(%s)", #cond); \
 } while (0)
 

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Conformance: file operations. Open, BINDER_VERSION, the read-only receive
+ * mapping (writable and second mappings refused), poll, flush, thread exit
+ * in an epoll set (the CVE-2019-2215 bug class), and release.
+ */
+#include "binder_util.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+TEST(version_is_protocol_8)
+{
+	struct kb_proc p;
+	int32_t v = -1;
+
+	kbt_open_dev(&p, NULL, 0);
+	ASSERT_OK(kb_version(p.fd, &v));
+	ASSERT_EQ(v, 8);
+	ASSERT_EQ(BINDER_CURRENT_PROTOCOL_VERSION, 8);
+	kb_close(&p);
+}
+
+TEST(writable_mmap_is_refused)
+{
+	struct kb_proc p;
+	void *m;
+
+	kbt_open_dev(&p, NULL, 0);
+	m = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE, p.fd, 0);
+	ASSERT_TRUE(m == MAP_FAILED);
+	ASSERT_EQ(errno, EPERM);
+	m = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_SHARED, p.fd, 0);
+	ASSERT_TRUE(m == MAP_FAILED);
+	ASSERT_EQ(errno, EPERM);
+	/* a refused mapping does not use up the one allowed mapping */
+	m = mmap(NULL, 65536, PROT_READ, MAP_PRIVATE, p.fd, 0);
+	ASSERT_TRUE(m != MAP_FAILED);
+	munmap(m, 65536);
+	kb_close(&p);
+}
+
+TEST(read_only_mapping_cannot_become_writable)
+{
+	struct kb_proc p;
+
+	kbt_open_dev(&p, NULL, 65536);
+	ASSERT_EQ(mprotect(p.map, 65536, PROT_READ | PROT_WRITE), -1);
+	ASSERT_EQ(errno, EACCES);
+	kb_close(&p);
+}
+
+TEST(second_mmap_is_refused)
+{
+	struct kb_proc p;
+	void *m;
+
+	kbt_open_dev(&p, NULL, 65536);
+	m = mmap(NULL, 65536, PROT_READ, MAP_PRIVATE, p.fd, 0);
+	ASSERT_TRUE(m == MAP_FAILED);
+	ASSERT_EQ(errno, EBUSY);
+	kb_close(&p);
+}
+
+static void mmap_inherited(void *arg)
+{
+	int fd = *(int *)arg;
+	void *m = mmap(NULL, 65536, PROT_READ, MAP_PRIVATE, fd, 0);
+
+	ASSERT_TRUE(m == MAP_FAILED);
+	ASSERT_EQ(errno, EINVAL);
+}
+
+/* Only the process that opened the device may map it. */
+TEST(mmap_by_another_process_is_refused)
+{
+	struct kb_proc p;
+
+	kbt_open_dev(&p, NULL, 0);
+	ASSERT_CHILD_OK(kbt_fork(mmap_inherited, &p.fd));
+	kb_close(&p);
+}
+
+/* Each open is its own binder process: one mapping each. */
+TEST(each_open_gets_its_own_mapping)
+{
+	struct kb_proc a, b;
+
+	kbt_open_dev(&a, NULL, 65536);
+	kbt_open_dev(&b, NULL, 65536);
+	ASSERT_TRUE(a.map != b.map);
+	kb_close(&a);
+	kb_close(&b);
+}
+
+TEST(open_and_close_leave_fd_table_unchanged)
+{
+	int before = kbt_fd_count();
+	struct kb_proc p;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		kbt_open(&p);
+		kb_close(&p);
+	}
+	ASSERT_FD_COUNT(before);
+}
+
+static int noop_server(struct kb_thread *t,
+		       const struct binder_transaction_data *tr,
+		       struct kb_parcel *reply, void *arg)
+{
+	(void)t;
+	(void)tr;
+	(void)reply;
+	(void)arg;
+	return KBT_REPLY;
+}
+
+/* The calling thread's work makes its fd readable; nothing else does. */
+TEST(poll_reports_pending_work)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_proc cp;
+	struct kb_thread ct;
+	struct pollfd pfd;
+	struct kb_return ret;
+	uint32_t st;
+	pid_t c;
+
+	/* this process is the manager; a child sends it a one-way call */
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	kb_thread_init(&t, p.fd);
+	ASSERT_OK(kb_enter_looper(&t));
+	pfd.fd = p.fd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(poll(&pfd, 1, 100), 0);
+	c = fork();
+	ASSERT_GE(c, 0);
+	if (c == 0) {
+		kbt_open(&cp);
+		kb_thread_init(&ct, cp.fd);
+		st = kbt_call_status(&ct, 0, 9, NULL, TF_ONE_WAY);
+		_exit(st == BR_TRANSACTION_COMPLETE ? 0 : 1);
+	}
+	ASSERT_EQ(poll(&pfd, 1, KBT_WAIT_MS), 1);
+	ASSERT_TRUE(pfd.revents & POLLIN);
+	kbt_expect(&t, BR_TRANSACTION, &ret);
+	ASSERT_EQ(ret.u.txn.code, 9);
+	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+	/* drained: not readable any more */
+	ASSERT_EQ(poll(&pfd, 1, 100), 0);
+	kb_close(&p);
+}
+
+/*
+ * CVE-2019-2215 class: a thread registers the fd in an epoll set (which
+ * hooks the binder thread's wait queue), then BINDER_THREAD_EXIT frees the
+ * binder thread; removing the fd from the set, closing the epoll and using
+ * the fd afterwards must be safe.
+ */
+TEST(thread_exit_in_epoll_is_safe)
+{
+	struct kb_proc p;
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep, i;
+	int32_t v;
+
+	for (i = 0; i < 20; i++) {
+		kbt_open(&p);
+		ep = epoll_create1(EPOLL_CLOEXEC);
+		ASSERT_GE(ep, 0);
+		ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
+		ASSERT_OK(kb_thread_exit(p.fd));
+		if (i & 1) {
+			ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_DEL, p.fd, &ev), 0);
+			close(ep);
+		} else {
+			close(ep);	/* unhooks on close instead */
+		}
+		/* the process still works */
+		ASSERT_OK(kb_version(p.fd, &v));
+		kb_close(&p);
+	}
+}
+
+static void *epoll_thread(void *arg)
+{
+	int *fds = arg;	/* fds[0] binder, fds[1] epoll */
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	EXPECT_EQ(epoll_ctl(fds[1], EPOLL_CTL_ADD, fds[0], &ev), 0);
+	EXPECT_OK(kb_thread_exit(fds[0]));
+	return NULL;
+}
+
+/* The same when the exiting thread is gone and another thread cleans up. */
+TEST(thread_exit_in_epoll_cleaned_up_by_other_thread_is_safe)
+{
+	struct kb_proc p;
+	struct epoll_event out;
+	pthread_t th;
+	int fds[2];
+
+	kbt_open(&p);
+	fds[0] = p.fd;
+	fds[1] = epoll_create1(EPOLL_CLOEXEC);
+	ASSERT_GE(fds[1], 0);
+	ASSERT_EQ(pthread_create(&th, NULL, epoll_thread, fds), 0);
+	pthread_join(th, NULL);
+	/* waiting on the set must not touch the freed wait queue */
+	ASSERT_GE(epoll_wait(fds[1], &out, 1, 50), 0);
+	close(fds[1]);
+	kb_close(&p);
+}
+
+/* Thread exit while a transaction is pending on the thread's stack. */
+TEST(thread_exit_with_transaction_pending_fails_the_caller)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_return ret;
+	pid_t c;
+
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	kb_thread_init(&t, p.fd);
+	ASSERT_OK(kb_enter_looper(&t));
+	c = fork();
+	ASSERT_GE(c, 0);
+	if (c == 0) {
+		struct kb_proc cp;
+		struct kb_thread ct;
+		uint32_t st;
+
+		kbt_open(&cp);
+		kb_thread_init(&ct, cp.fd);
+		st = kbt_call_status(&ct, 0, 5, NULL, 0);
+		_exit(st == BR_DEAD_REPLY ? 0 : 1);
+	}
+	kbt_expect(&t, BR_TRANSACTION, &ret);
+	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	/* the serving thread leaves without replying */
+	ASSERT_OK(kb_thread_exit(p.fd));
+	ASSERT_CHILD_OK(c);
+	kb_close(&p);
+}
+
+static void *blocked_reader(void *arg)
+{
+	struct kb_proc *p = arg;
+	uint8_t buf[256];
+	size_t consumed = 0;
+	uint32_t first;
+
+	/* a looper thread blocks: nothing for it to do */
+	{
+		struct kb_thread t;
+
+		kb_thread_init(&t, p->fd);
+		EXPECT_OK(kb_enter_looper(&t));
+	}
+	EXPECT_OK(kb_read(p->fd, buf, sizeof(buf), &consumed));
+	EXPECT_EQ(consumed, 4);
+	memcpy(&first, buf, 4);
+	EXPECT_EQ(first, BR_NOOP);
+	return NULL;
+}
+
+/* close() of any fd of the file (flush) wakes blocked readers empty-handed. */
+TEST(flush_wakes_blocked_reader)
+{
+	struct kb_proc p;
+	pthread_t th;
+	int dup_fd;
+
+	kbt_open(&p);
+	ASSERT_EQ(pthread_create(&th, NULL, blocked_reader, &p), 0);
+	kbt_msleep(200);	/* let it block */
+	dup_fd = dup(p.fd);
+	ASSERT_GE(dup_fd, 0);
+	close(dup_fd);
+	pthread_join(th, NULL);
+	kb_close(&p);
+}
+
+/* A process that is torn down releases its manager role. */
+TEST(release_frees_context_manager_role)
+{
+	struct kbt_server s;
+	struct kb_proc p;
+	struct kb_thread t;
+	int i;
+
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	for (i = 0; i < 3; i++) {
+		kbt_start_ctxmgr(&s, noop_server, NULL);
+		kbt_stop_ctxmgr(&t, &s);
+	}
+	/* and this process can take it once the last one is gone */
+	kb_close(&p);
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	kb_close(&p);
+}
