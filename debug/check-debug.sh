@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# usage: debug/check-debug.sh check|canary     (run by debug/debug.mk)
+#
+#   check   build kbinder against the debug kernel (in a copy of driver/ and
+#           include/ under $BUILD/debug/src, so the objects in driver/ for
+#           Debian's kernel stay as they are), build an initramfs with it,
+#           the debug reference binder_linux.ko and the guest test programs,
+#           and run the guest suite on $DRIVER in one boot of the debug
+#           kernel; then the debug checks (kmemleak scan, lockdep still on,
+#           no taint) from /scripts/post-check.sh.
+#   canary  boot once per deliberate bug of debug/canary ($CANARIES) and
+#           require each run to FAIL, for the right detector; bug=none must
+#           pass. This shows the debug runs are not silently blind. The
+#           "fault" run shows that systematic fault injection works.
+#
+# Environment: BUILD (build), DRIVER (kbinder), TESTS (*), JOBS (2),
+# VM_TIMEOUT (1800), DEBUG_MEMORY (2048), DEBUG_TEST_TIMEOUT (600, per test
+# program), DEBUG_APPEND (extra kernel command line), CANARIES (all).
+# Ends with tests/vm/tally.sh's closing line; exit status non-zero on failure.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+: "${BUILD:=build}" "${DRIVER:=kbinder}" "${TESTS:=*}" "${JOBS:=2}"
+: "${VM_TIMEOUT:=1800}" "${DEBUG_MEMORY:=2048}" "${DEBUG_TEST_TIMEOUT:=600}"
+: "${DEBUG_APPEND:=}"
+: "${CANARIES:=none fault uaf oob leak abba sleep ubsan list}"
+work=$BUILD/debug
+results=$BUILD/results
+mkdir -p "$work/vm" "$results"
+
+die() { echo "check-debug: $*" >&2; exit 1; }
+
+tree=$(debug/build-kernel.sh | tail -n 1) || die "the debug kernel did not build"
+[ -f "$tree/arch/x86/boot/bzImage" ] || die "no bzImage in $tree"
+kernel=$tree/arch/x86/boot/bzImage
+reference=$tree/drivers/android/binder_linux.ko
+
+# sync_tree SRC DST: make DST an exact copy of SRC's sources (not its build
+# products), touching only files that changed so kbuild rebuilds little.
+sync_tree() {
+	local src=$1 dst=$2 f
+	mkdir -p "$dst"
+	(cd "$src" && find . -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \
+		-o -name Makefile -o -name '*.S' \) -print) | sort >"$dst.list"
+	while read -r f; do
+		mkdir -p "$dst/$(dirname "$f")"
+		cmp -s "$src/$f" "$dst/$f" || cp -p "$src/$f" "$dst/$f"
+	done <"$dst.list"
+	(cd "$dst" && find . -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \
+		-o -name Makefile -o -name '*.S' \) -print) | sort |
+		comm -13 "$dst.list" - | while read -r f; do
+			# A generated .mod.c belongs to kbuild, not to the copy.
+			case "$f" in *.mod.c) continue ;; esac
+			rm -f "$dst/$f"
+		done
+	rm -f "$dst.list"
+}
+
+# kbuild_module DIR: build the out-of-tree module in DIR against the tree.
+kbuild_module() {
+	make -C "$tree" ARCH=x86_64 M="$(cd "$1" && pwd)" -j"$JOBS" W=1 modules >"$1.build.log" 2>&1 || {
+		cat "$1.build.log" >&2
+		die "building $1 against the debug kernel failed"
+	}
+	grep -E 'warning:|error:' "$1.build.log" >&2 || true
+}
+
+# extra_cpio OUT SRC:DEST...: a gzip'd newc archive of these files only (the
+# directories exist in the base archive); the kernel unpacks concatenated
+# archives in order, so these are added to, or replace, the base's files.
+extra_cpio() {
+	local out=$1 stage entry
+	shift
+	stage=$(mktemp -d "${TMPDIR:-/tmp}/kbinder-debug-cpio.XXXXXX")
+	for entry in "$@"; do
+		install -D -m "${entry##*:}" "${entry%%:*}" "$stage/$(echo "$entry" | cut -d: -f2)"
+	done
+	(cd "$stage" && find . -type f -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 >"$out"
+	rm -rf "$stage"
+}
+
+# debug_run INITRAMFS LOGDIR SCRIPT [run.sh options]: one boot of the debug
+# kernel. Without ACPI, two CPUs need two sockets and the guest ends with
+# reboot -f (see shared/VM-NOTES.md); KASAN wants more memory.
+debug_run() {
+	local initramfs=$1 logdir=$2 script=$3
+	shift 3
+	tests/vm/run.sh --kernel "$kernel" --initramfs "$initramfs" \
+		--accel-cache "$work/vm/accel" --memory "$DEBUG_MEMORY" \
+		--smp 2,sockets=2,cores=1,threads=1 --logdir "$logdir" "$@" \
+		--append "KBT_HALT=reboot kmemleak=on log_buf_len=4M \
+KBT_TEST_TIMEOUT=$DEBUG_TEST_TIMEOUT $DEBUG_APPEND${CANARY_APPEND:+ $CANARY_APPEND}" "$script"
+}
+
+# The fault-injection demo (a static guest program, like the tests).
+build_fault_demo() {
+	mkdir -p "$work/bin"
+	if [ ! "$work/bin/kbinder-fault-demo" -nt debug/fault-demo.c ]; then
+		${CC:-gcc} -std=gnu11 -static -O2 -g -Wall -Wextra -Werror \
+			-o "$work/bin/kbinder-fault-demo" debug/fault-demo.c ||
+			die "building debug/fault-demo.c failed"
+	fi
+}
+
+# The debug files every debug initramfs carries on top of the base one.
+DEBUG_FILES=(
+	debug/guest-debug-checks.sh:scripts/post-check.sh:0644
+	debug/guest-fault.sh:scripts/fault.sh:0644
+)
+
+base_initramfs() {
+	local out=$1
+	shift
+	tests/vm/mkinitramfs.sh -o "$out" -m "$work/src/driver/kbinder.ko" \
+		-m "$reference" "$@" -t "$BUILD/guest/bin" -b "$BUILD/tools/bin" ||
+		die "mkinitramfs failed"
+}
+
+stage_check() {
+	sync_tree driver "$work/src/driver"
+	sync_tree include "$work/src/include"
+	kbuild_module "$work/src/driver"
+	build_fault_demo
+	base_initramfs "$work/base.cpio.gz"
+	extra_cpio "$work/extra.cpio.gz" "${DEBUG_FILES[@]}" \
+		"$work/bin/kbinder-fault-demo:usr/bin/kbinder-fault-demo:0755"
+	cat "$work/base.cpio.gz" "$work/extra.cpio.gz" >"$work/initramfs.cpio.gz"
+
+	local logdir=$work/vm/check-$DRIVER start
+	echo "--- guest suite on $DRIVER, debug kernel"
+	start=$(date +%s)
+	debug_run "$work/initramfs.cpio.gz" "$logdir" check --driver "$DRIVER" \
+		--tests "$TESTS" --timeout "$VM_TIMEOUT"
+	echo "check-debug: the debug run took $(($(date +%s) - start))s"
+	cp "$logdir/judged.log" "$results/debug-$DRIVER.log"
+	echo "--- summary"
+	tests/vm/tally.sh tests/guest/known-failures.txt "$DRIVER:$results/debug-$DRIVER.log"
+}
+
+# What each canary's failure must mention (a regex for its judged.log).
+canary_expect() {
+	case "$1" in
+	uaf) echo 'KASAN: .*use-after-free' ;;
+	oob) echo 'KASAN: .*out-of-bounds' ;;
+	leak) echo '^FAIL debug/kmemleak_clean' ;;
+	abba) echo 'possible circular locking' ;;
+	sleep) echo 'sleeping function called from invalid context' ;;
+	ubsan) echo 'UBSAN: array-index-out-of-bounds' ;;
+	list) echo 'list_debug' ;;
+	*) return 1 ;;
+	esac
+}
+
+stage_canary() {
+	local bug logdir expect rc log=$results/debug-canary.log
+	sync_tree driver "$work/src/driver"
+	sync_tree include "$work/src/include"
+	kbuild_module "$work/src/driver"
+	sync_tree debug/canary "$work/canary"
+	kbuild_module "$work/canary"
+	build_fault_demo
+	base_initramfs "$work/canary-base.cpio.gz"
+	extra_cpio "$work/canary-extra.cpio.gz" "${DEBUG_FILES[@]}" \
+		debug/guest-canary.sh:scripts/canary.sh:0644 \
+		"$work/bin/kbinder-fault-demo:usr/bin/kbinder-fault-demo:0755" \
+		"$work/canary/kbinder_canary.ko:lib/modules/kbinder_canary.ko:0644"
+	cat "$work/canary-base.cpio.gz" "$work/canary-extra.cpio.gz" >"$work/initramfs-canary.cpio.gz"
+
+	: >"$log"
+	for bug in $CANARIES; do
+		logdir=$work/vm/canary-$bug
+		echo "--- canary $bug"
+		CANARY_APPEND="KBT_CANARY=$bug" debug_run "$work/initramfs-canary.cpio.gz" \
+			"$logdir" canary --quiet --timeout 300 >"$logdir.out" 2>&1
+		rc=$?
+		sed -n 's/^/    /; /FAIL/p' "$logdir/judged.log"
+		if [ "$bug" = none ]; then
+			if [ $rc -eq 0 ]; then
+				echo "PASS debug-canary/no_bug_passes"
+			else
+				echo "FAIL debug-canary/no_bug_passes: the control run failed (see $logdir/judged.log)"
+			fi
+		elif [ "$bug" = fault ]; then
+			if [ $rc -eq 0 ] && grep -q '^PASS debug/fault_nth_injects' "$logdir/judged.log"; then
+				echo "PASS debug-canary/fault_injection_works"
+			else
+				echo "FAIL debug-canary/fault_injection_works: see $logdir/judged.log"
+			fi
+		elif ! expect=$(canary_expect "$bug"); then
+			echo "FAIL debug-canary/$bug: no expectation for this bug"
+		elif [ $rc -eq 0 ]; then
+			echo "FAIL debug-canary/${bug}_fails_the_run: the run passed, the detector is blind"
+		elif grep -qE "$expect" "$logdir/judged.log"; then
+			echo "PASS debug-canary/${bug}_fails_the_run"
+		else
+			echo "FAIL debug-canary/${bug}_fails_the_run: failed, but not for '$expect' (see $logdir/judged.log)"
+		fi | tee -a "$log"
+	done
+	echo "--- summary"
+	tests/vm/tally.sh tests/guest/known-failures.txt "host:$log"
+}
+
+case "${1:-}" in
+check) stage_check ;;
+canary) stage_canary ;;
+*) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+esac

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Guest script of `make check-debug-canary` (installed as /scripts/canary.sh):
+# load debug/canary's deliberately buggy module with bug=$KBT_CANARY, then run
+# the debug checks. The host expects every run but bug=none to FAIL, and to
+# fail for the detector that bug is meant for. KBT_CANARY=fault instead shows
+# that systematic fault injection works (that run must pass).
+# shellcheck source=../tests/vm/guest/lib.sh
+. /scripts/lib.sh
+
+bug=${KBT_CANARY:-none}
+kmsg_mark "canary $bug"
+if [ "$bug" = fault ]; then
+	# shellcheck source=guest-fault.sh
+	. /scripts/fault.sh
+	if fault_nth_setup; then
+		kbinder-fault-demo
+		fault_off
+	else
+		result FAIL debug/fault_nth_injects "no fault injection knobs"
+	fi
+elif out=$(insmod /lib/modules/kbinder_canary.ko "bug=$bug" 2>&1); then
+	result PASS "canary/load_$bug"
+else
+	result FAIL "canary/load_$bug" "$out"
+fi
+kmsg_mark "canary $bug done"
+sh /scripts/post-check.sh
+exit 0
