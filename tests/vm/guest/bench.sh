@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# The guest half of `make bench`: load the upstream driver (twice named:
+# binder and binder2, the A/A control) and kbinder (devices=kbinder) side by
+# side, run every workload of kbbench against all of them in the same boot,
+# then kbmem (kernel memory per object) on each driver. `BENCH {json}` lines
+# go to $KBINDER_RESULTS for the host's bench/report.sh; people read the
+# tables printed here.
+#
+# Knobs (kernel command line words reach /init's environment):
+#   BENCH_SCALE     multiplies the rounds of every workload (default 1)
+#   BENCH_WORKLOADS kbbench workloads, comma or space separated (default: all)
+#   BENCH_TIMEOUT   seconds one workload may take (default 150)
+. /scripts/lib.sh
+
+: "${BENCH_SCALE:=1}"
+: "${BENCH_TIMEOUT:=150}"
+: "${BENCH_WORKLOADS:=sync:4 sync:128 sync:4096 sync:65536 sync:1048576 oneway:128 objects:10 fd multi:1 multi:2 multi:4 multi:8}"
+export BENCH_SCALE
+
+out=/tmp/bench.results
+: >"$out"
+# Kernel messages on the serial console cost milliseconds under emulation.
+echo 1 >/proc/sys/kernel/printk
+
+json_escape() {
+	printf '%s' "$1" | tr -d '\r' | tr '\n"\\' "   "
+}
+
+kmsg_mark "bench: load reference"
+if ! msg=$(insmod /lib/modules/binder_linux.ko devices=binder,binder2 2>&1) ||
+	[ ! -c /dev/binder ] || [ ! -c /dev/binder2 ]; then
+	result FAIL bench/load_reference "${msg:-no /dev/binder or /dev/binder2}"
+	exit 1
+fi
+result PASS bench/load_reference
+
+kmsg_mark "bench: load kbinder"
+kb_args=""
+kb_state="loaded"
+if [ ! -e /lib/modules/kbinder.ko ]; then
+	kb_state="kbinder.ko is not in the initramfs"
+elif ! msg=$(insmod /lib/modules/kbinder.ko devices=kbinder 2>&1); then
+	kb_state="insmod kbinder.ko devices=kbinder failed: $msg"
+elif [ ! -c /dev/kbinder ]; then
+	kb_state="kbinder loaded but /dev/kbinder did not appear"
+else
+	kb_args="--kbinder /dev/kbinder"
+fi
+if [ -n "$kb_args" ]; then
+	result PASS bench/load_kbinder
+else
+	result SKIP bench/load_kbinder "$kb_state"
+fi
+
+cpus=$(grep -c '^processor' /proc/cpuinfo)
+model=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
+echo "BENCH {\"kind\":\"env\",\"kernel\":\"$(uname -r)\",\"cpus\":$cpus,\"cpu\":\"$(json_escape "$model")\",\"cmdline\":\"$(json_escape "$(cat /proc/cmdline)")\",\"scale\":\"$BENCH_SCALE\",\"kbinder\":\"$(json_escape "$kb_state")\"}" >>"$out"
+
+echo
+echo "kbinder bench: $cpus vCPUs, scale $BENCH_SCALE, kbinder: $kb_state"
+echo "speedup = reference time / other's time (above 1: faster than the reference);"
+echo "cost = time / baseline's time; [p10 .. p90] of the per-round ratios."
+start=$(date +%s)
+for w in $(echo "$BENCH_WORKLOADS" | tr , " "); do
+	# WORKLOAD@N: everything on CPU N.
+	pin=""
+	case "$w" in
+	*@*) pin="--cpu ${w#*@}"; w=${w%@*} ;;
+	esac
+	name=$(echo "$w${pin:+_cpu}" | tr ':' '_')
+	kmsg_mark "bench: $w $pin"
+	lines=$(wc -l <"$out")
+	# shellcheck disable=SC2086
+	timeout "$BENCH_TIMEOUT" kbbench --reference /dev/binder --reference2 /dev/binder2 \
+		$kb_args $pin --results "$out" "$w"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		result FAIL "bench/$name" "kbbench exited with status $rc"
+		continue
+	fi
+	wline=$(tail -n +$((lines + 1)) "$out" | grep '"kind":"workload"' | tail -n 1)
+	case "$wline" in
+	*'"name":"reference","status":"ok"'*) result PASS "bench/$name" ;;
+	"") result FAIL "bench/$name" "no result line" ;;
+	*) result FAIL "bench/$name" "the reference driver did not run it" ;;
+	esac
+	if [ -n "$kb_args" ]; then
+		case "$wline" in
+		*'"name":"kbinder","status":"ok"'*) ;;
+		*) why=$(echo "$wline" | sed -n 's/.*"name":"kbinder","status":"unavailable","why":"\([^"]*\)".*/\1/p')
+			result SKIP "bench/kbinder/$name" "unavailable: ${why:-?}" ;;
+		esac
+	fi
+done
+echo
+echo "workloads took $(($(date +%s) - start)) s"
+
+if command -v kbmem >/dev/null 2>&1; then
+	echo
+	echo "kernel memory per object (kbmem)"
+	for dev in binder kbinder; do
+		[ -c "/dev/$dev" ] || continue
+		drv=reference
+		[ "$dev" = kbinder ] && drv=kbinder
+		kmsg_mark "bench: kbmem $dev"
+		if ! timeout "$BENCH_TIMEOUT" kbmem --device "/dev/$dev" --driver "$drv" \
+			--results "$out"; then
+			result SKIP "bench/memory_$drv" "kbmem failed on /dev/$dev"
+		fi
+	done
+fi
+
+cat "$out" >>"$KBINDER_RESULTS"
+exit 0
