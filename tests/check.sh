@@ -22,6 +22,7 @@ inputs=()
 
 stage_host() {
 	local target
+	mkdir -p "$results"
 	for target in $(sed -n 's/^\(host-[a-z0-9-]*-check\):.*/\1/p' tests/host/*.mk 2>/dev/null); do
 		echo "--- host: $target"
 		make -s --no-print-directory "$target" 2>&1 | tee "$results/$target.log"
@@ -36,7 +37,7 @@ stage_host() {
 # expect_runner_failure NAME SCRIPT PATTERN: the runner must reject this run,
 # and its judgement must mention PATTERN.
 expect_runner_failure() {
-	local name=$1 script=$2 pattern=$3 dir=$BUILD/vm/runner-$2
+	local name=$1 script=$2 pattern=$3 dir=$BUILD/vm/runner-$2.$$
 	if $VM_RUN --quiet --timeout 120 --logdir "$dir" "$script" >"$dir.out" 2>&1; then
 		echo "FAIL runner/$name: the runner accepted the run"
 	elif grep -q "$pattern" "$dir/judged.log"; then
@@ -61,11 +62,15 @@ stage_runner() {
 stage_guest() {
 	local driver dir
 	for driver in $DRIVERS; do
-		dir=$BUILD/vm/check-$driver
+		# One directory per run, so that concurrent runs never mix
+		# their logs; check-<driver> points at the latest.
+		dir=$BUILD/vm/check-$driver.$$
 		echo "--- guest suite on $driver"
 		$VM_RUN --driver "$driver" --tests "$TESTS" --logdir "$dir" check
-		cp "$dir/judged.log" "$results/guest-$driver.log"
-		inputs+=("$driver:$results/guest-$driver.log")
+		[ -L "$BUILD/vm/check-$driver" ] || rm -rf "$BUILD/vm/check-$driver"
+		ln -sfn "${dir##*/}" "$BUILD/vm/check-$driver"
+		cp "$dir/judged.log" "$results/guest-$driver.$$.log"
+		inputs+=("$driver:$results/guest-$driver.$$.log")
 	done
 }
 

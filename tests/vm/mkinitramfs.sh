@@ -48,6 +48,9 @@ echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
 echo "root:x:0:" >"$root/etc/group"
 
 mkdir -p "$(dirname "$out")"
+# Several builds may race for the same output: write aside, rename atomically.
+tmp=$(mktemp "$out.XXXXXX")
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 >"$out.tmp"
-mv "$out.tmp" "$out"
+	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 >"$tmp"
+chmod 0644 "$tmp"
+mv "$tmp" "$out"
