@@ -479,11 +479,11 @@ void kb_alloc_vma_close(struct kb_alloc *alloc)
 /*
  * Slow path of kb_alloc_new_buf(): @buffer is allocated but some of its
  * pages are missing. Take mmap_lock (which ranks above alloc->lock), then
- * alloc->lock again, and populate. Returns with alloc->lock released.
+ * alloc->lock again, and populate. Called with alloc->lock held, returns
+ * with it released (not annotated: sparse does not track mutexes).
  */
 static int kb_alloc_new_buf_populate(struct kb_alloc *alloc,
 				     struct kb_buffer *buffer)
-	__releases(&alloc->lock)
 {
 	struct mm_struct *mm = alloc->mm;
 	int ret;

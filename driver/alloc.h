@@ -88,10 +88,6 @@ struct kb_buffer {
 
 /**
  * struct kb_alloc - the receive area of one process
- *
- * Embedded in the driver's per-process structure. Everything below @lock is
- * protected by @lock unless stated otherwise.
- *
  * @lock:              protects this structure, the buffers and the page
  *                     descriptors (taken after mm->mmap_lock, never before)
  * @mm:                the process's mm, recorded at kb_alloc_init() with
@@ -114,6 +110,9 @@ struct kb_buffer {
  * @lru_used:          a page of this area was ever put on the global LRU,
  *                     so kb_alloc_release() must wait for shrinkers
  * @allocated:         number of allocated buffers
+ *
+ * Embedded in the driver's per-process structure. Everything after @lock is
+ * protected by @lock unless stated otherwise.
  */
 struct kb_alloc {
 	struct mutex lock; /* see kernel-doc above: protects the rest */
@@ -137,7 +136,7 @@ struct kb_alloc {
 /**
  * kb_alloc_shrinker_register() - set up the global page LRU and shrinker
  *
- * Call once at module init, before any kb_alloc_init(). Calls nest (the
+ * Context: once at module init, before any kb_alloc_init(). Calls nest (the
  * self-test registers for itself if it runs first): each successful call
  * needs one kb_alloc_shrinker_unregister().
  *
@@ -301,7 +300,7 @@ size_t kb_alloc_free_async_space(struct kb_alloc *alloc);
 /**
  * kb_alloc_selftest() - run the allocator self-test
  *
- * Call from module init when the module parameter selftest=1 is set, before
+ * Context: module init when the module parameter selftest=1 is set, before
  * or after kb_alloc_shrinker_register() (it registers for itself). Needs a
  * process context with an mm (insmod has one): a kernel thread borrows that
  * mm, maps a private 16-page area into it, runs the tests and unmaps it
