@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The BC_ command stream of BINDER_WRITE_READ.
+ *
+ * Commands are read strictly inside the write buffer: a command whose
+ * argument would run past the end fails the ioctl with -EINVAL. Protocol
+ * errors of a single command (unknown handle, nothing pending) are logged
+ * and the stream goes on, as the protocol expects; failed transactions are
+ * reported through BR_ replies.
+ */
+#include "internal.h"
+
+#include <linux/uaccess.h>
+
+#include "command.h"
+#include "death.h"
+#include "node.h"
+#include "proc.h"
+#include "ref.h"
+#include "thread.h"
+#include "transaction.h"
+
+/**
+ * struct kb_rbuf - the part of the write buffer still to read
+ * @ptr: next byte
+ * @end: end of the write buffer
+ */
+struct kb_rbuf {
+	const u8 __user *ptr;
+	const u8 __user *end;
+};
+
+static int kb_rbuf_get(struct kb_rbuf *in, void *dst, size_t len)
+{
+	if (in->end - in->ptr < len)
+		return -EINVAL;
+	if (copy_from_user(dst, in->ptr, len))
+		return -EFAULT;
+	in->ptr += len;
+	return 0;
+}
+
+static void kb_command_error(struct kb_thread *thread, u32 cmd, int err)
+{
+	pr_debug("%d:%d command %x failed: %d\n", thread->proc->pid,
+		 thread->pid, cmd, err);
+}
+
+static int kb_command_refs(struct kb_thread *thread, u32 cmd,
+			   struct kb_rbuf *in)
+{
+	u32 desc;
+	int ret = kb_rbuf_get(in, &desc, sizeof(desc));
+
+	if (ret)
+		return ret;
+	ret = kb_ref_update(thread->proc, desc,
+			    cmd == BC_INCREFS || cmd == BC_ACQUIRE,
+			    cmd == BC_ACQUIRE || cmd == BC_RELEASE);
+	if (ret)
+		kb_command_error(thread, cmd, ret);
+	return 0;
+}
+
+static int kb_command_ref_done(struct kb_thread *thread, u32 cmd,
+			       struct kb_rbuf *in)
+{
+	struct binder_ptr_cookie pc;
+	int ret = kb_rbuf_get(in, &pc, sizeof(pc));
+
+	if (ret)
+		return ret;
+	ret = kb_node_ref_done(thread->proc, pc.ptr, pc.cookie,
+			       cmd == BC_ACQUIRE_DONE);
+	if (ret)
+		kb_command_error(thread, cmd, ret);
+	return 0;
+}
+
+static int kb_command_transaction(struct kb_thread *thread, u32 cmd,
+				  struct kb_rbuf *in)
+{
+	struct binder_transaction_data_sg sg = {};
+	int ret;
+
+	if (cmd == BC_TRANSACTION_SG || cmd == BC_REPLY_SG)
+		ret = kb_rbuf_get(in, &sg, sizeof(sg));
+	else
+		ret = kb_rbuf_get(in, &sg.transaction_data,
+				  sizeof(sg.transaction_data));
+	if (ret)
+		return ret;
+	kb_transaction_send(thread, &sg.transaction_data,
+			    cmd == BC_REPLY || cmd == BC_REPLY_SG,
+			    sg.buffers_size);
+	return 0;
+}
+
+static int kb_command_death(struct kb_thread *thread, u32 cmd,
+			    struct kb_rbuf *in)
+{
+	struct binder_handle_cookie hc;
+	binder_uintptr_t cookie;
+	int ret;
+
+	if (cmd == BC_DEAD_BINDER_DONE) {
+		ret = kb_rbuf_get(in, &cookie, sizeof(cookie));
+		if (ret)
+			return ret;
+		ret = kb_death_done(thread, cookie);
+	} else {
+		ret = kb_rbuf_get(in, &hc, sizeof(hc));
+		if (ret)
+			return ret;
+		if (cmd == BC_REQUEST_DEATH_NOTIFICATION)
+			ret = kb_death_request(thread, hc.handle, hc.cookie);
+		else
+			ret = kb_death_clear(thread, hc.handle, hc.cookie);
+	}
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		kb_command_error(thread, cmd, ret);
+	return 0;
+}
+
+static int kb_command_free_buffer(struct kb_thread *thread, u32 cmd,
+				  struct kb_rbuf *in)
+{
+	binder_uintptr_t data_ptr;
+	int ret = kb_rbuf_get(in, &data_ptr, sizeof(data_ptr));
+
+	if (ret)
+		return ret;
+	ret = kb_transaction_free_user_buffer(thread, data_ptr);
+	if (ret)
+		kb_command_error(thread, cmd, ret);
+	return 0;
+}
+
+static int kb_command_one(struct kb_thread *thread, u32 cmd,
+			  struct kb_rbuf *in)
+{
+	switch (cmd) {
+	case BC_INCREFS:
+	case BC_ACQUIRE:
+	case BC_RELEASE:
+	case BC_DECREFS:
+		return kb_command_refs(thread, cmd, in);
+	case BC_INCREFS_DONE:
+	case BC_ACQUIRE_DONE:
+		return kb_command_ref_done(thread, cmd, in);
+	case BC_FREE_BUFFER:
+		return kb_command_free_buffer(thread, cmd, in);
+	case BC_TRANSACTION:
+	case BC_REPLY:
+	case BC_TRANSACTION_SG:
+	case BC_REPLY_SG:
+		return kb_command_transaction(thread, cmd, in);
+	case BC_REGISTER_LOOPER:
+		kb_thread_register_looper(thread);
+		return 0;
+	case BC_ENTER_LOOPER:
+		kb_thread_enter_looper(thread);
+		return 0;
+	case BC_EXIT_LOOPER:
+		kb_thread_exit_looper(thread);
+		return 0;
+	case BC_REQUEST_DEATH_NOTIFICATION:
+	case BC_CLEAR_DEATH_NOTIFICATION:
+	case BC_DEAD_BINDER_DONE:
+		return kb_command_death(thread, cmd, in);
+	default:
+		/* Including BC_ATTEMPT_ACQUIRE and BC_ACQUIRE_RESULT. */
+		return -EINVAL;
+	}
+}
+
+static bool kb_thread_error_pending(struct kb_thread *thread)
+{
+	bool pending;
+
+	spin_lock(&thread->proc->inner_lock);
+	pending = thread->return_error.cmd != BR_OK;
+	spin_unlock(&thread->proc->inner_lock);
+	return pending;
+}
+
+/**
+ * kb_thread_write() - run the BC_ commands of a write buffer
+ * @thread: the calling thread
+ * @buffer: user address of the write buffer
+ * @size: its size
+ * @consumed: bytes already consumed; advanced past each completed command
+ *
+ * Stops early, without error, when a transaction failed and its BR_ reply
+ * has not been read yet.
+ *
+ * Return: 0, -EFAULT, -EINVAL (unknown or truncated command) or -ENOMEM.
+ */
+int kb_thread_write(struct kb_thread *thread, u64 buffer, u64 size,
+		    u64 *consumed)
+{
+	const u8 __user *start = u64_to_user_ptr(buffer);
+	struct kb_rbuf in = { .ptr = start + *consumed, .end = start + size };
+	u32 cmd;
+	int ret;
+
+	if (*consumed > size)
+		return -EINVAL;
+	while (in.ptr < in.end && !kb_thread_error_pending(thread)) {
+		ret = kb_rbuf_get(&in, &cmd, sizeof(cmd));
+		if (!ret)
+			ret = kb_command_one(thread, cmd, &in);
+		if (ret)
+			return ret;
+		*consumed = in.ptr - start;
+	}
+	return 0;
+}

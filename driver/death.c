@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Death notifications.
+ *
+ * A request hangs off its ref (ref->death, written under the ref's
+ * process refs_lock and the node's lock). When the node's owner dies, the
+ * request's work is queued on the requesting process as BR_DEAD_BINDER;
+ * once delivered it waits on delivered_death for BC_DEAD_BINDER_DONE.
+ * Clearing a request that has not fired queues
+ * BR_CLEAR_DEATH_NOTIFICATION_DONE at once; clearing one that fired sends
+ * it after BC_DEAD_BINDER_DONE.
+ */
+#include "internal.h"
+
+#include <linux/slab.h>
+
+#include "death.h"
+#include "node.h"
+#include "proc.h"
+#include "ref.h"
+#include "stats.h"
+#include "thread.h"
+
+static const struct kb_work_ops kb_death_dead_ops;
+static const struct kb_work_ops kb_death_clear_ops;
+
+static void kb_death_destroy(struct kb_death *death)
+{
+	kfree(death);
+	kb_stats_destroyed(KB_OBJ_DEATH);
+}
+
+static int kb_death_put(struct kb_wbuf *out, u32 cmd, binder_uintptr_t cookie)
+{
+	int ret = kb_wbuf_put_u32(out, cmd);
+
+	return ret ? ret : kb_wbuf_put(out, &cookie, sizeof(cookie));
+}
+
+static int kb_death_dead_deliver(struct kb_work *work, struct kb_thread *thread,
+				 struct kb_wbuf *out)
+	__releases(&thread->proc->inner_lock)
+{
+	struct kb_death *death = container_of(work, struct kb_death, work);
+	struct kb_proc *proc = thread->proc;
+	binder_uintptr_t cookie = death->cookie;
+	int ret;
+
+	list_add_tail(&work->entry, &proc->inner.delivered_death);
+	spin_unlock(&proc->inner_lock);
+	ret = kb_death_put(out, BR_DEAD_BINDER, cookie);
+	/* The handler may call out in reaction: end this read here. */
+	return ret ? ret : KB_READ_STOP;
+}
+
+static void kb_death_dead_cancel(struct kb_work *work)
+{
+	struct kb_death *death = container_of(work, struct kb_death, work);
+
+	/* Still owned by its ref unless the request was cleared meanwhile. */
+	if (death->clear_pending)
+		kb_death_destroy(death);
+}
+
+static const struct kb_work_ops kb_death_dead_ops = {
+	.name = "dead binder",
+	.deliver = kb_death_dead_deliver,
+	.cancel = kb_death_dead_cancel,
+};
+
+static int kb_death_clear_deliver(struct kb_work *work,
+				  struct kb_thread *thread,
+				  struct kb_wbuf *out)
+	__releases(&thread->proc->inner_lock)
+{
+	struct kb_death *death = container_of(work, struct kb_death, work);
+	binder_uintptr_t cookie = death->cookie;
+
+	spin_unlock(&thread->proc->inner_lock);
+	kb_death_destroy(death);
+	return kb_death_put(out, BR_CLEAR_DEATH_NOTIFICATION_DONE, cookie);
+}
+
+static void kb_death_clear_cancel(struct kb_work *work)
+{
+	kb_death_destroy(container_of(work, struct kb_death, work));
+}
+
+static const struct kb_work_ops kb_death_clear_ops = {
+	.name = "clear death notification done",
+	.deliver = kb_death_clear_deliver,
+	.cancel = kb_death_clear_cancel,
+};
+
+/* Queue "clear done" for a looper thread itself, else for the process. */
+static void kb_death_queue_clear_done(struct kb_thread *thread,
+				      struct kb_death *death)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_proc *proc = thread->proc;
+
+	lockdep_assert_held(&proc->inner_lock);
+	death->work.ops = &kb_death_clear_ops;
+	if (thread->inner.looper & (KB_LOOPER_REGISTERED | KB_LOOPER_ENTERED)) {
+		kb_enqueue_thread(thread, &death->work);
+	} else {
+		kb_enqueue_proc(proc, &death->work);
+		kb_proc_wake(proc, NULL, false);
+	}
+}
+
+/**
+ * kb_death_request() - BC_REQUEST_DEATH_NOTIFICATION
+ * @thread: the requesting thread
+ * @desc: the handle
+ * @cookie: returned with BR_DEAD_BINDER
+ *
+ * If the node is already dead, BR_DEAD_BINDER is queued at once.
+ *
+ * Return: 0, -ENOMEM, or -EINVAL (no such handle, or already requested).
+ */
+int kb_death_request(struct kb_thread *thread, u32 desc,
+		     binder_uintptr_t cookie)
+{
+	struct kb_proc *proc = thread->proc;
+	struct kb_death *death;
+	struct kb_node *node;
+	struct kb_ref *ref;
+
+	death = kzalloc(sizeof(*death), GFP_KERNEL);
+	if (!death)
+		return -ENOMEM;
+	kb_work_init(&death->work, &kb_death_dead_ops);
+	death->cookie = cookie;
+
+	mutex_lock(&proc->refs_lock);
+	ref = kb_ref_lookup_locked(proc, desc, false);
+	if (!ref || ref->death) {
+		mutex_unlock(&proc->refs_lock);
+		kfree(death);
+		return -EINVAL;
+	}
+	kb_stats_created(KB_OBJ_DEATH);
+	node = ref->node;
+	spin_lock(&node->lock);
+	ref->death = death;
+	if (!node->inner.owner) {
+		spin_lock(&proc->inner_lock);
+		kb_enqueue_proc(proc, &death->work);
+		kb_proc_wake(proc, NULL, false);
+		spin_unlock(&proc->inner_lock);
+	}
+	spin_unlock(&node->lock);
+	mutex_unlock(&proc->refs_lock);
+	return 0;
+}
+
+/**
+ * kb_death_clear() - BC_CLEAR_DEATH_NOTIFICATION
+ * @thread: the requesting thread
+ * @desc: the handle
+ * @cookie: must match the request
+ *
+ * Return: 0, or -EINVAL if there is no matching request.
+ */
+int kb_death_clear(struct kb_thread *thread, u32 desc,
+		   binder_uintptr_t cookie)
+{
+	struct kb_proc *proc = thread->proc;
+	struct kb_death *death;
+	struct kb_node *node;
+	struct kb_ref *ref;
+
+	mutex_lock(&proc->refs_lock);
+	ref = kb_ref_lookup_locked(proc, desc, false);
+	death = ref ? ref->death : NULL;
+	if (!death || death->cookie != cookie) {
+		mutex_unlock(&proc->refs_lock);
+		return -EINVAL;
+	}
+	node = ref->node;
+	spin_lock(&node->lock);
+	ref->death = NULL;
+	spin_lock(&proc->inner_lock);
+	if (!kb_work_queued(proc, &death->work))
+		kb_death_queue_clear_done(thread, death);
+	else
+		death->clear_pending = true;
+	spin_unlock(&proc->inner_lock);
+	spin_unlock(&node->lock);
+	mutex_unlock(&proc->refs_lock);
+	return 0;
+}
+
+/**
+ * kb_death_done() - BC_DEAD_BINDER_DONE
+ * @thread: the acknowledging thread
+ * @cookie: the cookie of a delivered BR_DEAD_BINDER
+ *
+ * Return: 0, or -EINVAL if no delivered notice has this cookie.
+ */
+int kb_death_done(struct kb_thread *thread, binder_uintptr_t cookie)
+{
+	struct kb_proc *proc = thread->proc;
+	struct kb_death *death, *found = NULL;
+
+	spin_lock(&proc->inner_lock);
+	list_for_each_entry(death, &proc->inner.delivered_death, work.entry) {
+		if (death->cookie == cookie) {
+			found = death;
+			break;
+		}
+	}
+	if (found) {
+		list_del_init(&found->work.entry);
+		if (found->clear_pending)
+			kb_death_queue_clear_done(thread, found);
+	}
+	spin_unlock(&proc->inner_lock);
+	return found ? 0 : -EINVAL;
+}
+
+/**
+ * kb_death_notify() - the node of @ref died: fire its death request
+ * @ref: a ref on the node (called while walking node->inner.refs)
+ */
+void kb_death_notify(struct kb_ref *ref)
+	__must_hold(&ref->node->lock)
+{
+	struct kb_death *death = ref->death;
+	struct kb_proc *proc = ref->proc;
+
+	lockdep_assert_held(&ref->node->lock);
+	if (!death)
+		return;
+	spin_lock(&proc->inner_lock);
+	if (!proc->inner.is_dead && !kb_work_queued(proc, &death->work)) {
+		death->work.ops = &kb_death_dead_ops;
+		kb_enqueue_proc(proc, &death->work);
+		kb_proc_wake(proc, NULL, false);
+	}
+	spin_unlock(&proc->inner_lock);
+}
+
+/**
+ * kb_death_free() - free a request whose ref is going away
+ * @proc: the requesting process
+ * @death: the request, already detached from its ref
+ */
+void kb_death_free(struct kb_proc *proc, struct kb_death *death)
+{
+	spin_lock(&proc->inner_lock);
+	kb_work_dequeue(proc, &death->work);
+	spin_unlock(&proc->inner_lock);
+	kb_death_destroy(death);
+}

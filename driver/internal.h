@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * kbinder: definitions shared by every file of the driver.
+ *
+ * Include this header first in every .c file: it sets pr_fmt and pulls in
+ * our own UAPI header (include/uapi/linux/android/binder.h of this tree),
+ * never the kernel's copy.
+ *
+ * Object model (one file each): a kb_context per device (device.c); a
+ * kb_proc per open file (proc.c); a kb_thread per thread that used the file
+ * (thread.c); a kb_node per object a process exports (node.c); a kb_ref per
+ * handle a process holds on someone's node (ref.c); kb_transaction for calls
+ * in flight (transaction.c); kb_work items on todo lists (work.c); kb_death
+ * for death notifications (death.c); object translation in objects.c.
+ *
+ * Locking overview. Locks are listed outermost first; a lock may only be
+ * taken while holding locks that come earlier in this list:
+ *
+ *  1. kb_context.mgr_lock (mutex): the context manager of one device.
+ *  2. kb_proc.refs_lock (mutex): the handle tables of one process (its refs
+ *     and their death requests). Never two processes' refs_lock at once.
+ *  3. kb_node.lock (spinlock): counts, flags, ref list and async queue of one
+ *     node. Never two node locks at once.
+ *  4. kb_proc.inner_lock (spinlock): the todo lists of the process and of its
+ *     threads, its thread and node trees, thread looper state and
+ *     transaction stacks. Never two processes' inner_lock at once.
+ *  5. kb_transaction.lock (spinlock): the sender thread of a transaction.
+ *     A leaf: nothing is taken under it.
+ *
+ * The allocator's own mutex (kb_alloc.lock) is taken by the alloc functions
+ * only; the driver never calls them with a spinlock held. Nothing allocates
+ * memory while holding a spinlock: we allocate first, then lock and insert,
+ * and free the spare if someone else won the race.
+ *
+ * Each structure documents in its kernel-doc which lock protects each field;
+ * functions that expect a lock assert it with lockdep_assert_held().
+ *
+ * Memory lifetime is separate from protocol counts: procs, threads and nodes
+ * carry a refcount_t @mem that only keeps the memory alive; the binder
+ * strong/weak counts decide when a node is retired from its process.
+ */
+#ifndef _KB_INTERNAL_H
+#define _KB_INTERNAL_H
+
+#undef pr_fmt
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/types.h>
+#include <linux/printk.h>
+
+/*
+ * Our UAPI header, by explicit path: the kernel's include/uapi comes before
+ * ccflags in the search order. Until the tree's header exists we use the
+ * kernel's copy, which is ABI-identical.
+ */
+#if __has_include("../include/uapi/linux/android/binder.h")
+#include "../include/uapi/linux/android/binder.h"
+#define KB_OWN_UAPI 1
+#else
+#include <uapi/linux/android/binder.h>
+#define KB_OWN_UAPI 0
+#endif
+
+/*
+ * The protocol version this driver speaks (64-bit layout: binder_uintptr_t
+ * and binder_size_t are 64-bit for 32-bit processes too).
+ */
+#define KB_PROTOCOL_VERSION 8
+
+/**
+ * struct kb_status - outcome of a step on the transaction path
+ * @reply: BR_OK on success, else the protocol reply the sender receives
+ *	(BR_FAILED_REPLY or BR_DEAD_REPLY); the ioctl itself succeeds
+ * @err: the errno that explains @reply (for the log and extended error),
+ *	or, with @reply == BR_OK, a real ioctl failure (e.g. -EFAULT)
+ *
+ * Keeping both in one value means an error path cannot report a protocol
+ * failure as an ioctl failure or the other way round.
+ */
+struct kb_status {
+	u32 reply;
+	int err;
+};
+
+#define KB_OK ((struct kb_status){ .reply = BR_OK, .err = 0 })
+
+/**
+ * kb_fail() - a protocol failure the sender sees as a BR_ reply
+ * @reply: BR_FAILED_REPLY or BR_DEAD_REPLY
+ * @err: the reason, a negative errno
+ *
+ * Return: the status value.
+ */
+static inline struct kb_status kb_fail(u32 reply, int err)
+{
+	return (struct kb_status){ .reply = reply, .err = err };
+}
+
+/**
+ * kb_ok() - whether a status is a success
+ * @s: the status
+ *
+ * Return: true if neither a reply nor an errno is set.
+ */
+static inline bool kb_ok(struct kb_status s)
+{
+	return s.reply == BR_OK && !s.err;
+}
+
+#endif /* _KB_INTERNAL_H */

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Nodes: creation, lookup, strong/weak counting, and the work item that
+ * tells the owner to take or drop its references
+ * (BR_INCREFS/BR_ACQUIRE/BR_RELEASE/BR_DECREFS).
+ *
+ * Counts (protected by node->lock): internal_strong counts refs holding a
+ * strong count, local_strong/local_weak count kernel holders, tmp counts
+ * short pins, and the refs list holds the weak references of handles. The
+ * node is "strong" while any strong count is held and "weak" while
+ * anything at all is held. When the owner has been told about a reference
+ * it no longer needs, the node's work is queued; once nothing holds the
+ * node and the owner holds nothing either, the node is retired: removed
+ * from its owner's tree, its memory freed when the last memory reference
+ * goes.
+ */
+#include "internal.h"
+
+#include <linux/slab.h>
+
+#include "death.h"
+#include "node.h"
+#include "proc.h"
+#include "ref.h"
+#include "stats.h"
+#include "thread.h"
+
+static const struct kb_work_ops kb_node_work_ops;
+
+/**
+ * kb_node_put_mem() - drop a memory reference; the last one frees the node
+ * @node: the node
+ */
+void kb_node_put_mem(struct kb_node *node)
+{
+	if (!refcount_dec_and_test(&node->mem))
+		return;
+	kfree(node);
+	kb_stats_destroyed(KB_OBJ_NODE);
+}
+
+static struct kb_node *kb_node_find(struct kb_proc *proc,
+				    binder_uintptr_t ptr,
+				    struct kb_node *insert)
+	__must_hold(&proc->inner_lock)
+{
+	struct rb_node **p = &proc->inner.nodes.rb_node, *parent = NULL;
+	struct kb_node *node;
+
+	lockdep_assert_held(&proc->inner_lock);
+	while (*p) {
+		parent = *p;
+		node = rb_entry(parent, struct kb_node, rb);
+		if (ptr < node->ptr)
+			p = &parent->rb_left;
+		else if (ptr > node->ptr)
+			p = &parent->rb_right;
+		else
+			return node;
+	}
+	if (insert) {
+		rb_link_node(&insert->rb, parent, p);
+		rb_insert_color(&insert->rb, &proc->inner.nodes);
+	}
+	return insert;
+}
+
+/**
+ * kb_node_lookup() - find a node of a process and pin it
+ * @proc: the owner
+ * @ptr: the owner's pointer
+ *
+ * Return: the node with a tmp pin (kb_node_unpin()), or NULL.
+ */
+struct kb_node *kb_node_lookup(struct kb_proc *proc, binder_uintptr_t ptr)
+{
+	struct kb_node *node;
+	bool retired;
+
+	do {
+		spin_lock(&proc->inner_lock);
+		node = kb_node_find(proc, ptr, NULL);
+		if (node)
+			refcount_inc(&node->mem);
+		spin_unlock(&proc->inner_lock);
+		if (!node)
+			return NULL;
+		spin_lock(&node->lock);
+		retired = node->inner.retired;
+		if (!retired)
+			node->inner.tmp++;
+		spin_unlock(&node->lock);
+		/* The pin keeps the node (and its memory) alive from here. */
+		kb_node_put_mem(node);
+	} while (retired);
+	return node;
+}
+
+static struct kb_node *kb_node_new(struct kb_proc *proc,
+				   const struct flat_binder_object *fbo)
+{
+	struct kb_node *node = kzalloc(sizeof(*node), GFP_KERNEL);
+
+	if (!node)
+		return NULL;
+	node->debug_id = kb_new_debug_id();
+	spin_lock_init(&node->lock);
+	refcount_set(&node->mem, 1);
+	RB_CLEAR_NODE(&node->rb);
+	kb_work_init(&node->work, &kb_node_work_ops);
+	node->ptr = fbo->binder;
+	node->cookie = fbo->cookie;
+	node->min_nice = fbo->flags & FLAT_BINDER_FLAG_PRIORITY_MASK;
+	node->accept_fds = !!(fbo->flags & FLAT_BINDER_FLAG_ACCEPTS_FDS);
+	node->txn_security_ctx =
+		!!(fbo->flags & FLAT_BINDER_FLAG_TXN_SECURITY_CTX);
+	node->inner.owner = proc;
+	INIT_HLIST_HEAD(&node->inner.refs);
+	INIT_LIST_HEAD(&node->inner.async_todo);
+	node->inner.tmp = 1;
+	return node;
+}
+
+/**
+ * kb_node_get_or_create() - the node for an object a process sends
+ * @proc: the owner
+ * @fbo: the object (binder pointer, cookie and flags)
+ *
+ * Return: the node with a tmp pin, or NULL on allocation failure.
+ */
+struct kb_node *kb_node_get_or_create(struct kb_proc *proc,
+				      const struct flat_binder_object *fbo)
+{
+	struct kb_node *node, *spare = NULL;
+
+	for (;;) {
+		node = kb_node_lookup(proc, fbo->binder);
+		if (node)
+			break;
+		if (!spare) {
+			spare = kb_node_new(proc, fbo);
+			if (!spare)
+				return NULL;
+			continue;
+		}
+		spin_lock(&proc->inner_lock);
+		node = kb_node_find(proc, fbo->binder, spare);
+		spin_unlock(&proc->inner_lock);
+		if (node == spare) {
+			kb_stats_created(KB_OBJ_NODE);
+			return spare;
+		}
+	}
+	kfree(spare);
+	return node;
+}
+
+/**
+ * kb_node_pin() - take a tmp pin on a node that is known to be alive
+ * @node: the node (held by a ref or another pin)
+ */
+void kb_node_pin(struct kb_node *node)
+{
+	spin_lock(&node->lock);
+	node->inner.tmp++;
+	spin_unlock(&node->lock);
+}
+
+/*
+ * Decide what a node needs after its counts changed: tell the owner to drop
+ * a reference it no longer needs, or retire the node when nothing holds it.
+ * Returns true if the node was retired; the caller calls kb_node_finish()
+ * after dropping node->lock.
+ */
+static bool kb_node_settle_locked(struct kb_node *node)
+	__must_hold(&node->lock)
+{
+	struct kb_node_inner *n = &node->inner;
+	struct kb_proc *owner = n->owner;
+	bool strong = n->internal_strong || n->local_strong;
+	bool weak = strong || n->local_weak || n->tmp ||
+		    !hlist_empty(&n->refs);
+
+	lockdep_assert_held(&node->lock);
+	if (n->retired)
+		return false;
+	if (owner && (n->has_strong_ref || n->has_weak_ref)) {
+		if ((!strong && n->has_strong_ref) ||
+		    (!weak && n->has_weak_ref)) {
+			spin_lock(&owner->inner_lock);
+			if (!owner->inner.is_dead &&
+			    !kb_work_queued(owner, &node->work)) {
+				kb_enqueue_proc(owner, &node->work);
+				kb_proc_wake(owner, NULL, false);
+			}
+			spin_unlock(&owner->inner_lock);
+		}
+		return false;
+	}
+	if (weak)
+		return false;
+	if (owner) {
+		spin_lock(&owner->inner_lock);
+		kb_work_dequeue(owner, &node->work);
+		if (!RB_EMPTY_NODE(&node->rb)) {
+			rb_erase(&node->rb, &owner->inner.nodes);
+			RB_CLEAR_NODE(&node->rb);
+		}
+		spin_unlock(&owner->inner_lock);
+	}
+	n->retired = true;
+	return true;
+}
+
+/**
+ * kb_node_finish() - complete a retirement decided under node->lock
+ * @node: the node
+ * @retire: what kb_node_dec_locked() returned
+ */
+void kb_node_finish(struct kb_node *node, bool retire)
+{
+	if (retire)
+		kb_node_put_mem(node);
+}
+
+/**
+ * kb_node_unpin() - drop a tmp pin
+ * @node: the node
+ */
+void kb_node_unpin(struct kb_node *node)
+{
+	bool retire;
+
+	spin_lock(&node->lock);
+	node->inner.tmp--;
+	retire = kb_node_settle_locked(node);
+	spin_unlock(&node->lock);
+	kb_node_finish(node, retire);
+}
+
+/**
+ * kb_node_inc_locked() - take a strong or weak count on a node
+ * @node: the node
+ * @strong: a strong count (else weak)
+ * @internal: held by a ref (else by the kernel)
+ * @thread: the owner's thread that reads the node's notice next (the
+ *	sender of the object), or NULL
+ *
+ * A ref may only become strong while the node is already strongly held
+ * (or is the context manager), unless the owner is being told right now
+ * (@thread).
+ *
+ * Return: 0, or -EINVAL when the count may not be taken.
+ */
+int kb_node_inc_locked(struct kb_node *node, bool strong, bool internal,
+		       struct kb_thread *thread)
+	__must_hold(&node->lock)
+{
+	struct kb_node_inner *n = &node->inner;
+	bool notify;
+
+	lockdep_assert_held(&node->lock);
+	if (n->retired)
+		return -EINVAL;
+	if (strong) {
+		if (internal) {
+			if (!thread && !n->internal_strong &&
+			    !(n->is_mgr && n->has_strong_ref))
+				return -EINVAL;
+			n->internal_strong++;
+		} else {
+			n->local_strong++;
+		}
+		notify = !n->has_strong_ref;
+	} else {
+		if (!internal)
+			n->local_weak++;
+		notify = !n->has_weak_ref;
+	}
+	if (notify && thread && n->owner == thread->proc) {
+		spin_lock(&thread->proc->inner_lock);
+		if (!thread->inner.is_dead) {
+			kb_work_dequeue(thread->proc, &node->work);
+			kb_enqueue_thread_deferred(thread, &node->work);
+		}
+		spin_unlock(&thread->proc->inner_lock);
+	}
+	return 0;
+}
+
+/**
+ * kb_node_dec_locked() - drop a strong or weak count
+ * @node: the node
+ * @strong: a strong count (else weak)
+ * @internal: held by a ref (else by the kernel)
+ *
+ * The kernel's counts on a dead node were dropped when its owner died;
+ * dropping them again is ignored.
+ *
+ * Return: true if the node was retired (call kb_node_finish() unlocked).
+ */
+bool kb_node_dec_locked(struct kb_node *node, bool strong, bool internal)
+	__must_hold(&node->lock)
+{
+	struct kb_node_inner *n = &node->inner;
+	int *count = NULL;
+
+	lockdep_assert_held(&node->lock);
+	if (strong)
+		count = internal ? &n->internal_strong : &n->local_strong;
+	else if (!internal)
+		count = &n->local_weak;
+	if (count) {
+		if (*count > 0)
+			(*count)--;
+		else if (n->owner)
+			pr_warn_ratelimited("node %d: count underflow\n",
+					    node->debug_id);
+	}
+	return kb_node_settle_locked(node);
+}
+
+/**
+ * kb_node_dec() - kb_node_dec_locked() taking the lock
+ * @node: the node
+ * @strong: a strong count (else weak)
+ * @internal: held by a ref (else by the kernel)
+ */
+void kb_node_dec(struct kb_node *node, bool strong, bool internal)
+{
+	bool retire;
+
+	spin_lock(&node->lock);
+	retire = kb_node_dec_locked(node, strong, internal);
+	spin_unlock(&node->lock);
+	kb_node_finish(node, retire);
+}
+
+static int kb_node_put_cmd(struct kb_wbuf *out, u32 cmd, struct kb_node *node)
+{
+	struct binder_ptr_cookie pc = { .ptr = node->ptr, .cookie = node->cookie };
+	int ret = kb_wbuf_put_u32(out, cmd);
+
+	return ret ? ret : kb_wbuf_put(out, &pc, sizeof(pc));
+}
+
+/* Tell the owner which references to take or drop now. */
+static int kb_node_deliver(struct kb_work *work, struct kb_thread *thread,
+			   struct kb_wbuf *out)
+	__releases(&thread->proc->inner_lock)
+{
+	struct kb_node *node = container_of(work, struct kb_node, work);
+	struct kb_node_inner *n = &node->inner;
+	bool strong, weak, inc_weak, inc_strong, dec_strong, dec_weak;
+	bool retire;
+	int ret = 0;
+
+	refcount_inc(&node->mem);
+	spin_unlock(&thread->proc->inner_lock);
+
+	spin_lock(&node->lock);
+	if (n->retired || n->owner != thread->proc) {
+		spin_unlock(&node->lock);
+		kb_node_put_mem(node);
+		return 0;
+	}
+	strong = n->internal_strong || n->local_strong;
+	weak = strong || n->local_weak || n->tmp || !hlist_empty(&n->refs);
+	inc_weak = weak && !n->has_weak_ref;
+	inc_strong = strong && !n->has_strong_ref;
+	dec_strong = !strong && n->has_strong_ref;
+	dec_weak = !weak && n->has_weak_ref;
+	if (inc_weak) {
+		n->has_weak_ref = true;
+		n->pending_weak_ref = true;
+		n->local_weak++;
+	}
+	if (inc_strong) {
+		n->has_strong_ref = true;
+		n->pending_strong_ref = true;
+		n->local_strong++;
+	}
+	if (dec_strong)
+		n->has_strong_ref = false;
+	if (dec_weak)
+		n->has_weak_ref = false;
+	retire = kb_node_settle_locked(node);
+	spin_unlock(&node->lock);
+	kb_node_finish(node, retire);
+
+	if (inc_weak)
+		ret = kb_node_put_cmd(out, BR_INCREFS, node);
+	if (!ret && inc_strong)
+		ret = kb_node_put_cmd(out, BR_ACQUIRE, node);
+	if (!ret && dec_strong)
+		ret = kb_node_put_cmd(out, BR_RELEASE, node);
+	if (!ret && dec_weak)
+		ret = kb_node_put_cmd(out, BR_DECREFS, node);
+	kb_node_put_mem(node);
+	return ret;
+}
+
+static void kb_node_cancel(struct kb_work *work)
+{
+	/* The notice is embedded in the node; the owner is going away. */
+}
+
+static const struct kb_work_ops kb_node_work_ops = {
+	.name = "node",
+	.deliver = kb_node_deliver,
+	.cancel = kb_node_cancel,
+};
+
+/**
+ * kb_node_ref_done() - BC_INCREFS_DONE / BC_ACQUIRE_DONE
+ * @proc: the owner
+ * @ptr: the node's pointer
+ * @cookie: the node's cookie
+ * @strong: BC_ACQUIRE_DONE (else BC_INCREFS_DONE)
+ *
+ * Return: 0, or -EINVAL if no such node or nothing was pending.
+ */
+int kb_node_ref_done(struct kb_proc *proc, binder_uintptr_t ptr,
+		     binder_uintptr_t cookie, bool strong)
+{
+	struct kb_node *node = kb_node_lookup(proc, ptr);
+	bool *pending, retire = false;
+	int ret = -EINVAL;
+
+	if (!node)
+		return -EINVAL;
+	spin_lock(&node->lock);
+	pending = strong ? &node->inner.pending_strong_ref :
+			   &node->inner.pending_weak_ref;
+	if (node->cookie == cookie && *pending) {
+		*pending = false;
+		retire = kb_node_dec_locked(node, strong, false);
+		ret = 0;
+	}
+	spin_unlock(&node->lock);
+	kb_node_finish(node, retire);
+	kb_node_unpin(node);
+	return ret;
+}
+
+/* The owner died: detach the node and notify the holders of its refs. */
+static void kb_node_release(struct kb_proc *proc, struct kb_node *node)
+{
+	struct kb_node_inner *n = &node->inner;
+	struct kb_ref *ref;
+	LIST_HEAD(async);
+	bool retire;
+
+	/* Queued one-way calls first: they hold counts on the node. */
+	spin_lock(&node->lock);
+	list_splice_init(&n->async_todo, &async);
+	n->has_async_transaction = false;
+	spin_unlock(&node->lock);
+	kb_work_cancel_list(proc, &async);
+
+	spin_lock(&node->lock);
+	spin_lock(&proc->inner_lock);
+	kb_work_dequeue(proc, &node->work);
+	if (!RB_EMPTY_NODE(&node->rb)) {
+		rb_erase(&node->rb, &proc->inner.nodes);
+		RB_CLEAR_NODE(&node->rb);
+	}
+	spin_unlock(&proc->inner_lock);
+	n->owner = NULL;
+	/* Kernel-held counts die with the owner (buffers, pending acks). */
+	n->local_strong = 0;
+	n->local_weak = 0;
+	n->pending_strong_ref = false;
+	n->pending_weak_ref = false;
+	n->has_strong_ref = false;
+	n->has_weak_ref = false;
+	hlist_for_each_entry(ref, &n->refs, node_entry)
+		kb_death_notify(ref);
+	retire = kb_node_settle_locked(node);
+	spin_unlock(&node->lock);
+	kb_node_finish(node, retire);
+}
+
+/**
+ * kb_proc_release_nodes() - release every node of a dying process
+ * @proc: the process, marked dead, its threads and todo already gone
+ */
+void kb_proc_release_nodes(struct kb_proc *proc)
+{
+	struct kb_node *node;
+	struct rb_node *rb;
+
+	for (;;) {
+		spin_lock(&proc->inner_lock);
+		rb = rb_first(&proc->inner.nodes);
+		node = rb ? rb_entry(rb, struct kb_node, rb) : NULL;
+		if (node)
+			refcount_inc(&node->mem);
+		spin_unlock(&proc->inner_lock);
+		if (!node)
+			return;
+		kb_node_release(proc, node);
+		kb_node_put_mem(node);
+	}
+}
+
+/**
+ * kb_node_debug_info() - BINDER_GET_NODE_DEBUG_INFO
+ * @proc: the process
+ * @info: in: a pointer; out: the first node with a larger pointer (all
+ *	zero if none)
+ */
+void kb_node_debug_info(struct kb_proc *proc,
+			struct binder_node_debug_info *info)
+{
+	binder_uintptr_t after = info->ptr;
+	struct kb_node *node = NULL;
+	struct rb_node *rb;
+
+	memset(info, 0, sizeof(*info));
+	spin_lock(&proc->inner_lock);
+	for (rb = rb_first(&proc->inner.nodes); rb; rb = rb_next(rb)) {
+		node = rb_entry(rb, struct kb_node, rb);
+		if (node->ptr > after) {
+			refcount_inc(&node->mem);
+			break;
+		}
+		node = NULL;
+	}
+	spin_unlock(&proc->inner_lock);
+	if (!node)
+		return;
+	info->ptr = node->ptr;
+	info->cookie = node->cookie;
+	spin_lock(&node->lock);
+	info->has_strong_ref = node->inner.has_strong_ref;
+	info->has_weak_ref = node->inner.has_weak_ref;
+	spin_unlock(&node->lock);
+	kb_node_put_mem(node);
+}

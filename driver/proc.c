@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The binder file: open, mmap, poll, ioctl, flush and release, and the
+ * deferred teardown of a process.
+ */
+#include "internal.h"
+
+#include <linux/compat.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "command.h"
+#include "context.h"
+#include "node.h"
+#include "proc.h"
+#include "ref.h"
+#include "stats.h"
+#include "thread.h"
+#include "transaction.h"
+#include "work.h"
+
+static struct workqueue_struct *kb_release_wq;
+
+/**
+ * kb_proc_get() - take a memory reference on a process
+ * @proc: the process
+ */
+void kb_proc_get(struct kb_proc *proc)
+{
+	refcount_inc(&proc->mem);
+}
+
+/**
+ * kb_proc_put() - drop a memory reference; the last one frees it
+ * @proc: the process (its teardown has run if this is the last reference)
+ */
+void kb_proc_put(struct kb_proc *proc)
+{
+	if (!refcount_dec_and_test(&proc->mem))
+		return;
+	put_cred(proc->cred);
+	put_task_struct(proc->tsk);
+	kfree(proc);
+	kb_stats_destroyed(KB_OBJ_PROC);
+}
+
+/**
+ * kb_proc_enter_send() - count a transaction being set up towards @proc
+ * @proc: the receiving process
+ *
+ * While counted, the process's teardown waits, so the buffer being filled
+ * in its area stays valid.
+ *
+ * Return: false if the process is dying (the call gets BR_DEAD_REPLY).
+ */
+bool kb_proc_enter_send(struct kb_proc *proc)
+{
+	bool ok;
+
+	spin_lock(&proc->inner_lock);
+	ok = !proc->inner.is_dead;
+	if (ok)
+		proc->inner.senders++;
+	spin_unlock(&proc->inner_lock);
+	return ok;
+}
+
+/**
+ * kb_proc_exit_send() - the transaction set-up towards @proc is over
+ * @proc: the receiving process
+ */
+void kb_proc_exit_send(struct kb_proc *proc)
+{
+	bool last;
+
+	spin_lock(&proc->inner_lock);
+	last = --proc->inner.senders == 0 && proc->inner.is_dead;
+	spin_unlock(&proc->inner_lock);
+	if (last)
+		wake_up(&proc->senders_wait);
+}
+
+static bool kb_proc_no_senders(struct kb_proc *proc)
+{
+	bool none;
+
+	spin_lock(&proc->inner_lock);
+	none = !proc->inner.senders;
+	spin_unlock(&proc->inner_lock);
+	return none;
+}
+
+static int kb_proc_open(struct inode *inode, struct file *file)
+{
+	struct miscdevice *misc = file->private_data;
+	struct kb_proc *proc;
+
+	proc = kzalloc(sizeof(*proc), GFP_KERNEL);
+	if (!proc)
+		return -ENOMEM;
+	proc->ctx = container_of(misc, struct kb_context, miscdev);
+	proc->pid = current->group_leader->pid;
+	get_task_struct(current->group_leader);
+	proc->tsk = current->group_leader;
+	proc->cred = get_cred(file->f_cred);
+	proc->default_nice = task_nice(current);
+	refcount_set(&proc->mem, 1);
+	mutex_init(&proc->refs_lock);
+	proc->refs_by_desc = RB_ROOT;
+	proc->refs_by_node = RB_ROOT;
+	spin_lock_init(&proc->inner_lock);
+	INIT_LIST_HEAD(&proc->inner.todo);
+	proc->inner.threads = RB_ROOT;
+	proc->inner.nodes = RB_ROOT;
+	INIT_LIST_HEAD(&proc->inner.waiting_threads);
+	INIT_LIST_HEAD(&proc->inner.delivered_death);
+	init_waitqueue_head(&proc->senders_wait);
+	kb_alloc_init(&proc->alloc);
+	kb_stats_created(KB_OBJ_PROC);
+	file->private_data = proc;
+	return 0;
+}
+
+/*
+ * Teardown, in dependency order: refuse new work and wait for senders;
+ * give up the context manager; fail the calls the threads were in; cancel
+ * queued work (answering its senders); detach the nodes (firing death
+ * notifications); drop the refs; free the receive area.
+ */
+static void kb_proc_release_work(struct work_struct *work)
+{
+	struct kb_proc *proc = container_of(work, struct kb_proc, release_work);
+	unsigned int left;
+
+	spin_lock(&proc->inner_lock);
+	proc->inner.is_dead = true;
+	spin_unlock(&proc->inner_lock);
+	wait_event(proc->senders_wait, kb_proc_no_senders(proc));
+
+	kb_context_release_mgr(proc);
+	kb_proc_release_threads(proc);
+	kb_work_cancel_list(proc, &proc->inner.todo);
+	kb_proc_release_nodes(proc);
+	kb_proc_release_refs(proc);
+	kb_work_cancel_list(proc, &proc->inner.delivered_death);
+	left = kb_alloc_release(&proc->alloc);
+	atomic_long_sub(left, &kb_live[KB_OBJ_BUFFER]);
+	kb_proc_put(proc);
+}
+
+static int kb_proc_release(struct inode *inode, struct file *file)
+{
+	struct kb_proc *proc = file->private_data;
+
+	INIT_WORK(&proc->release_work, kb_proc_release_work);
+	queue_work(kb_release_wq, &proc->release_work);
+	return 0;
+}
+
+static int kb_proc_flush(struct file *file, fl_owner_t id)
+{
+	kb_proc_flush_threads(file->private_data);
+	return 0;
+}
+
+static void kb_vma_close(struct vm_area_struct *vma)
+{
+	struct kb_proc *proc = vma->vm_private_data;
+
+	kb_alloc_vma_close(&proc->alloc);
+}
+
+static vm_fault_t kb_vma_fault(struct vm_fault *vmf)
+{
+	return VM_FAULT_SIGBUS;
+}
+
+static const struct vm_operations_struct kb_vm_ops = {
+	.close = kb_vma_close,
+	.fault = kb_vma_fault,
+};
+
+static int kb_proc_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct kb_proc *proc = file->private_data;
+
+	if (proc->tsk != current->group_leader)
+		return -EINVAL;
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	vma->vm_flags &= ~VM_MAYWRITE;
+	vma->vm_ops = &kb_vm_ops;
+	vma->vm_private_data = proc;
+	return kb_alloc_mmap(&proc->alloc, vma);
+}
+
+static __poll_t kb_proc_poll(struct file *file, poll_table *wait)
+{
+	struct kb_proc *proc = file->private_data;
+	struct kb_thread *thread;
+	bool proc_work, has_work;
+
+	thread = kb_thread_get_current(proc);
+	if (!thread)
+		return EPOLLERR;
+	spin_lock(&proc->inner_lock);
+	thread->inner.looper |= KB_LOOPER_POLL;
+	proc_work = kb_thread_wants_proc_work(thread);
+	spin_unlock(&proc->inner_lock);
+
+	poll_wait(file, &thread->wait, wait);
+
+	spin_lock(&proc->inner_lock);
+	has_work = kb_thread_has_work(thread, proc_work);
+	spin_unlock(&proc->inner_lock);
+	kb_thread_put(thread);
+	return has_work ? EPOLLIN : 0;
+}
+
+static int kb_ioctl_write_read(struct file *file, struct kb_thread *thread,
+			       void __user *ubuf)
+{
+	struct kb_proc *proc = thread->proc;
+	struct binder_write_read bwr;
+	int ret = 0;
+
+	if (copy_from_user(&bwr, ubuf, sizeof(bwr)))
+		return -EFAULT;
+	if (bwr.write_size > 0) {
+		ret = kb_thread_write(thread, bwr.write_buffer, bwr.write_size,
+				      &bwr.write_consumed);
+		if (ret < 0) {
+			bwr.read_consumed = 0;
+			goto out;
+		}
+	}
+	if (bwr.read_size > 0) {
+		ret = kb_thread_read(thread, bwr.read_buffer, bwr.read_size,
+				     &bwr.read_consumed,
+				     file->f_flags & O_NONBLOCK);
+		spin_lock(&proc->inner_lock);
+		if (!list_empty(&proc->inner.todo))
+			kb_proc_wake(proc, NULL, false);
+		spin_unlock(&proc->inner_lock);
+	}
+out:
+	if (copy_to_user(ubuf, &bwr, sizeof(bwr)))
+		return -EFAULT;
+	return ret;
+}
+
+static int kb_ioctl_set_mgr(struct kb_proc *proc, void __user *ubuf,
+			    bool ext)
+{
+	struct flat_binder_object fbo = {};
+
+	if (ext && copy_from_user(&fbo, ubuf, sizeof(fbo)))
+		return -EFAULT;
+	return kb_context_set_mgr(proc, &fbo);
+}
+
+static int kb_ioctl_node_info(struct kb_proc *proc, void __user *ubuf)
+{
+	struct binder_node_info_for_ref info;
+	int ret;
+
+	if (copy_from_user(&info, ubuf, sizeof(info)))
+		return -EFAULT;
+	ret = kb_ref_node_info(proc, &info);
+	if (ret)
+		return ret;
+	return copy_to_user(ubuf, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+static int kb_ioctl_node_debug(struct kb_proc *proc, void __user *ubuf)
+{
+	struct binder_node_debug_info info;
+
+	if (copy_from_user(&info, ubuf, sizeof(info)))
+		return -EFAULT;
+	kb_node_debug_info(proc, &info);
+	return copy_to_user(ubuf, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+static long kb_proc_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
+{
+	struct kb_proc *proc = file->private_data;
+	void __user *ubuf = (void __user *)arg;
+	struct kb_thread *thread;
+	u32 max_threads;
+	long ret;
+
+	thread = kb_thread_get_current(proc);
+	if (!thread)
+		return -ENOMEM;
+	switch (cmd) {
+	case BINDER_WRITE_READ:
+		ret = kb_ioctl_write_read(file, thread, ubuf);
+		break;
+	case BINDER_SET_MAX_THREADS:
+		ret = -EFAULT;
+		if (copy_from_user(&max_threads, ubuf, sizeof(max_threads)))
+			break;
+		spin_lock(&proc->inner_lock);
+		proc->inner.max_threads = max_threads;
+		spin_unlock(&proc->inner_lock);
+		ret = 0;
+		break;
+	case BINDER_SET_CONTEXT_MGR_EXT:
+	case BINDER_SET_CONTEXT_MGR:
+		ret = kb_ioctl_set_mgr(proc, ubuf,
+				       cmd == BINDER_SET_CONTEXT_MGR_EXT);
+		break;
+	case BINDER_THREAD_EXIT:
+		kb_thread_release(thread);
+		kb_thread_put(thread);
+		return 0;
+	case BINDER_VERSION:
+		ret = put_user(KB_PROTOCOL_VERSION,
+			       &((struct binder_version __user *)ubuf)->protocol_version);
+		break;
+	case BINDER_GET_NODE_INFO_FOR_REF:
+		ret = kb_ioctl_node_info(proc, ubuf);
+		break;
+	case BINDER_GET_NODE_DEBUG_INFO:
+		ret = kb_ioctl_node_debug(proc, ubuf);
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	spin_lock(&proc->inner_lock);
+	thread->inner.need_return = false;
+	spin_unlock(&proc->inner_lock);
+	kb_thread_put(thread);
+	return ret;
+}
+
+const struct file_operations kb_proc_fops = {
+	.owner = THIS_MODULE,
+	.open = kb_proc_open,
+	.mmap = kb_proc_mmap,
+	.poll = kb_proc_poll,
+	.unlocked_ioctl = kb_proc_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.flush = kb_proc_flush,
+	.release = kb_proc_release,
+};
+
+/**
+ * kb_proc_module_init() - create the workqueue of deferred teardowns
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kb_proc_module_init(void)
+{
+	kb_release_wq = alloc_workqueue("kbinder_release", 0, 0);
+	return kb_release_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * kb_proc_module_exit() - wait for every teardown and destroy the workqueue
+ */
+void kb_proc_module_exit(void)
+{
+	destroy_workqueue(kb_release_wq);
+}

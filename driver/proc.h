@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Processes: the state behind one open binder file, its file operations and
+ * its teardown.
+ */
+#ifndef _KB_PROC_H
+#define _KB_PROC_H
+
+#include <linux/cred.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rbtree.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "alloc.h"
+
+struct kb_context;
+struct kb_thread;
+
+/**
+ * struct kb_proc_inner - state of a process protected by @kb_proc.inner_lock
+ * @todo: work any looper thread of the process may take
+ * @threads: the process's live threads, by pid
+ * @nodes: the process's live nodes, by userspace pointer
+ * @waiting_threads: idle looper threads waiting for process work, the
+ *	first is woken first
+ * @delivered_death: death notifications delivered and not yet
+ *	acknowledged with BC_DEAD_BINDER_DONE
+ * @is_dead: the file was released; no new work is accepted
+ * @max_threads: BINDER_SET_MAX_THREADS
+ * @requested_threads: BR_SPAWN_LOOPER sent and not yet registered
+ * @requested_threads_started: threads registered after a spawn request
+ * @senders: transactions being set up towards this process; teardown
+ *	waits until none is left
+ */
+struct kb_proc_inner {
+	struct list_head todo;
+	struct rb_root threads;
+	struct rb_root nodes;
+	struct list_head waiting_threads;
+	struct list_head delivered_death;
+	bool is_dead;
+	u32 max_threads;
+	u32 requested_threads;
+	u32 requested_threads_started;
+	u32 senders;
+};
+
+/**
+ * struct kb_proc - one open binder file
+ * @ctx: the device this file was opened on (constant)
+ * @pid: tgid of the opener, in the initial pid namespace (debug only)
+ * @tsk: the opener's group leader (reference held; constant)
+ * @cred: the opener's credentials (reference held; constant)
+ * @default_nice: nice level of the opener; loopers waiting for process work
+ *	return to it (constant)
+ * @mem: keeps the memory alive (file, deferred release, transactions)
+ * @refs_lock: protects @refs_by_desc, @refs_by_node and the refs in them
+ * @refs_by_desc: this process's refs by handle (protected by @refs_lock)
+ * @refs_by_node: the same refs by node (protected by @refs_lock)
+ * @inner_lock: protects @inner and the todo lists and state of the threads
+ * @inner: see &struct kb_proc_inner (protected by @inner_lock)
+ * @senders_wait: teardown waits here for @inner.senders to drop to zero
+ * @release_work: the deferred teardown after the file is released
+ * @alloc: the receive area (its own lock)
+ */
+struct kb_proc {
+	struct kb_context *ctx;
+	pid_t pid;
+	struct task_struct *tsk;
+	const struct cred *cred;
+	int default_nice;
+	refcount_t mem;
+
+	struct mutex refs_lock; /* protects the refs trees */
+	struct rb_root refs_by_desc;
+	struct rb_root refs_by_node;
+
+	spinlock_t inner_lock; /* protects @inner, see internal.h */
+	struct kb_proc_inner inner;
+
+	wait_queue_head_t senders_wait;
+	struct work_struct release_work;
+	struct kb_alloc alloc;
+};
+
+extern const struct file_operations kb_proc_fops;
+
+int kb_proc_module_init(void);
+void kb_proc_module_exit(void);
+
+void kb_proc_get(struct kb_proc *proc);
+void kb_proc_put(struct kb_proc *proc);
+bool kb_proc_enter_send(struct kb_proc *proc);
+void kb_proc_exit_send(struct kb_proc *proc);
+
+#endif /* _KB_PROC_H */

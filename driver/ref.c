@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * References (handles): lookup, creation, counting and teardown.
+ *
+ * A ref lives in its process's two trees (by handle and by node) under the
+ * process's refs_lock, and in its node's refs list under the node's lock.
+ * Its strong count holds one internal strong count on the node while
+ * non-zero; its mere existence holds the node weakly. It is freed when
+ * both counts reach zero.
+ */
+#include "internal.h"
+
+#include <linux/slab.h>
+
+#include "death.h"
+#include "context.h"
+#include "node.h"
+#include "proc.h"
+#include "ref.h"
+#include "stats.h"
+
+/**
+ * kb_ref_lookup_locked() - find a ref by handle
+ * @proc: the process
+ * @desc: the handle
+ * @need_strong: only a ref with a strong count will do
+ *
+ * Return: the ref or NULL.
+ */
+struct kb_ref *kb_ref_lookup_locked(struct kb_proc *proc, u32 desc,
+				    bool need_strong)
+	__must_hold(&proc->refs_lock)
+{
+	struct rb_node *n = proc->refs_by_desc.rb_node;
+	struct kb_ref *ref;
+
+	lockdep_assert_held(&proc->refs_lock);
+	while (n) {
+		ref = rb_entry(n, struct kb_ref, rb_desc);
+		if (desc < ref->desc) {
+			n = n->rb_left;
+		} else if (desc > ref->desc) {
+			n = n->rb_right;
+		} else {
+			if (need_strong && !ref->strong)
+				return NULL;
+			return ref;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * kb_ref_get_node() - the node behind a handle, pinned
+ * @proc: the process
+ * @desc: the handle
+ * @need_strong: only a ref with a strong count will do
+ *
+ * Return: the node with a tmp pin, or NULL.
+ */
+struct kb_node *kb_ref_get_node(struct kb_proc *proc, u32 desc,
+				bool need_strong)
+{
+	struct kb_node *node = NULL;
+	struct kb_ref *ref;
+
+	mutex_lock(&proc->refs_lock);
+	ref = kb_ref_lookup_locked(proc, desc, need_strong);
+	if (ref) {
+		node = ref->node;
+		kb_node_pin(node);
+	}
+	mutex_unlock(&proc->refs_lock);
+	return node;
+}
+
+static struct kb_ref *kb_ref_find_by_node(struct kb_proc *proc,
+					  struct kb_node *node,
+					  struct rb_node ***link,
+					  struct rb_node **parent)
+	__must_hold(&proc->refs_lock)
+{
+	struct rb_node **p = &proc->refs_by_node.rb_node;
+	struct kb_ref *ref;
+
+	lockdep_assert_held(&proc->refs_lock);
+	*parent = NULL;
+	while (*p) {
+		*parent = *p;
+		ref = rb_entry(*p, struct kb_ref, rb_node);
+		if (node < ref->node)
+			p = &(*p)->rb_left;
+		else if (node > ref->node)
+			p = &(*p)->rb_right;
+		else
+			return ref;
+	}
+	*link = p;
+	return NULL;
+}
+
+/* Give @ref the lowest free handle (0 is kept for the context manager). */
+static void kb_ref_insert_desc(struct kb_proc *proc, struct kb_ref *ref,
+			       bool is_mgr)
+	__must_hold(&proc->refs_lock)
+{
+	struct rb_node **p, *parent = NULL, *n;
+	struct kb_ref *other;
+	u32 desc = is_mgr ? 0 : 1;
+
+	lockdep_assert_held(&proc->refs_lock);
+	for (n = rb_first(&proc->refs_by_desc); n; n = rb_next(n)) {
+		other = rb_entry(n, struct kb_ref, rb_desc);
+		if (other->desc > desc)
+			break;
+		desc = other->desc + 1;
+	}
+	ref->desc = desc;
+	p = &proc->refs_by_desc.rb_node;
+	while (*p) {
+		parent = *p;
+		other = rb_entry(parent, struct kb_ref, rb_desc);
+		p = desc < other->desc ? &parent->rb_left : &parent->rb_right;
+	}
+	rb_link_node(&ref->rb_desc, parent, p);
+	rb_insert_color(&ref->rb_desc, &proc->refs_by_desc);
+}
+
+static struct kb_ref *kb_ref_create_locked(struct kb_proc *proc,
+					   struct kb_node *node)
+	__must_hold(&proc->refs_lock)
+{
+	struct rb_node **link, *parent;
+	struct kb_ref *ref;
+	bool is_mgr;
+
+	lockdep_assert_held(&proc->refs_lock);
+	ref = kb_ref_find_by_node(proc, node, &link, &parent);
+	if (ref)
+		return ref;
+	ref = kzalloc(sizeof(*ref), GFP_KERNEL);
+	if (!ref)
+		return NULL;
+	ref->debug_id = kb_new_debug_id();
+	ref->proc = proc;
+	ref->node = node;
+	rb_link_node(&ref->rb_node, parent, link);
+	rb_insert_color(&ref->rb_node, &proc->refs_by_node);
+
+	spin_lock(&node->lock);
+	is_mgr = node->inner.is_mgr;
+	hlist_add_head(&ref->node_entry, &node->inner.refs);
+	spin_unlock(&node->lock);
+	kb_ref_insert_desc(proc, ref, is_mgr);
+	kb_stats_created(KB_OBJ_REF);
+	return ref;
+}
+
+/* Unlink and free a ref, dropping what it held on its node. */
+static void kb_ref_destroy_locked(struct kb_ref *ref)
+	__must_hold(&ref->proc->refs_lock)
+{
+	struct kb_proc *proc = ref->proc;
+	struct kb_node *node = ref->node;
+	struct kb_death *death;
+	bool retire;
+
+	lockdep_assert_held(&proc->refs_lock);
+	rb_erase(&ref->rb_desc, &proc->refs_by_desc);
+	rb_erase(&ref->rb_node, &proc->refs_by_node);
+
+	spin_lock(&node->lock);
+	hlist_del(&ref->node_entry);
+	death = ref->death;
+	ref->death = NULL;
+	if (ref->strong)
+		retire = kb_node_dec_locked(node, true, true);
+	else
+		retire = kb_node_dec_locked(node, false, true);
+	spin_unlock(&node->lock);
+	kb_node_finish(node, retire);
+
+	if (death)
+		kb_death_free(proc, death);
+	kfree(ref);
+	kb_stats_destroyed(KB_OBJ_REF);
+}
+
+static int kb_ref_inc_locked(struct kb_ref *ref, bool strong,
+			     struct kb_thread *thread)
+	__must_hold(&ref->proc->refs_lock)
+{
+	struct kb_node *node = ref->node;
+	int *count = strong ? &ref->strong : &ref->weak;
+	int ret = 0;
+
+	lockdep_assert_held(&ref->proc->refs_lock);
+	if (*count == 0) {
+		spin_lock(&node->lock);
+		ret = kb_node_inc_locked(node, strong, true, thread);
+		spin_unlock(&node->lock);
+	}
+	if (!ret)
+		(*count)++;
+	return ret;
+}
+
+static int kb_ref_dec_locked(struct kb_ref *ref, bool strong)
+	__must_hold(&ref->proc->refs_lock)
+{
+	lockdep_assert_held(&ref->proc->refs_lock);
+	if (strong) {
+		if (!ref->strong)
+			return -EINVAL;
+		if (--ref->strong == 0 && ref->weak)
+			kb_node_dec(ref->node, true, true);
+	} else {
+		if (!ref->weak)
+			return -EINVAL;
+		--ref->weak;
+	}
+	if (!ref->strong && !ref->weak) {
+		/* The last strong count is dropped by the destroy. */
+		if (strong)
+			ref->strong = 1;
+		kb_ref_destroy_locked(ref);
+	}
+	return 0;
+}
+
+/**
+ * kb_ref_inc_for_node() - take a count on a node through a process's ref
+ * @proc: the process that gets (or has) the handle
+ * @node: the node, pinned by the caller
+ * @strong: a strong count (else weak)
+ * @thread: the node owner's thread to notify, or NULL
+ * @desc: out: the handle
+ *
+ * Creates the ref if the process has none on @node yet.
+ *
+ * Return: 0, -ENOMEM, or -EINVAL if the count may not be taken.
+ */
+int kb_ref_inc_for_node(struct kb_proc *proc, struct kb_node *node,
+			bool strong, struct kb_thread *thread, u32 *desc)
+{
+	struct kb_ref *ref;
+	int ret;
+
+	mutex_lock(&proc->refs_lock);
+	ref = kb_ref_create_locked(proc, node);
+	if (!ref) {
+		mutex_unlock(&proc->refs_lock);
+		return -ENOMEM;
+	}
+	ret = kb_ref_inc_locked(ref, strong, thread);
+	if (!ret)
+		*desc = ref->desc;
+	else if (!ref->strong && !ref->weak)
+		kb_ref_destroy_locked(ref);
+	mutex_unlock(&proc->refs_lock);
+	return ret;
+}
+
+static int kb_ref_inc_mgr(struct kb_proc *proc, bool strong)
+{
+	struct kb_context *ctx = proc->ctx;
+	struct kb_node *node;
+	bool usable;
+	u32 desc;
+	int ret;
+
+	mutex_lock(&ctx->mgr_lock);
+	node = ctx->mgr_node;
+	if (node) {
+		spin_lock(&node->lock);
+		usable = node->inner.owner != proc && !node->inner.retired;
+		if (usable)
+			node->inner.tmp++;
+		spin_unlock(&node->lock);
+		if (!usable)
+			node = NULL;
+	}
+	mutex_unlock(&ctx->mgr_lock);
+	if (!node)
+		return -EINVAL;
+	ret = kb_ref_inc_for_node(proc, node, strong, NULL, &desc);
+	kb_node_unpin(node);
+	return ret;
+}
+
+/**
+ * kb_ref_update() - BC_INCREFS, BC_ACQUIRE, BC_RELEASE, BC_DECREFS
+ * @proc: the process
+ * @desc: the handle
+ * @increment: take a count (else drop one)
+ * @strong: a strong count (else weak)
+ *
+ * Taking a count on handle 0 creates the ref to the context manager.
+ *
+ * Return: 0, or -EINVAL for an unknown handle or a count not held.
+ */
+int kb_ref_update(struct kb_proc *proc, u32 desc, bool increment, bool strong)
+{
+	struct kb_ref *ref;
+	int ret = -EINVAL;
+
+	if (increment && desc == 0 && READ_ONCE(proc->ctx->mgr_node))
+		return kb_ref_inc_mgr(proc, strong);
+	mutex_lock(&proc->refs_lock);
+	ref = kb_ref_lookup_locked(proc, desc, strong);
+	if (ref)
+		ret = increment ? kb_ref_inc_locked(ref, strong, NULL) :
+				  kb_ref_dec_locked(ref, strong);
+	mutex_unlock(&proc->refs_lock);
+	return ret;
+}
+
+/**
+ * kb_proc_release_refs() - drop every ref of a dying process
+ * @proc: the process
+ */
+void kb_proc_release_refs(struct kb_proc *proc)
+{
+	struct rb_node *n;
+
+	mutex_lock(&proc->refs_lock);
+	while ((n = rb_first(&proc->refs_by_desc)))
+		kb_ref_destroy_locked(rb_entry(n, struct kb_ref, rb_desc));
+	mutex_unlock(&proc->refs_lock);
+}
+
+/**
+ * kb_ref_node_info() - BINDER_GET_NODE_INFO_FOR_REF (context manager only)
+ * @proc: the calling process
+ * @info: in: the handle; out: the node's strong and weak counts
+ *
+ * Return: 0, -EINVAL (bad request or handle) or -EPERM (not the manager).
+ */
+int kb_ref_node_info(struct kb_proc *proc,
+		     struct binder_node_info_for_ref *info)
+{
+	struct kb_context *ctx = proc->ctx;
+	struct kb_node *node;
+	bool is_mgr = false;
+
+	if (info->strong_count || info->weak_count || info->reserved1 ||
+	    info->reserved2 || info->reserved3)
+		return -EINVAL;
+	mutex_lock(&ctx->mgr_lock);
+	node = ctx->mgr_node;
+	if (node) {
+		spin_lock(&node->lock);
+		is_mgr = node->inner.owner == proc;
+		spin_unlock(&node->lock);
+	}
+	mutex_unlock(&ctx->mgr_lock);
+	if (!is_mgr)
+		return -EPERM;
+
+	node = kb_ref_get_node(proc, info->handle, true);
+	if (!node)
+		return -EINVAL;
+	spin_lock(&node->lock);
+	info->strong_count = node->inner.local_strong +
+			     node->inner.internal_strong;
+	info->weak_count = node->inner.local_weak;
+	spin_unlock(&node->lock);
+	kb_node_unpin(node);
+	return 0;
+}

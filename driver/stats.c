@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Live-object counters exported through debugfs.
+ */
+#include "internal.h"
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "stats.h"
+
+atomic_long_t kb_live[KB_OBJ_COUNT];
+
+static const char * const kb_obj_names[KB_OBJ_COUNT] = {
+	[KB_OBJ_PROC] = "procs",
+	[KB_OBJ_THREAD] = "threads",
+	[KB_OBJ_NODE] = "nodes",
+	[KB_OBJ_REF] = "refs",
+	[KB_OBJ_TRANSACTION] = "transactions",
+	[KB_OBJ_BUFFER] = "buffers",
+	[KB_OBJ_WORK] = "work",
+	[KB_OBJ_DEATH] = "deaths",
+};
+
+static struct dentry *kb_debugfs_dir;
+static atomic_t kb_last_debug_id;
+
+/**
+ * kb_new_debug_id() - a fresh id for debug output (never an address)
+ *
+ * Return: the id.
+ */
+int kb_new_debug_id(void)
+{
+	return atomic_inc_return(&kb_last_debug_id);
+}
+
+static int kb_live_show(struct seq_file *m, void *unused)
+{
+	int i;
+
+	for (i = 0; i < KB_OBJ_COUNT; i++)
+		seq_printf(m, "%s %ld\n", kb_obj_names[i],
+			   atomic_long_read(&kb_live[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kb_live);
+
+/**
+ * kb_stats_init() - create /sys/kernel/debug/kbinder and its files
+ *
+ * debugfs is optional: without it the driver works, only the counters are
+ * not visible.
+ *
+ * Return: 0 (debugfs failures are not fatal).
+ */
+int kb_stats_init(void)
+{
+	kb_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("live", 0444, kb_debugfs_dir, NULL, &kb_live_fops);
+	return 0;
+}
+
+/**
+ * kb_stats_exit() - remove the debugfs directory
+ */
+void kb_stats_exit(void)
+{
+	debugfs_remove_recursive(kb_debugfs_dir);
+	kb_debugfs_dir = NULL;
+}

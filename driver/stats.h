@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Live-object counters and the debugfs directory "kbinder".
+ *
+ * Every object kind the driver allocates is counted when created and when
+ * destroyed; /sys/kernel/debug/kbinder/live prints "<name> <live count>" so a
+ * test can check that everything was freed. No kernel address is printed.
+ */
+#ifndef _KB_STATS_H
+#define _KB_STATS_H
+
+#include <linux/atomic.h>
+
+/**
+ * enum kb_obj - the object kinds that are counted
+ * @KB_OBJ_PROC: struct kb_proc, one per open file
+ * @KB_OBJ_THREAD: struct kb_thread
+ * @KB_OBJ_NODE: struct kb_node
+ * @KB_OBJ_REF: struct kb_ref
+ * @KB_OBJ_TRANSACTION: struct kb_transaction
+ * @KB_OBJ_BUFFER: buffers allocated in a receive area and not yet freed
+ * @KB_OBJ_WORK: standalone work items (transaction-complete notices)
+ * @KB_OBJ_DEATH: struct kb_death, death notification requests
+ * @KB_OBJ_COUNT: number of kinds
+ */
+enum kb_obj {
+	KB_OBJ_PROC,
+	KB_OBJ_THREAD,
+	KB_OBJ_NODE,
+	KB_OBJ_REF,
+	KB_OBJ_TRANSACTION,
+	KB_OBJ_BUFFER,
+	KB_OBJ_WORK,
+	KB_OBJ_DEATH,
+	KB_OBJ_COUNT
+};
+
+extern atomic_long_t kb_live[KB_OBJ_COUNT];
+
+/**
+ * kb_stats_created() - count one more live object of a kind
+ * @kind: the object kind
+ */
+static inline void kb_stats_created(enum kb_obj kind)
+{
+	atomic_long_inc(&kb_live[kind]);
+}
+
+/**
+ * kb_stats_destroyed() - count one live object of a kind less
+ * @kind: the object kind
+ */
+static inline void kb_stats_destroyed(enum kb_obj kind)
+{
+	atomic_long_dec(&kb_live[kind]);
+}
+
+int kb_new_debug_id(void);
+int kb_stats_init(void);
+void kb_stats_exit(void);
+
+#endif /* _KB_STATS_H */

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Threads: lookup and creation, looper state, priority, exit.
+ */
+#include "internal.h"
+
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+
+#include "proc.h"
+#include "stats.h"
+#include "thread.h"
+#include "transaction.h"
+
+static struct kb_thread *kb_thread_find(struct kb_proc *proc, pid_t pid,
+					struct kb_thread *insert)
+	__must_hold(&proc->inner_lock)
+{
+	struct rb_node **p = &proc->inner.threads.rb_node, *parent = NULL;
+	struct kb_thread *thread;
+
+	lockdep_assert_held(&proc->inner_lock);
+	while (*p) {
+		parent = *p;
+		thread = rb_entry(parent, struct kb_thread, rb);
+		if (pid < thread->pid)
+			p = &parent->rb_left;
+		else if (pid > thread->pid)
+			p = &parent->rb_right;
+		else
+			return thread;
+	}
+	if (insert) {
+		rb_link_node(&insert->rb, parent, p);
+		rb_insert_color(&insert->rb, &proc->inner.threads);
+	}
+	return insert;
+}
+
+static struct kb_thread *kb_thread_new(struct kb_proc *proc)
+{
+	struct kb_thread *thread = kzalloc(sizeof(*thread), GFP_KERNEL);
+
+	if (!thread)
+		return NULL;
+	thread->proc = proc;
+	thread->pid = current->pid;
+	refcount_set(&thread->mem, 1);
+	INIT_LIST_HEAD(&thread->waiting_entry);
+	init_waitqueue_head(&thread->wait);
+	INIT_LIST_HEAD(&thread->inner.todo);
+	/* The first read returns at once, so a new thread sees BR_NOOP. */
+	thread->inner.need_return = true;
+	kb_return_work_init(&thread->return_error);
+	kb_return_work_init(&thread->reply_error);
+	return thread;
+}
+
+/**
+ * kb_thread_get_current() - find or create the calling thread's state
+ * @proc: the process
+ *
+ * Allocates outside the lock and inserts under it; a spare is freed.
+ *
+ * Return: the thread with a memory reference for the caller, or NULL.
+ */
+struct kb_thread *kb_thread_get_current(struct kb_proc *proc)
+{
+	struct kb_thread *thread, *spare = NULL;
+
+	for (;;) {
+		spin_lock(&proc->inner_lock);
+		thread = kb_thread_find(proc, current->pid, spare);
+		if (thread) {
+			refcount_inc(&thread->mem);
+			spin_unlock(&proc->inner_lock);
+			break;
+		}
+		spin_unlock(&proc->inner_lock);
+		spare = kb_thread_new(proc);
+		if (!spare)
+			return NULL;
+	}
+	if (spare && spare != thread) {
+		kfree(spare);
+	} else if (spare) {
+		kb_proc_get(proc);
+		kb_stats_created(KB_OBJ_THREAD);
+	}
+	return thread;
+}
+
+/**
+ * kb_thread_get() - take a memory reference on a thread
+ * @thread: the thread
+ */
+void kb_thread_get(struct kb_thread *thread)
+{
+	refcount_inc(&thread->mem);
+}
+
+/**
+ * kb_thread_put() - drop a memory reference; the last one frees it
+ * @thread: the thread
+ *
+ * The free is RCU-delayed: an epoll set may still look at the wait queue
+ * until a grace period after wake_up_pollfree().
+ */
+void kb_thread_put(struct kb_thread *thread)
+{
+	struct kb_proc *proc = thread->proc;
+
+	if (!refcount_dec_and_test(&thread->mem))
+		return;
+	kfree_rcu(thread, rcu);
+	kb_stats_destroyed(KB_OBJ_THREAD);
+	kb_proc_put(proc);
+}
+
+/**
+ * kb_thread_release() - a thread exits (BINDER_THREAD_EXIT or teardown)
+ * @thread: the thread; the caller keeps its own memory reference
+ *
+ * Removes it from its process, fails the calls waiting on it, cancels its
+ * queued work and detaches it from any epoll set.
+ */
+void kb_thread_release(struct kb_thread *thread)
+{
+	struct kb_proc *proc = thread->proc;
+	bool polled;
+
+	spin_lock(&proc->inner_lock);
+	if (thread->inner.is_dead) {
+		spin_unlock(&proc->inner_lock);
+		return;
+	}
+	thread->inner.is_dead = true;
+	rb_erase(&thread->rb, &proc->inner.threads);
+	list_del_init(&thread->waiting_entry);
+	polled = thread->inner.looper & KB_LOOPER_POLL;
+	spin_unlock(&proc->inner_lock);
+
+	kb_transaction_thread_exit(thread);
+	/* CVE-2019-2215: no epoll entry may outlive the wait queue. */
+	if (polled)
+		wake_up_pollfree(&thread->wait);
+	kb_work_cancel_list(proc, &thread->inner.todo);
+	kb_thread_put(thread);
+}
+
+/**
+ * kb_proc_release_threads() - release every thread of a dying process
+ * @proc: the process, already marked dead
+ */
+void kb_proc_release_threads(struct kb_proc *proc)
+{
+	struct kb_thread *thread;
+	struct rb_node *n;
+
+	for (;;) {
+		spin_lock(&proc->inner_lock);
+		n = rb_first(&proc->inner.threads);
+		thread = n ? rb_entry(n, struct kb_thread, rb) : NULL;
+		if (thread)
+			refcount_inc(&thread->mem);
+		spin_unlock(&proc->inner_lock);
+		if (!thread)
+			return;
+		kb_thread_release(thread);
+		kb_thread_put(thread);
+	}
+}
+
+/**
+ * kb_proc_flush_threads() - make every thread's read return (flush())
+ * @proc: the process
+ */
+void kb_proc_flush_threads(struct kb_proc *proc)
+{
+	struct kb_thread *thread;
+	struct rb_node *n;
+
+	spin_lock(&proc->inner_lock);
+	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n)) {
+		thread = rb_entry(n, struct kb_thread, rb);
+		thread->inner.need_return = true;
+		if (thread->inner.looper & KB_LOOPER_WAITING)
+			wake_up_interruptible(&thread->wait);
+	}
+	spin_unlock(&proc->inner_lock);
+}
+
+/**
+ * kb_thread_register_looper() - BC_REGISTER_LOOPER: a spawned looper starts
+ * @thread: the thread
+ */
+void kb_thread_register_looper(struct kb_thread *thread)
+{
+	struct kb_proc *proc = thread->proc;
+
+	spin_lock(&proc->inner_lock);
+	if (thread->inner.looper & KB_LOOPER_ENTERED) {
+		thread->inner.looper |= KB_LOOPER_INVALID;
+	} else if (!proc->inner.requested_threads) {
+		thread->inner.looper |= KB_LOOPER_INVALID;
+	} else {
+		proc->inner.requested_threads--;
+		proc->inner.requested_threads_started++;
+	}
+	thread->inner.looper |= KB_LOOPER_REGISTERED;
+	spin_unlock(&proc->inner_lock);
+}
+
+/**
+ * kb_thread_enter_looper() - BC_ENTER_LOOPER: a thread joins the pool
+ * @thread: the thread
+ */
+void kb_thread_enter_looper(struct kb_thread *thread)
+{
+	struct kb_proc *proc = thread->proc;
+
+	spin_lock(&proc->inner_lock);
+	if (thread->inner.looper & KB_LOOPER_REGISTERED)
+		thread->inner.looper |= KB_LOOPER_INVALID;
+	thread->inner.looper |= KB_LOOPER_ENTERED;
+	spin_unlock(&proc->inner_lock);
+}
+
+/**
+ * kb_thread_exit_looper() - BC_EXIT_LOOPER
+ * @thread: the thread
+ */
+void kb_thread_exit_looper(struct kb_thread *thread)
+{
+	struct kb_proc *proc = thread->proc;
+
+	spin_lock(&proc->inner_lock);
+	thread->inner.looper |= KB_LOOPER_EXITED;
+	spin_unlock(&proc->inner_lock);
+}
+
+/**
+ * kb_set_nice() - run the current thread at a nice level, as far as allowed
+ * @nice: the wanted level
+ *
+ * Without the right to raise the priority that far, the thread goes as
+ * high as RLIMIT_NICE permits.
+ */
+void kb_set_nice(long nice)
+{
+	long min_nice;
+
+	if (can_nice(current, nice)) {
+		set_user_nice(current, nice);
+		return;
+	}
+	min_nice = rlimit_to_nice(rlimit(RLIMIT_NICE));
+	if (min_nice <= MAX_NICE)
+		set_user_nice(current, min_nice);
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Threads: the per-thread state of a process (looper state, todo list,
+ * transaction stack).
+ */
+#ifndef _KB_THREAD_H
+#define _KB_THREAD_H
+
+#include <linux/list.h>
+#include <linux/rbtree.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/wait.h>
+
+#include "work.h"
+
+struct kb_proc;
+struct kb_transaction;
+
+/* Looper state bits (kb_thread_inner.looper) */
+#define KB_LOOPER_REGISTERED	BIT(0)	/* BC_REGISTER_LOOPER */
+#define KB_LOOPER_ENTERED	BIT(1)	/* BC_ENTER_LOOPER */
+#define KB_LOOPER_EXITED	BIT(2)	/* BC_EXIT_LOOPER */
+#define KB_LOOPER_INVALID	BIT(3)	/* inconsistent looper commands */
+#define KB_LOOPER_WAITING	BIT(4)	/* inside a read */
+#define KB_LOOPER_POLL		BIT(5)	/* used poll(): wait queue may be in an epoll set */
+
+/**
+ * struct kb_thread_inner - thread state protected by the process inner_lock
+ * @todo: work for this thread only
+ * @process_todo: @todo holds work that should wake the thread (deferred
+ *	transaction-complete notices do not)
+ * @need_return: the next read returns even without work
+ * @looper: KB_LOOPER_* bits
+ * @transaction_stack: the innermost transaction this thread sends or
+ *	handles; the older ones follow via from_parent/to_parent
+ * @is_dead: the thread exited; nothing is queued to it any more
+ */
+struct kb_thread_inner {
+	struct list_head todo;
+	bool process_todo;
+	bool need_return;
+	u32 looper;
+	struct kb_transaction *transaction_stack;
+	bool is_dead;
+};
+
+/**
+ * struct kb_thread - one thread of a process that uses the binder file
+ * @proc: the process (constant; the thread holds a memory reference)
+ * @pid: the thread id (constant; the key in the process's tree)
+ * @mem: keeps the memory alive; freed after an RCU grace period
+ * @rb: in the process's threads tree (protected by proc->inner_lock)
+ * @waiting_entry: in the process's waiting_threads list while idle and
+ *	willing to take process work (protected by proc->inner_lock)
+ * @wait: where the thread sleeps in read, and what poll() watches
+ * @inner: see &struct kb_thread_inner (protected by proc->inner_lock)
+ * @return_error: the result of this thread's own failed transaction
+ * @reply_error: a dead or failed reply for the call this thread waits on
+ * @rcu: for the RCU-delayed free (poll users may still see @wait)
+ */
+struct kb_thread {
+	struct kb_proc *proc;
+	pid_t pid;
+	refcount_t mem;
+	struct rb_node rb;
+	struct list_head waiting_entry;
+	wait_queue_head_t wait;
+	struct kb_thread_inner inner;
+	struct kb_return_work return_error;
+	struct kb_return_work reply_error;
+	struct rcu_head rcu;
+};
+
+struct kb_thread *kb_thread_get_current(struct kb_proc *proc);
+void kb_thread_get(struct kb_thread *thread);
+void kb_thread_put(struct kb_thread *thread);
+void kb_thread_release(struct kb_thread *thread);
+void kb_proc_release_threads(struct kb_proc *proc);
+void kb_proc_flush_threads(struct kb_proc *proc);
+
+void kb_thread_register_looper(struct kb_thread *thread);
+void kb_thread_enter_looper(struct kb_thread *thread);
+void kb_thread_exit_looper(struct kb_thread *thread);
+void kb_set_nice(long nice);
+
+#endif /* _KB_THREAD_H */

@@ -1,0 +1,712 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Transactions.
+ *
+ * A synchronous call is pushed on the sender's transaction stack before
+ * the receiver can see it, and on the receiving thread's stack when it is
+ * read; the reply pops both. A one-way call is queued on its node: while a
+ * previous one-way buffer of that node is not freed, the next waits in the
+ * node's async_todo. BR_TRANSACTION_COMPLETE of a synchronous call is
+ * queued without waking the sender, which reads it with the reply.
+ */
+#include "internal.h"
+
+#include <linux/cred.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+
+#include "alloc.h"
+#include "context.h"
+#include "node.h"
+#include "objects.h"
+#include "proc.h"
+#include "ref.h"
+#include "stats.h"
+#include "thread.h"
+#include "transaction.h"
+
+static const struct kb_work_ops kb_transaction_ops;
+
+static void kb_transaction_free(struct kb_transaction *t)
+{
+	struct kb_proc *to = t->to_proc;
+	struct kb_thread *from;
+
+	spin_lock(&to->inner_lock);
+	if (t->buffer)
+		t->buffer->transaction = NULL;
+	t->buffer = NULL;
+	spin_unlock(&to->inner_lock);
+
+	spin_lock(&t->lock);
+	from = t->from;
+	t->from = NULL;
+	spin_unlock(&t->lock);
+	if (from)
+		kb_thread_put(from);
+	put_pid(t->sender_tgid);
+	kb_proc_put(to);
+	kfree(t);
+	kb_stats_destroyed(KB_OBJ_TRANSACTION);
+}
+
+/* The waiting sender of a synchronous call, with a memory reference. */
+static struct kb_thread *kb_transaction_get_from(struct kb_transaction *t)
+{
+	struct kb_thread *from;
+
+	spin_lock(&t->lock);
+	from = t->from;
+	if (from)
+		kb_thread_get(from);
+	spin_unlock(&t->lock);
+	return from;
+}
+
+/**
+ * kb_transaction_release_buffer() - free a transaction buffer
+ * @proc: the process owning the buffer
+ * @buffer: the buffer
+ * @objects: how many of its objects were translated (SIZE_MAX: all)
+ *
+ * Detaches it from its transaction, hands the node's next one-way call
+ * over to the process, drops what the objects and the target node held,
+ * and returns the space.
+ */
+void kb_transaction_release_buffer(struct kb_proc *proc,
+				   struct kb_buffer *buffer, size_t objects)
+{
+	struct kb_node *node = buffer->target_node;
+	struct kb_work *next;
+
+	spin_lock(&proc->inner_lock);
+	if (buffer->transaction)
+		buffer->transaction->buffer = NULL;
+	buffer->transaction = NULL;
+	spin_unlock(&proc->inner_lock);
+
+	if (node && buffer->async_transaction) {
+		spin_lock(&node->lock);
+		next = list_first_entry_or_null(&node->inner.async_todo,
+						struct kb_work, entry);
+		if (!next) {
+			node->inner.has_async_transaction = false;
+		} else {
+			spin_lock(&proc->inner_lock);
+			if (!proc->inner.is_dead) {
+				list_del_init(&next->entry);
+				kb_enqueue_proc(proc, next);
+				kb_proc_wake(proc, NULL, false);
+			}
+			spin_unlock(&proc->inner_lock);
+		}
+		spin_unlock(&node->lock);
+	}
+	kb_objects_release(proc, buffer, objects);
+	buffer->target_node = NULL;
+	if (node)
+		kb_node_dec(node, true, false);
+	kb_alloc_free_buf(&proc->alloc, buffer);
+	kb_stats_destroyed(KB_OBJ_BUFFER);
+}
+
+/**
+ * kb_transaction_free_user_buffer() - BC_FREE_BUFFER
+ * @thread: the calling thread
+ * @data_ptr: the buffer's user address, as BR_TRANSACTION/BR_REPLY gave it
+ *
+ * Return: 0, or -EINVAL if there is no such buffer or it may not be freed.
+ */
+int kb_transaction_free_user_buffer(struct kb_thread *thread,
+				    binder_uintptr_t data_ptr)
+{
+	struct kb_proc *proc = thread->proc;
+	struct kb_buffer *buffer;
+
+	buffer = kb_alloc_prepare_to_free(&proc->alloc, data_ptr);
+	if (!buffer)
+		return -EINVAL;
+	kb_transaction_release_buffer(proc, buffer, SIZE_MAX);
+	return 0;
+}
+
+/**
+ * kb_transaction_failed_reply() - a synchronous call cannot be answered
+ * @t: the call, no longer on any todo list or receiving stack
+ * @cmd: BR_DEAD_REPLY or BR_FAILED_REPLY
+ *
+ * The waiting sender gets @cmd. If the sender is gone too, the call it was
+ * itself handling fails in turn. Frees @t (and the walked transactions).
+ */
+void kb_transaction_failed_reply(struct kb_transaction *t, u32 cmd)
+{
+	struct kb_transaction *next;
+	struct kb_thread *from;
+
+	while (t) {
+		from = kb_transaction_get_from(t);
+		if (from) {
+			spin_lock(&from->proc->inner_lock);
+			if (from->inner.transaction_stack == t)
+				from->inner.transaction_stack = t->from_parent;
+			spin_unlock(&from->proc->inner_lock);
+			kb_thread_return(from, &from->reply_error, cmd);
+			kb_thread_put(from);
+			kb_transaction_free(t);
+			return;
+		}
+		next = t->from_parent;
+		kb_transaction_free(t);
+		t = next;
+	}
+}
+
+/**
+ * kb_transaction_thread_exit() - unwind the stack of an exiting thread
+ * @thread: the thread, already marked dead
+ *
+ * Calls it sent will find no sender to reply to; calls it received lose
+ * their receiver, and the innermost one is answered with BR_DEAD_REPLY.
+ */
+void kb_transaction_thread_exit(struct kb_thread *thread)
+{
+	struct kb_proc *proc = thread->proc;
+	struct kb_transaction *t, *next, *send_reply = NULL;
+	bool sent;
+
+	spin_lock(&proc->inner_lock);
+	t = thread->inner.transaction_stack;
+	if (t && t->to_thread == thread)
+		send_reply = t;
+	while (t) {
+		if (t->to_thread == thread) {
+			t->to_thread = NULL;
+			if (t->buffer)
+				t->buffer->transaction = NULL;
+			t->buffer = NULL;
+			next = t->to_parent;
+		} else {
+			spin_lock(&t->lock);
+			sent = t->from == thread;
+			next = t->from_parent;
+			if (sent)
+				t->from = NULL;
+			spin_unlock(&t->lock);
+			if (!sent) {
+				pr_err("thread %d: corrupt transaction stack\n",
+				       thread->pid);
+				break;
+			}
+			/* The exiting thread's own reference is still held. */
+			kb_thread_put(thread);
+		}
+		t = next;
+	}
+	thread->inner.transaction_stack = NULL;
+	spin_unlock(&proc->inner_lock);
+	if (send_reply)
+		kb_transaction_failed_reply(send_reply, BR_DEAD_REPLY);
+}
+
+/* ---- delivery ---- */
+
+static u32 kb_transaction_sender_pid(struct kb_transaction *t)
+{
+	struct kb_thread *from = kb_transaction_get_from(t);
+	u32 pid = 0;
+
+	if (from) {
+		pid = pid_nr_ns(t->sender_tgid, task_active_pid_ns(current));
+		kb_thread_put(from);
+	}
+	return pid;
+}
+
+/* Run the receiving thread at the caller's priority, within the node's bound. */
+static void kb_transaction_inherit_nice(struct kb_transaction *t,
+					struct kb_node *node)
+{
+	bool oneway = t->flags & TF_ONE_WAY;
+
+	t->saved_nice = task_nice(current);
+	if (!oneway && t->nice < node->min_nice)
+		kb_set_nice(t->nice);
+	else if (!oneway || t->saved_nice > node->min_nice)
+		kb_set_nice(node->min_nice);
+}
+
+static int kb_transaction_deliver(struct kb_work *work,
+				  struct kb_thread *thread,
+				  struct kb_wbuf *out)
+	__releases(&thread->proc->inner_lock)
+{
+	struct kb_transaction *t = container_of(work, struct kb_transaction,
+						work);
+	struct kb_proc *proc = thread->proc;
+	struct binder_transaction_data tr = {};
+	struct kb_buffer *buffer = t->buffer;
+	bool oneway = t->flags & TF_ONE_WAY;
+	u32 cmd = BR_REPLY;
+
+	spin_unlock(&proc->inner_lock);
+	if (buffer->target_node) {
+		tr.target.ptr = buffer->target_node->ptr;
+		tr.cookie = buffer->target_node->cookie;
+		kb_transaction_inherit_nice(t, buffer->target_node);
+		cmd = BR_TRANSACTION;
+	}
+	tr.code = t->code;
+	tr.flags = t->flags;
+	tr.sender_euid = from_kuid(current_user_ns(), t->sender_euid);
+	tr.sender_pid = kb_transaction_sender_pid(t);
+	tr.data_size = buffer->data_size;
+	tr.offsets_size = buffer->offsets_size;
+	tr.data.ptr.buffer = buffer->user_data;
+	tr.data.ptr.offsets = buffer->user_data +
+			      ALIGN(buffer->data_size, sizeof(u64));
+
+	if (kb_wbuf_put_u32(out, cmd) || kb_wbuf_put(out, &tr, sizeof(tr))) {
+		t->work.ops->cancel(&t->work);
+		return -EFAULT;
+	}
+
+	mutex_lock(&proc->alloc.lock);
+	buffer->allow_user_free = true;
+	mutex_unlock(&proc->alloc.lock);
+
+	if (cmd == BR_TRANSACTION && !oneway) {
+		spin_lock(&proc->inner_lock);
+		t->to_parent = thread->inner.transaction_stack;
+		t->to_thread = thread;
+		thread->inner.transaction_stack = t;
+		spin_unlock(&proc->inner_lock);
+	} else {
+		kb_transaction_free(t);
+	}
+	return KB_READ_STOP;
+}
+
+/* The receiver went away before reading the call. */
+static void kb_transaction_cancel(struct kb_work *work)
+{
+	struct kb_transaction *t = container_of(work, struct kb_transaction,
+						work);
+	struct kb_proc *to = t->to_proc;
+	struct kb_buffer *buffer;
+	bool needs_reply = !t->is_reply && !(t->flags & TF_ONE_WAY);
+
+	spin_lock(&to->inner_lock);
+	buffer = t->buffer;
+	spin_unlock(&to->inner_lock);
+	if (buffer)
+		kb_transaction_release_buffer(to, buffer, SIZE_MAX);
+	if (needs_reply)
+		kb_transaction_failed_reply(t, BR_DEAD_REPLY);
+	else
+		kb_transaction_free(t);
+}
+
+static const struct kb_work_ops kb_transaction_ops = {
+	.name = "transaction",
+	.deliver = kb_transaction_deliver,
+	.cancel = kb_transaction_cancel,
+};
+
+/* ---- sending ---- */
+
+/**
+ * struct kb_send - one BC_TRANSACTION or BC_REPLY being set up
+ * @thread: the sending thread
+ * @proc: its process
+ * @tr: the user's transaction data
+ * @reply: a BC_REPLY
+ * @in_reply_to: for a reply, the call being answered (popped from the
+ *	sender's stack)
+ * @target_proc: the receiving process (memory reference, counted as a
+ *	sender in it)
+ * @target_thread: the receiving thread if it is known (memory reference)
+ * @target_node: the called node, pinned, with a local strong count that
+ *	the buffer takes over
+ * @t: the new transaction
+ * @tcomplete: the sender's BR_TRANSACTION_COMPLETE
+ * @buffer: the payload in the receiver's area
+ * @objects: the object translation state
+ */
+struct kb_send {
+	struct kb_thread *thread;
+	struct kb_proc *proc;
+	const struct binder_transaction_data *tr;
+	bool reply;
+	struct kb_transaction *in_reply_to;
+	struct kb_proc *target_proc;
+	struct kb_thread *target_thread;
+	struct kb_node *target_node;
+	struct kb_transaction *t;
+	struct kb_work *tcomplete;
+	struct kb_buffer *buffer;
+	struct kb_objects_ctx objects;
+};
+
+/* Count in a sender; a dying process accepts none. */
+static struct kb_status kb_send_set_target_proc(struct kb_send *s,
+						struct kb_proc *target)
+{
+	if (!kb_proc_enter_send(target))
+		return kb_fail(BR_DEAD_REPLY, -ESRCH);
+	kb_proc_get(target);
+	s->target_proc = target;
+	return KB_OK;
+}
+
+static struct kb_status kb_send_find_reply_target(struct kb_send *s)
+{
+	struct kb_thread *thread = s->thread;
+	struct kb_transaction *t;
+	struct kb_thread *from;
+	bool ok;
+
+	spin_lock(&s->proc->inner_lock);
+	t = thread->inner.transaction_stack;
+	if (!t || t->to_thread != thread) {
+		spin_unlock(&s->proc->inner_lock);
+		return kb_fail(BR_FAILED_REPLY, -EPROTO);
+	}
+	thread->inner.transaction_stack = t->to_parent;
+	spin_unlock(&s->proc->inner_lock);
+	s->in_reply_to = t;
+	kb_set_nice(t->saved_nice);
+
+	from = kb_transaction_get_from(t);
+	if (!from)
+		return kb_fail(BR_DEAD_REPLY, -ESRCH);
+	s->target_thread = from;
+	spin_lock(&from->proc->inner_lock);
+	ok = from->inner.transaction_stack == t;
+	spin_unlock(&from->proc->inner_lock);
+	if (!ok)
+		return kb_fail(BR_FAILED_REPLY, -EPROTO);
+	return kb_send_set_target_proc(s, from->proc);
+}
+
+/* For a nested call, the thread of the target that waits on us takes it. */
+static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
+{
+	struct kb_thread *thread = s->thread;
+	struct kb_transaction *t;
+	struct kb_thread *from;
+
+	spin_lock(&s->proc->inner_lock);
+	t = thread->inner.transaction_stack;
+	if (t && t->to_thread != thread) {
+		spin_unlock(&s->proc->inner_lock);
+		return kb_fail(BR_FAILED_REPLY, -EPROTO);
+	}
+	for (; t; t = t->from_parent) {
+		spin_lock(&t->lock);
+		from = t->from;
+		if (from && from->proc == s->target_proc) {
+			kb_thread_get(from);
+			s->target_thread = from;
+		}
+		spin_unlock(&t->lock);
+		if (s->target_thread)
+			break;
+	}
+	spin_unlock(&s->proc->inner_lock);
+	return KB_OK;
+}
+
+static struct kb_node *kb_send_mgr_node(struct kb_context *ctx)
+{
+	struct kb_node *node;
+
+	mutex_lock(&ctx->mgr_lock);
+	node = ctx->mgr_node;
+	if (node)
+		kb_node_pin(node);
+	mutex_unlock(&ctx->mgr_lock);
+	return node;
+}
+
+static struct kb_status kb_send_find_call_target(struct kb_send *s)
+{
+	struct kb_node *node;
+	struct kb_proc *owner;
+	struct kb_status st;
+
+	if (s->tr->target.handle == 0) {
+		node = kb_send_mgr_node(s->proc->ctx);
+		if (!node)
+			return kb_fail(BR_DEAD_REPLY, -EINVAL);
+	} else {
+		node = kb_ref_get_node(s->proc, s->tr->target.handle, true);
+		if (!node)
+			return kb_fail(BR_FAILED_REPLY, -EINVAL);
+	}
+	s->target_node = node;
+
+	spin_lock(&node->lock);
+	owner = node->inner.owner;
+	if (owner)
+		kb_proc_get(owner);
+	spin_unlock(&node->lock);
+	if (!owner)
+		return kb_fail(BR_DEAD_REPLY, -ESRCH);
+	if (owner == s->proc) {
+		kb_proc_put(owner);
+		return kb_fail(BR_FAILED_REPLY, -EINVAL);
+	}
+	st = kb_send_set_target_proc(s, owner);
+	kb_proc_put(owner);
+	if (!kb_ok(st))
+		return st;
+
+	/* The buffer holds the node strongly until it is freed. */
+	spin_lock(&node->lock);
+	kb_node_inc_locked(node, true, false, NULL);
+	spin_unlock(&node->lock);
+
+	if (!(s->tr->flags & TF_ONE_WAY))
+		return kb_send_find_waiting_thread(s);
+	return KB_OK;
+}
+
+static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
+{
+	const struct binder_transaction_data *tr = s->tr;
+	struct kb_transaction *t;
+	bool oneway = !s->reply && (tr->flags & TF_ONE_WAY);
+
+	if (!IS_ALIGNED(tr->offsets_size, sizeof(binder_size_t)) ||
+	    !IS_ALIGNED(extra, sizeof(u64)))
+		return kb_fail(BR_FAILED_REPLY, -EINVAL);
+	s->tcomplete = kb_tcomplete_new();
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!s->tcomplete || !t) {
+		kfree(t);
+		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
+	}
+	kb_stats_created(KB_OBJ_TRANSACTION);
+	t->debug_id = kb_new_debug_id();
+	kb_work_init(&t->work, &kb_transaction_ops);
+	spin_lock_init(&t->lock);
+	if (!s->reply && !oneway) {
+		kb_thread_get(s->thread);
+		t->from = s->thread;
+	}
+	kb_proc_get(s->target_proc);
+	t->to_proc = s->target_proc;
+	t->to_thread = s->target_thread;
+	t->sender_tgid = get_pid(task_tgid(current));
+	t->sender_euid = s->proc->cred->euid;
+	t->code = tr->code;
+	t->flags = tr->flags;
+	t->nice = task_nice(current);
+	t->is_reply = s->reply;
+	s->t = t;
+	return KB_OK;
+}
+
+static struct kb_status kb_send_copy_payload(struct kb_send *s, u64 extra)
+{
+	const struct binder_transaction_data *tr = s->tr;
+	struct kb_alloc *alloc = &s->target_proc->alloc;
+	bool oneway = !s->reply && (tr->flags & TF_ONE_WAY);
+	struct kb_buffer *buffer;
+
+	buffer = kb_alloc_new_buf(alloc, tr->data_size, tr->offsets_size,
+				  extra, oneway, current->tgid);
+	if (IS_ERR(buffer))
+		return kb_fail(PTR_ERR(buffer) == -ESRCH ? BR_DEAD_REPLY :
+			       BR_FAILED_REPLY, PTR_ERR(buffer));
+	kb_stats_created(KB_OBJ_BUFFER);
+	s->buffer = buffer;
+	buffer->transaction = s->t;
+	s->t->buffer = buffer;
+	if (!s->reply) {
+		/* The count taken in kb_send_find_call_target() moves here. */
+		buffer->target_node = s->target_node;
+	}
+
+	if (kb_alloc_copy_user_to_buffer(alloc, buffer, 0,
+					 u64_to_user_ptr(tr->data.ptr.buffer),
+					 tr->data_size) ||
+	    kb_alloc_copy_user_to_buffer(alloc, buffer,
+					 ALIGN(tr->data_size, sizeof(u64)),
+					 u64_to_user_ptr(tr->data.ptr.offsets),
+					 tr->offsets_size))
+		return kb_fail(BR_FAILED_REPLY, -EFAULT);
+
+	s->objects.proc = s->proc;
+	s->objects.thread = s->thread;
+	s->objects.target = s->target_proc;
+	s->objects.buffer = buffer;
+	return kb_objects_translate(&s->objects);
+}
+
+/* Queue a call on the receiver: its thread, an idle looper, or the node. */
+static struct kb_status kb_send_queue_call(struct kb_send *s)
+{
+	struct kb_transaction *t = s->t;
+	struct kb_node *node = s->target_node;
+	struct kb_proc *proc = s->target_proc;
+	struct kb_thread *thread = s->target_thread;
+	bool oneway = t->flags & TF_ONE_WAY;
+	struct kb_status st = KB_OK;
+
+	spin_lock(&node->lock);
+	spin_lock(&proc->inner_lock);
+	if (proc->inner.is_dead || (thread && thread->inner.is_dead)) {
+		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
+	} else if (oneway && node->inner.has_async_transaction) {
+		list_add_tail(&t->work.entry, &node->inner.async_todo);
+	} else {
+		if (oneway)
+			node->inner.has_async_transaction = true;
+		if (!thread)
+			thread = kb_proc_select_thread(proc);
+		if (thread)
+			kb_enqueue_thread(thread, &t->work);
+		else
+			kb_enqueue_proc(proc, &t->work);
+		kb_proc_wake(proc, thread, !oneway);
+	}
+	spin_unlock(&proc->inner_lock);
+	spin_unlock(&node->lock);
+	return st;
+}
+
+static struct kb_status kb_send_commit_reply(struct kb_send *s)
+{
+	struct kb_thread *target = s->target_thread;
+	struct kb_proc *proc = s->target_proc;
+	struct kb_status st = KB_OK;
+
+	spin_lock(&proc->inner_lock);
+	if (target->inner.is_dead) {
+		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
+	} else {
+		target->inner.transaction_stack = s->in_reply_to->from_parent;
+		kb_enqueue_thread(target, &s->t->work);
+		wake_up_interruptible_sync(&target->wait);
+	}
+	spin_unlock(&proc->inner_lock);
+	if (!kb_ok(st))
+		return st;
+
+	spin_lock(&s->proc->inner_lock);
+	kb_enqueue_thread(s->thread, s->tcomplete);
+	spin_unlock(&s->proc->inner_lock);
+	s->tcomplete = NULL;
+	kb_transaction_free(s->in_reply_to);
+	s->in_reply_to = NULL;
+	return KB_OK;
+}
+
+static struct kb_status kb_send_commit_call(struct kb_send *s)
+{
+	struct kb_thread *thread = s->thread;
+	struct kb_transaction *t = s->t;
+	bool oneway = t->flags & TF_ONE_WAY;
+	struct kb_status st;
+
+	spin_lock(&s->proc->inner_lock);
+	if (oneway) {
+		kb_enqueue_thread(thread, s->tcomplete);
+	} else {
+		t->from_parent = thread->inner.transaction_stack;
+		thread->inner.transaction_stack = t;
+		kb_enqueue_thread_deferred(thread, s->tcomplete);
+	}
+	spin_unlock(&s->proc->inner_lock);
+
+	st = kb_send_queue_call(s);
+	if (kb_ok(st)) {
+		s->tcomplete = NULL;
+		return st;
+	}
+	spin_lock(&s->proc->inner_lock);
+	kb_work_dequeue(s->proc, s->tcomplete);
+	if (!oneway && thread->inner.transaction_stack == t)
+		thread->inner.transaction_stack = t->from_parent;
+	spin_unlock(&s->proc->inner_lock);
+	return st;
+}
+
+/* Undo whatever a failed send had set up. */
+static void kb_send_cleanup(struct kb_send *s)
+{
+	if (s->buffer) {
+		kb_transaction_release_buffer(s->target_proc, s->buffer,
+					      s->objects.done);
+	} else if (s->target_node && s->target_proc && !s->reply) {
+		kb_node_dec(s->target_node, true, false);
+	}
+	if (s->t) {
+		s->t->to_thread = NULL;
+		kb_transaction_free(s->t);
+	}
+	if (s->tcomplete)
+		kb_tcomplete_free(s->tcomplete);
+}
+
+/**
+ * kb_transaction_send() - BC_TRANSACTION or BC_REPLY
+ * @thread: the sending thread
+ * @tr: the user's transaction data
+ * @reply: a BC_REPLY
+ * @extra_buffers_size: room for scatter-gather buffers (0 for now)
+ *
+ * Failures are reported to the sender as BR_FAILED_REPLY or BR_DEAD_REPLY;
+ * a failed reply is reported to the caller waiting for it instead, and the
+ * replier gets BR_TRANSACTION_COMPLETE.
+ */
+void kb_transaction_send(struct kb_thread *thread,
+			 const struct binder_transaction_data *tr,
+			 bool reply, u64 extra_buffers_size)
+{
+	struct kb_send s = {
+		.thread = thread,
+		.proc = thread->proc,
+		.tr = tr,
+		.reply = reply,
+	};
+	struct kb_status st;
+
+	st = reply ? kb_send_find_reply_target(&s) :
+		     kb_send_find_call_target(&s);
+	if (kb_ok(st))
+		st = kb_send_prepare(&s, extra_buffers_size);
+	if (kb_ok(st))
+		st = kb_send_copy_payload(&s, extra_buffers_size);
+	if (kb_ok(st))
+		st = reply ? kb_send_commit_reply(&s) : kb_send_commit_call(&s);
+	if (kb_ok(st)) {
+		s.t = NULL;
+		s.buffer = NULL;
+	} else {
+		pr_debug("%d:%d transaction failed: %u, %d\n",
+			 s.proc->pid, thread->pid, st.reply, st.err);
+		kb_send_cleanup(&s);
+	}
+
+	if (s.target_node)
+		kb_node_unpin(s.target_node);
+	if (s.target_thread)
+		kb_thread_put(s.target_thread);
+	if (s.target_proc) {
+		kb_proc_exit_send(s.target_proc);
+		kb_proc_put(s.target_proc);
+	}
+	if (kb_ok(st))
+		return;
+	if (s.in_reply_to) {
+		kb_thread_return(thread, &thread->return_error,
+				 BR_TRANSACTION_COMPLETE);
+		kb_transaction_failed_reply(s.in_reply_to, st.reply);
+	} else {
+		kb_thread_return(thread, &thread->return_error, st.reply);
+	}
+}

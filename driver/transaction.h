@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Transactions: BC_TRANSACTION/BC_REPLY, their delivery as
+ * BR_TRANSACTION/BR_REPLY, the transaction stack, one-way ordering and
+ * BC_FREE_BUFFER.
+ */
+#ifndef _KB_TRANSACTION_H
+#define _KB_TRANSACTION_H
+
+#include <linux/pid.h>
+#include <linux/spinlock.h>
+#include <linux/uidgid.h>
+
+#include "internal.h"
+#include "work.h"
+
+struct kb_buffer;
+struct kb_proc;
+struct kb_thread;
+
+/**
+ * struct kb_transaction - a call or reply in flight
+ * @debug_id: unique id for debug output
+ * @work: queued on the target's todo (or a node's async_todo) until read
+ * @lock: protects @from
+ * @from: the sending thread of a synchronous call, NULL for one-way calls,
+ *	replies, and once the sender died (a thread memory reference is
+ *	held) (protected by @lock)
+ * @from_parent: the next older transaction on the sender's stack
+ *	(protected by the sender process's inner_lock)
+ * @to_parent: the next older transaction on the receiving thread's stack
+ *	(protected by @to_proc's inner_lock)
+ * @to_proc: the receiving process (a memory reference is held; constant)
+ * @to_thread: the thread that must or did receive a synchronous call, or
+ *	NULL (protected by @to_proc's inner_lock)
+ * @buffer: the buffer in @to_proc's area holding the payload, NULL once
+ *	freed (protected by @to_proc's inner_lock)
+ * @sender_tgid: the sending process (pid reference held; constant)
+ * @sender_euid: the sender's effective uid (constant)
+ * @code: the user's transaction code (constant)
+ * @flags: TF_* flags (constant)
+ * @nice: the sender's nice level (constant)
+ * @saved_nice: the receiver's nice level before it took the call
+ *	(set and used by the receiving thread only)
+ * @is_reply: a BC_REPLY (constant)
+ */
+struct kb_transaction {
+	int debug_id;
+	struct kb_work work;
+	spinlock_t lock; /* protects @from */
+	struct kb_thread *from;
+	struct kb_transaction *from_parent;
+	struct kb_transaction *to_parent;
+	struct kb_proc *to_proc;
+	struct kb_thread *to_thread;
+	struct kb_buffer *buffer;
+	struct pid *sender_tgid;
+	kuid_t sender_euid;
+	u32 code;
+	u32 flags;
+	long nice;
+	long saved_nice;
+	bool is_reply;
+};
+
+void kb_transaction_send(struct kb_thread *thread,
+			 const struct binder_transaction_data *tr,
+			 bool reply, u64 extra_buffers_size);
+int kb_transaction_free_user_buffer(struct kb_thread *thread,
+				    binder_uintptr_t data_ptr);
+void kb_transaction_release_buffer(struct kb_proc *proc,
+				   struct kb_buffer *buffer, size_t objects);
+void kb_transaction_failed_reply(struct kb_transaction *t, u32 cmd);
+void kb_transaction_thread_exit(struct kb_thread *thread);
+void kb_proc_release_buffers(struct kb_proc *proc);
+
+#endif /* _KB_TRANSACTION_H */

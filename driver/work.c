@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Todo lists, waking the right thread, and the read half of
+ * BINDER_WRITE_READ.
+ */
+#include "internal.h"
+
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "proc.h"
+#include "stats.h"
+#include "thread.h"
+#include "work.h"
+
+/*
+ * Room a read buffer must still have before another item is taken: a BR_
+ * code and the largest payload (a transaction with security context).
+ */
+#define KB_READ_MIN (sizeof(u32) + sizeof(struct binder_transaction_data_secctx))
+
+/**
+ * kb_wbuf_put() - append bytes to the read buffer
+ * @out: the read buffer
+ * @data: what to write
+ * @len: how many bytes
+ *
+ * Return: 0, or -EFAULT if the user memory is not writable or full.
+ */
+int kb_wbuf_put(struct kb_wbuf *out, const void *data, size_t len)
+{
+	if (out->end - out->ptr < len)
+		return -EFAULT;
+	if (copy_to_user(out->ptr, data, len))
+		return -EFAULT;
+	out->ptr += len;
+	return 0;
+}
+
+/**
+ * kb_wbuf_put_u32() - append a BR_ code or another 32-bit value
+ * @out: the read buffer
+ * @val: the value
+ *
+ * Return: 0 or -EFAULT.
+ */
+int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val)
+{
+	return kb_wbuf_put(out, &val, sizeof(val));
+}
+
+/* ---- a BR_ code for one thread (failed transactions, dead replies) ---- */
+
+static int kb_return_deliver(struct kb_work *work, struct kb_thread *thread,
+			     struct kb_wbuf *out)
+	__releases(&thread->proc->inner_lock)
+{
+	struct kb_return_work *rw = container_of(work, struct kb_return_work,
+						 work);
+	u32 cmd = rw->cmd;
+
+	rw->cmd = BR_OK;
+	spin_unlock(&thread->proc->inner_lock);
+	return kb_wbuf_put_u32(out, cmd);
+}
+
+static void kb_return_cancel(struct kb_work *work)
+{
+	struct kb_return_work *rw = container_of(work, struct kb_return_work,
+						 work);
+
+	/* The thread is dead: nobody else looks at it. */
+	rw->cmd = BR_OK;
+}
+
+static const struct kb_work_ops kb_return_ops = {
+	.name = "return",
+	.deliver = kb_return_deliver,
+	.cancel = kb_return_cancel,
+};
+
+/**
+ * kb_return_work_init() - prepare a thread's embedded return code
+ * @rw: the item
+ */
+void kb_return_work_init(struct kb_return_work *rw)
+{
+	kb_work_init(&rw->work, &kb_return_ops);
+	rw->cmd = BR_OK;
+}
+
+/**
+ * kb_thread_return() - report a BR_ code to a thread and wake it
+ * @thread: the thread
+ * @rw: its return_error or reply_error
+ * @cmd: BR_FAILED_REPLY, BR_DEAD_REPLY or BR_TRANSACTION_COMPLETE
+ *
+ * If the thread is dead, nothing is queued.
+ */
+void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
+		      u32 cmd)
+{
+	struct kb_proc *proc = thread->proc;
+
+	spin_lock(&proc->inner_lock);
+	if (!thread->inner.is_dead) {
+		rw->cmd = cmd;
+		if (list_empty(&rw->work.entry))
+			kb_enqueue_thread(thread, &rw->work);
+		wake_up_interruptible(&thread->wait);
+	}
+	spin_unlock(&proc->inner_lock);
+}
+
+/* ---- BR_TRANSACTION_COMPLETE ---- */
+
+static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
+				struct kb_wbuf *out)
+	__releases(&thread->proc->inner_lock)
+{
+	spin_unlock(&thread->proc->inner_lock);
+	kb_tcomplete_free(work);
+	return kb_wbuf_put_u32(out, BR_TRANSACTION_COMPLETE);
+}
+
+static void kb_tcomplete_cancel(struct kb_work *work)
+{
+	kb_tcomplete_free(work);
+}
+
+static const struct kb_work_ops kb_tcomplete_ops = {
+	.name = "transaction complete",
+	.deliver = kb_tcomplete_deliver,
+	.cancel = kb_tcomplete_cancel,
+};
+
+/**
+ * kb_tcomplete_new() - allocate a BR_TRANSACTION_COMPLETE notice
+ *
+ * Return: the item or NULL.
+ */
+struct kb_work *kb_tcomplete_new(void)
+{
+	struct kb_work *work = kmalloc(sizeof(*work), GFP_KERNEL);
+
+	if (!work)
+		return NULL;
+	kb_work_init(work, &kb_tcomplete_ops);
+	kb_stats_created(KB_OBJ_WORK);
+	return work;
+}
+
+/**
+ * kb_tcomplete_free() - free a notice that is not queued
+ * @work: the item
+ */
+void kb_tcomplete_free(struct kb_work *work)
+{
+	kfree(work);
+	kb_stats_destroyed(KB_OBJ_WORK);
+}
+
+/* ---- queues ---- */
+
+/**
+ * kb_work_queued() - whether a work item is on a list
+ * @proc: the process whose inner_lock protects the item
+ * @work: the item
+ *
+ * Return: true if queued.
+ */
+bool kb_work_queued(struct kb_proc *proc, struct kb_work *work)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return !list_empty(&work->entry);
+}
+
+/**
+ * kb_work_dequeue() - take a work item off its list, if it is on one
+ * @proc: the process whose inner_lock protects the item
+ * @work: the item
+ */
+void kb_work_dequeue(struct kb_proc *proc, struct kb_work *work)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	list_del_init(&work->entry);
+}
+
+/**
+ * kb_enqueue_proc() - queue work for any looper of a process
+ * @proc: the process
+ * @work: the item, not queued
+ *
+ * The caller wakes a thread (kb_proc_wake()).
+ */
+void kb_enqueue_proc(struct kb_proc *proc, struct kb_work *work)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	list_add_tail(&work->entry, &proc->inner.todo);
+}
+
+/**
+ * kb_enqueue_thread() - queue work for one thread, waking it on its next wait
+ * @thread: the thread
+ * @work: the item, not queued
+ */
+void kb_enqueue_thread(struct kb_thread *thread, struct kb_work *work)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	list_add_tail(&work->entry, &thread->inner.todo);
+	thread->inner.process_todo = true;
+}
+
+/**
+ * kb_enqueue_thread_deferred() - queue work that should not wake the thread
+ * @thread: the thread
+ * @work: the item, not queued
+ *
+ * Used for the BR_TRANSACTION_COMPLETE of a synchronous call: the caller
+ * reads it together with the reply instead of returning twice.
+ */
+void kb_enqueue_thread_deferred(struct kb_thread *thread, struct kb_work *work)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	list_add_tail(&work->entry, &thread->inner.todo);
+}
+
+/**
+ * kb_proc_select_thread() - take an idle looper off the waiting list
+ * @proc: the process
+ *
+ * Return: the thread that will get the next process work, or NULL.
+ */
+struct kb_thread *kb_proc_select_thread(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	struct kb_thread *thread;
+
+	lockdep_assert_held(&proc->inner_lock);
+	thread = list_first_entry_or_null(&proc->inner.waiting_threads,
+					  struct kb_thread, waiting_entry);
+	if (thread)
+		list_del_init(&thread->waiting_entry);
+	return thread;
+}
+
+/**
+ * kb_proc_wake() - wake the thread that must handle new work
+ * @proc: the process
+ * @thread: the chosen thread, or NULL to pick an idle looper
+ * @sync: the waker will soon sleep waiting for the result
+ *
+ * Without an idle looper, threads that poll the file and could take
+ * process work are woken instead.
+ */
+void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync)
+	__must_hold(&proc->inner_lock)
+{
+	struct rb_node *n;
+
+	lockdep_assert_held(&proc->inner_lock);
+	if (!thread)
+		thread = kb_proc_select_thread(proc);
+	if (thread) {
+		if (sync)
+			wake_up_interruptible_sync(&thread->wait);
+		else
+			wake_up_interruptible(&thread->wait);
+		return;
+	}
+	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n)) {
+		thread = rb_entry(n, struct kb_thread, rb);
+		if ((thread->inner.looper & KB_LOOPER_POLL) &&
+		    kb_thread_wants_proc_work(thread))
+			wake_up_interruptible(&thread->wait);
+	}
+}
+
+/**
+ * kb_work_cancel_list() - cancel every item of a list that is going away
+ * @proc: the process whose inner_lock protects the list
+ * @list: the list
+ */
+void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list)
+{
+	struct kb_work *work;
+
+	for (;;) {
+		spin_lock(&proc->inner_lock);
+		work = list_first_entry_or_null(list, struct kb_work, entry);
+		if (work)
+			list_del_init(&work->entry);
+		spin_unlock(&proc->inner_lock);
+		if (!work)
+			return;
+		work->ops->cancel(work);
+	}
+}
+
+/* ---- reading ---- */
+
+/**
+ * kb_thread_wants_proc_work() - whether a thread may take process work
+ * @thread: the thread
+ *
+ * Only registered loopers that are not in a call and have nothing of their
+ * own to do take work queued for the whole process.
+ *
+ * Return: true if it may.
+ */
+bool kb_thread_wants_proc_work(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	return !thread->inner.transaction_stack &&
+	       list_empty(&thread->inner.todo) &&
+	       (thread->inner.looper &
+		(KB_LOOPER_ENTERED | KB_LOOPER_REGISTERED));
+}
+
+/**
+ * kb_thread_has_work() - whether a read by this thread returns now
+ * @thread: the thread
+ * @proc_work: the thread takes process work too
+ *
+ * Return: true if there is something to read.
+ */
+bool kb_thread_has_work(struct kb_thread *thread, bool proc_work)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	return thread->inner.process_todo || thread->inner.need_return ||
+	       (proc_work && !list_empty(&thread->proc->inner.todo));
+}
+
+static int kb_thread_wait(struct kb_thread *thread, bool proc_work)
+{
+	struct kb_proc *proc = thread->proc;
+	DEFINE_WAIT(wait);
+	int ret = 0;
+
+	spin_lock(&proc->inner_lock);
+	for (;;) {
+		prepare_to_wait(&thread->wait, &wait,
+				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
+		if (kb_thread_has_work(thread, proc_work))
+			break;
+		if (proc_work)
+			list_add(&thread->waiting_entry,
+				 &proc->inner.waiting_threads);
+		spin_unlock(&proc->inner_lock);
+		schedule();
+		spin_lock(&proc->inner_lock);
+		list_del_init(&thread->waiting_entry);
+		if (signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	finish_wait(&thread->wait, &wait);
+	spin_unlock(&proc->inner_lock);
+	return ret;
+}
+
+/* Ask for one more looper when every looper is busy. */
+static int kb_thread_maybe_spawn(struct kb_thread *thread,
+				 struct kb_wbuf *out)
+{
+	struct kb_proc *proc = thread->proc;
+	bool spawn;
+
+	spin_lock(&proc->inner_lock);
+	spawn = !proc->inner.requested_threads &&
+		list_empty(&proc->inner.waiting_threads) &&
+		proc->inner.requested_threads_started < proc->inner.max_threads &&
+		(thread->inner.looper &
+		 (KB_LOOPER_REGISTERED | KB_LOOPER_ENTERED));
+	if (spawn)
+		proc->inner.requested_threads++;
+	spin_unlock(&proc->inner_lock);
+	if (spawn && put_user(BR_SPAWN_LOOPER, (u32 __user *)out->start))
+		return -EFAULT;
+	return 0;
+}
+
+static int kb_thread_wait_for_work(struct kb_thread *thread, bool non_block,
+				   bool *proc_work)
+{
+	struct kb_proc *proc = thread->proc;
+	int ret = 0;
+
+	spin_lock(&proc->inner_lock);
+	*proc_work = kb_thread_wants_proc_work(thread);
+	thread->inner.looper |= KB_LOOPER_WAITING;
+	if (non_block && !kb_thread_has_work(thread, *proc_work))
+		ret = -EAGAIN;
+	spin_unlock(&proc->inner_lock);
+
+	if (*proc_work)
+		kb_set_nice(proc->default_nice);
+	if (!non_block)
+		ret = kb_thread_wait(thread, *proc_work);
+
+	spin_lock(&proc->inner_lock);
+	thread->inner.looper &= ~KB_LOOPER_WAITING;
+	spin_unlock(&proc->inner_lock);
+	return ret;
+}
+
+/**
+ * kb_thread_read() - fill a read buffer with BR_ commands
+ * @thread: the reading thread
+ * @buffer: user address of the read buffer
+ * @size: its size
+ * @consumed: bytes already filled; updated
+ * @non_block: return -EAGAIN instead of waiting
+ *
+ * Waits until there is work, then delivers items until the buffer is full,
+ * a transaction or death notice was delivered, or nothing is left.
+ *
+ * Return: 0 or a negative errno.
+ */
+int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
+		   u64 *consumed, bool non_block)
+{
+	struct kb_proc *proc = thread->proc;
+	struct kb_wbuf out;
+	struct list_head *list;
+	struct kb_work *work;
+	bool proc_work;
+	int ret;
+
+	out.start = u64_to_user_ptr(buffer);
+	out.ptr = out.start + *consumed;
+	out.end = out.start + size;
+	if (*consumed == 0 && kb_wbuf_put_u32(&out, BR_NOOP))
+		return -EFAULT;
+
+retry:
+	ret = kb_thread_wait_for_work(thread, non_block, &proc_work);
+	if (ret)
+		return ret;
+
+	for (;;) {
+		spin_lock(&proc->inner_lock);
+		if (!list_empty(&thread->inner.todo)) {
+			list = &thread->inner.todo;
+		} else if (proc_work && !list_empty(&proc->inner.todo)) {
+			list = &proc->inner.todo;
+		} else {
+			bool again = out.ptr - out.start == sizeof(u32) &&
+				     !thread->inner.need_return;
+
+			spin_unlock(&proc->inner_lock);
+			if (again)
+				goto retry;
+			break;
+		}
+		if (out.end - out.ptr < KB_READ_MIN) {
+			spin_unlock(&proc->inner_lock);
+			break;
+		}
+		work = list_first_entry(list, struct kb_work, entry);
+		list_del_init(&work->entry);
+		if (list_empty(&thread->inner.todo))
+			thread->inner.process_todo = false;
+		ret = work->ops->deliver(work, thread, &out);
+		if (ret < 0)
+			return ret;
+		if (ret == KB_READ_STOP)
+			break;
+	}
+
+	*consumed = out.ptr - out.start;
+	return kb_thread_maybe_spawn(thread, &out);
+}

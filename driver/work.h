@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Work items: everything a thread reads from the driver (BR_ commands) is a
+ * kb_work queued on a todo list. Each kind of work brings its own ops, so
+ * the read loop does not know the kinds.
+ */
+#ifndef _KB_WORK_H
+#define _KB_WORK_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+struct kb_proc;
+struct kb_thread;
+struct kb_work;
+
+/**
+ * struct kb_wbuf - the part of the read buffer still to fill
+ * @start: start of the whole read buffer (BR_SPAWN_LOOPER goes there)
+ * @ptr: next byte to write
+ * @end: end of the read buffer
+ */
+struct kb_wbuf {
+	u8 __user *start;
+	u8 __user *ptr;
+	u8 __user *end;
+};
+
+int kb_wbuf_put(struct kb_wbuf *out, const void *data, size_t len);
+int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val);
+
+/* Returned by &kb_work_ops.deliver: stop reading after this item. */
+#define KB_READ_STOP 1
+
+/**
+ * struct kb_work_ops - what a kind of work does
+ * @name: for debug output
+ * @deliver: called by the reading @thread with its process's inner_lock
+ *	held and @work already removed from its list; must release the
+ *	lock, write its BR_ command(s) to @out, and return 0, KB_READ_STOP
+ *	or a negative errno
+ * @cancel: @work was removed from the list of a thread or process that is
+ *	going away; called without locks; answer the sender or free it
+ */
+struct kb_work_ops {
+	const char *name;
+	int (*deliver)(struct kb_work *work, struct kb_thread *thread,
+		       struct kb_wbuf *out);
+	void (*cancel)(struct kb_work *work);
+};
+
+/**
+ * struct kb_work - one queued item
+ * @entry: in a todo list, or empty (protected by the inner_lock of the
+ *	process that owns the list)
+ * @ops: what this item does (may change only while it is not queued)
+ */
+struct kb_work {
+	struct list_head entry;
+	const struct kb_work_ops *ops;
+};
+
+/**
+ * struct kb_return_work - a BR_ code reported to one thread
+ * @work: queued on the thread's todo list
+ * @cmd: the code (BR_OK when not pending) (protected by the inner_lock
+ *	of the thread's process)
+ */
+struct kb_return_work {
+	struct kb_work work;
+	u32 cmd;
+};
+
+/**
+ * kb_work_init() - prepare a work item
+ * @work: the item
+ * @ops: its kind
+ */
+static inline void kb_work_init(struct kb_work *work,
+				const struct kb_work_ops *ops)
+{
+	INIT_LIST_HEAD(&work->entry);
+	work->ops = ops;
+}
+
+void kb_return_work_init(struct kb_return_work *rw);
+void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
+		      u32 cmd);
+
+struct kb_work *kb_tcomplete_new(void);
+void kb_tcomplete_free(struct kb_work *work);
+
+bool kb_work_queued(struct kb_proc *proc, struct kb_work *work);
+void kb_work_dequeue(struct kb_proc *proc, struct kb_work *work);
+void kb_enqueue_proc(struct kb_proc *proc, struct kb_work *work);
+void kb_enqueue_thread(struct kb_thread *thread, struct kb_work *work);
+void kb_enqueue_thread_deferred(struct kb_thread *thread,
+				struct kb_work *work);
+struct kb_thread *kb_proc_select_thread(struct kb_proc *proc);
+void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync);
+void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list);
+
+bool kb_thread_has_work(struct kb_thread *thread, bool proc_work);
+bool kb_thread_wants_proc_work(struct kb_thread *thread);
+int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
+		   u64 *consumed, bool non_block);
+
+#endif /* _KB_WORK_H */
