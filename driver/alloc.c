@@ -307,23 +307,19 @@ static void kb_alloc_account_async(struct kb_alloc *alloc,
 }
 
 /*
- * Carve @size bytes out of the best fitting free buffer. @spare is a zeroed
- * kb_buffer for the remainder; it is consumed (set to NULL) if used.
+ * Carve @size bytes out of the free buffer @buffer (the best fit). A split
+ * uses alloc->spare for the remainder, which the caller made sure exists.
  */
-static struct kb_buffer *kb_alloc_take(struct kb_alloc *alloc, size_t size,
-				       struct kb_buffer **spare)
+static void kb_alloc_take(struct kb_alloc *alloc, struct kb_buffer *buffer,
+			  size_t size)
 	__must_hold(&alloc->lock)
 {
-	struct kb_buffer *buffer = kb_alloc_best_fit(alloc, size);
-
 	lockdep_assert_held(&alloc->lock);
-	if (!buffer)
-		return NULL;
 	rb_erase(&buffer->rb_node, &alloc->free_buffers);
 	if (buffer->size > size) {
-		struct kb_buffer *rest = *spare;
+		struct kb_buffer *rest = alloc->spare;
 
-		*spare = NULL;
+		alloc->spare = NULL;
 		rest->user_data = buffer->user_data + size;
 		rest->size = buffer->size - size;
 		rest->free = true;
@@ -334,7 +330,19 @@ static struct kb_buffer *kb_alloc_take(struct kb_alloc *alloc, size_t size,
 	buffer->free = false;
 	kb_alloc_insert_allocated(alloc, buffer);
 	alloc->allocated++;
-	return buffer;
+}
+
+/* A buffer struct merged away: keep it as the spare, or free it. */
+static void kb_alloc_recycle(struct kb_alloc *alloc, struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	lockdep_assert_held(&alloc->lock);
+	if (alloc->spare) {
+		kfree(buffer);
+		return;
+	}
+	memset(buffer, 0, sizeof(*buffer));
+	alloc->spare = buffer;
 }
 
 static void kb_alloc_clear(struct kb_alloc *alloc, struct kb_buffer *buffer)
@@ -389,7 +397,7 @@ static void kb_alloc_free_locked(struct kb_alloc *alloc,
 			rb_erase(&next->rb_node, &alloc->free_buffers);
 			list_del(&next->entry);
 			buffer->size += next->size;
-			kfree(next);
+			kb_alloc_recycle(alloc, next);
 		}
 	}
 	if (!list_is_first(&buffer->entry, &alloc->buffers)) {
@@ -398,7 +406,7 @@ static void kb_alloc_free_locked(struct kb_alloc *alloc,
 			rb_erase(&prev->rb_node, &alloc->free_buffers);
 			list_del(&buffer->entry);
 			prev->size += buffer->size;
-			kfree(buffer);
+			kb_alloc_recycle(alloc, buffer);
 			buffer = prev;
 		}
 	}
@@ -514,6 +522,22 @@ out:
 	return ret;
 }
 
+/* The best fit for @size, or ERR_PTR(-ESRCH / -ENOSPC). */
+static struct kb_buffer *kb_alloc_find_room(struct kb_alloc *alloc,
+					    size_t size, bool is_async)
+	__must_hold(&alloc->lock)
+{
+	struct kb_buffer *best;
+
+	lockdep_assert_held(&alloc->lock);
+	if (!alloc->mapped || alloc->closed)
+		return ERR_PTR(-ESRCH);
+	if (is_async && alloc->free_async_space < size)
+		return ERR_PTR(-ENOSPC);
+	best = kb_alloc_best_fit(alloc, size);
+	return best ? best : ERR_PTR(-ENOSPC);
+}
+
 struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
 				   size_t offsets_size,
 				   size_t extra_buffers_size, bool is_async,
@@ -521,30 +545,30 @@ struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
 {
 	size_t size = kb_alloc_buffer_size(data_size, offsets_size,
 					   extra_buffers_size);
-	struct kb_buffer *spare, *buffer;
+	struct kb_buffer *spare = NULL, *buffer;
 	int ret;
 
 	if (!size)
 		return ERR_PTR(-EINVAL);
-	/* Allocated before the lock; freed below if the fit was exact. */
-	spare = kzalloc(sizeof(*spare), GFP_KERNEL);
-	if (!spare)
-		return ERR_PTR(-ENOMEM);
-
 	mutex_lock(&alloc->lock);
-	if (!alloc->mapped || alloc->closed) {
-		ret = -ESRCH;
-		goto out_unlock;
+	for (;;) {
+		buffer = kb_alloc_find_room(alloc, size, is_async);
+		if (IS_ERR(buffer))
+			goto out_unlock;
+		if (!alloc->spare) {
+			alloc->spare = spare;
+			spare = NULL;
+		}
+		if (alloc->spare || buffer->size == size)
+			break;
+		/* A split needs a struct for the rest: allocate it unlocked. */
+		mutex_unlock(&alloc->lock);
+		spare = kzalloc(sizeof(*spare), GFP_KERNEL);
+		if (!spare)
+			return ERR_PTR(-ENOMEM);
+		mutex_lock(&alloc->lock);
 	}
-	if (is_async && alloc->free_async_space < size) {
-		ret = -ENOSPC;
-		goto out_unlock;
-	}
-	buffer = kb_alloc_take(alloc, size, &spare);
-	if (!buffer) {
-		ret = -ENOSPC;
-		goto out_unlock;
-	}
+	kb_alloc_take(alloc, buffer, size);
 	buffer->data_size = data_size;
 	buffer->offsets_size = offsets_size;
 	buffer->extra_buffers_size = extra_buffers_size;
@@ -554,18 +578,16 @@ struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
 		kb_alloc_account_async(alloc, buffer);
 
 	if (kb_alloc_get_pages(alloc, buffer)) {
-		kfree(spare);
 		ret = kb_alloc_new_buf_populate(alloc, buffer);
-		return ret ? ERR_PTR(ret) : buffer;
+		if (ret)
+			buffer = ERR_PTR(ret);
+		kfree(spare);
+		return buffer;
 	}
-	mutex_unlock(&alloc->lock);
-	kfree(spare);
-	return buffer;
-
 out_unlock:
 	mutex_unlock(&alloc->lock);
 	kfree(spare);
-	return ERR_PTR(ret);
+	return buffer;
 }
 
 struct kb_buffer *kb_alloc_prepare_to_free(struct kb_alloc *alloc,
@@ -622,6 +644,8 @@ unsigned int kb_alloc_release(struct kb_alloc *alloc)
 	}
 	kfree(alloc->pages);
 	alloc->pages = NULL;
+	kfree(alloc->spare);
+	alloc->spare = NULL;
 	alloc->closed = true;
 	alloc->released = true;
 	mm = alloc->mm;
