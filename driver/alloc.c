@@ -50,6 +50,20 @@ struct kb_alloc_page {
 	unsigned int users;
 };
 
+/**
+ * enum kb_alloc_page_state - what backs one page of an area
+ * @KB_PAGE_ABSENT:  no page; nothing mapped
+ * @KB_PAGE_PENDING: used by a buffer whose pages are being populated
+ * @KB_PAGE_IN_USE:  resident, mapped, used by at least one buffer
+ * @KB_PAGE_ON_LRU:  resident, mapped, unused, on the global LRU
+ */
+enum kb_alloc_page_state {
+	KB_PAGE_ABSENT,
+	KB_PAGE_PENDING,
+	KB_PAGE_IN_USE,
+	KB_PAGE_ON_LRU,
+};
+
 /* Unused resident pages of every area, reclaimed by kb_alloc_shrinker. */
 static struct list_lru kb_alloc_lru;
 
@@ -814,6 +828,8 @@ static enum lru_status kb_alloc_lru_isolate(struct list_head *item,
 	return LRU_REMOVED_RETRY;
 }
 
+static unsigned long kb_alloc_shrink(unsigned long nr_to_scan);
+
 static unsigned long kb_alloc_shrink_count(struct shrinker *shrinker,
 					   struct shrink_control *sc)
 {
@@ -832,7 +848,15 @@ static struct shrinker kb_alloc_shrinker = {
 	.seeks = DEFAULT_SEEKS,
 };
 
-unsigned long kb_alloc_shrink(unsigned long nr_to_scan)
+/**
+ * kb_alloc_shrink() - reclaim unused pages from the global LRU
+ * @nr_to_scan: how many LRU entries to look at
+ *
+ * The shrinker's scan, also called directly by the self-test.
+ *
+ * Return: the number of pages freed.
+ */
+static unsigned long kb_alloc_shrink(unsigned long nr_to_scan)
 {
 	unsigned long freed;
 	int idx;
@@ -844,14 +868,27 @@ unsigned long kb_alloc_shrink(unsigned long nr_to_scan)
 	return freed;
 }
 
-unsigned long kb_alloc_lru_count(void)
+/**
+ * kb_alloc_lru_count() - number of pages on the global LRU (self-test)
+ *
+ * Return: the count.
+ */
+static unsigned long kb_alloc_lru_count(void)
 {
 	return list_lru_count(&kb_alloc_lru);
 }
 
-enum kb_alloc_page_state kb_alloc_page_state(struct kb_alloc *alloc,
-					     size_t index,
-					     unsigned int *users)
+/**
+ * kb_alloc_page_state() - inspect one page of an area (self-test)
+ * @alloc: the allocator (mapped)
+ * @index: page index in the area
+ * @users: set to the number of allocated buffers using the page
+ *
+ * Return: the page's state.
+ */
+static enum kb_alloc_page_state kb_alloc_page_state(struct kb_alloc *alloc,
+						    size_t index,
+						    unsigned int *users)
 {
 	struct kb_alloc_page *desc;
 	enum kb_alloc_page_state state;
