@@ -33,6 +33,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <sched.h>
 #include <pthread.h>
@@ -747,11 +748,16 @@ static struct chan *chan_by_name(const char *name)
 	return NULL;
 }
 
-/** struct cmp - how one channel compares with another, round by round. */
+/**
+ * struct cmp - how one channel compares with another, round by round:
+ * the spread of the per-round ratios (p10, p90) and a 95% confidence
+ * interval of their median (ci_lo, ci_hi: the order statistics
+ * n/2 -+ 0.98 sqrt(n), distribution-free).
+ */
 struct cmp {
 	const char *a, *b, *kind, *label;
 	int n;
-	double p10, med, p90;
+	double p10, med, p90, ci_lo, ci_hi;
 };
 
 /*
@@ -789,6 +795,13 @@ static int compare(const struct workload *w, const char *a, const char *b,
 	out->p10 = stats_pct_sorted(v, (size_t)n, 10);
 	out->med = stats_pct_sorted(v, (size_t)n, 50);
 	out->p90 = stats_pct_sorted(v, (size_t)n, 90);
+	if (n > 0) {
+		double half = 0.98 * sqrt((double)n);
+		int lo = (int)floor(n / 2.0 - half), hi = (int)ceil(n / 2.0 + half);
+
+		out->ci_lo = v[lo < 0 ? 0 : lo];
+		out->ci_hi = v[hi >= n ? n - 1 : hi];
+	}
 	free(v);
 	return 1;
 }
@@ -907,14 +920,15 @@ static void report(const struct workload *w, const char *results)
 		if (c->n == 0)
 			printf("  %-40s n/a\n", c->label);
 		else
-			printf("  %-40s %6.3f  [p10 %.3f .. p90 %.3f, %d rounds]\n", c->label,
-			       c->med, c->p10, c->p90, c->n);
+			printf("  %-40s %6.3f  [p10 %.3f .. p90 %.3f; median in %.3f..%.3f; %d rounds]\n",
+			       c->label, c->med, c->p10, c->p90, c->ci_lo, c->ci_hi, c->n);
 		if (!f)
 			continue;
 		fprintf(f, "%s{\"a\":\"%s\",\"b\":\"%s\",\"kind\":\"%s\",\"rounds\":%d", i ? "," : "",
 			c->a, c->b, c->kind, c->n);
 		if (c->n)
-			fprintf(f, ",\"p10\":%.4f,\"median\":%.4f,\"p90\":%.4f", c->p10, c->med, c->p90);
+			fprintf(f, ",\"p10\":%.4f,\"median\":%.4f,\"p90\":%.4f,\"ci_lo\":%.4f,"
+				"\"ci_hi\":%.4f", c->p10, c->med, c->p90, c->ci_lo, c->ci_hi);
 		fputc('}', f);
 	}
 	if (f) {
@@ -953,8 +967,8 @@ static int parse_workload(const char *s, struct workload *w)
 		w->size = (size_t)arg;
 		w->latency = 0;
 		/* Short batches: a host stall then spoils one round, not all. */
-		w->rounds = 200;
-		w->batch = 50;
+		w->rounds = 150;
+		w->batch = 100;
 		snprintf(w->name, sizeof(w->name), "oneway %ld B", arg);
 	} else if (strncmp(s, "objects:", 8) == 0 && arg >= 1 && arg <= 16) {
 		w->kind = WL_OBJECTS;
@@ -1061,7 +1075,7 @@ int main(int argc, char **argv)
 		chan_add("pipe", CH_PIPE, NULL);
 		chan_add("unix", CH_UNIX, NULL);
 	}
-	if (w.kind == WL_SYNC && w.size >= 4096)
+	if (w.kind == WL_SYNC && w.size >= 65536)
 		chan_add("memcpy", CH_MEMCPY, NULL);
 	for (i = 0; i < nch; i++) {
 		ch[i].lat = malloc(sizeof(double) * (size_t)w.rounds * (size_t)w.batch);

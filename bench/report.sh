@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# Host half of `make bench`: from the guest's results.log, write
+# build/bench/results.json, results.csv and bench.svg and print the table
+# (kbinder/reference ratio per row with its spread, the A/A control, the
+# baselines, the issue's targets, kernel memory per object).
+#
+# usage: bench/report.sh LOGDIR [OUTDIR]    (OUTDIR: build/bench)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+logdir=${1:?usage: report.sh LOGDIR [OUTDIR]}
+outdir=${2:-$here/../build/bench}
+log=$logdir/results.log
+if [ ! -s "$log" ]; then
+	echo "bench/report.sh: no results in $log" >&2
+	exit 1
+fi
+mkdir -p "$outdir"
+cp "$log" "$outdir/results.log"
+exec python3 "$here/report.py" "$outdir/results.log" "$outdir"
