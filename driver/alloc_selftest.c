@@ -31,6 +31,8 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/module.h>
@@ -685,6 +687,32 @@ static void kb_st_concurrent(struct kb_st *st)
 		ops, nospc, shrunk, passes);
 }
 
+/* Cost of the common case: a small buffer whose page is resident. */
+static void kb_st_speed(struct kb_st *st)
+{
+	const unsigned int rounds = 20000;
+	struct kb_buffer *b;
+	unsigned int i;
+	u64 t0, ns;
+
+	b = kb_st_new(st, 128, false);	/* make the first page resident */
+	if (!b)
+		return;
+	kb_alloc_free_buf(&st->alloc, b);
+	t0 = ktime_get_ns();
+	for (i = 0; i < rounds; i++) {
+		b = kb_alloc_new_buf(&st->alloc, 100, 16, 0, false, 1);
+		if (IS_ERR(b))
+			break;
+		kb_alloc_free_buf(&st->alloc, b);
+	}
+	ns = ktime_get_ns() - t0;
+	CHECK(st, i == rounds);
+	kb_st_check_idle(st);
+	pr_info("alloc selftest: new_buf+free_buf of 120 bytes, page resident: %llu ns per pair\n",
+		div_u64(ns, rounds));
+}
+
 /* ---- set-up, the kernel thread, the entry point ------------------------- */
 
 static int kb_st_map(struct kb_st *st)
@@ -719,6 +747,7 @@ static int kb_st_run(struct kb_st *st)
 		kb_st_async_and_user_free(st);
 		kb_st_exhaustive(st, &runs);
 		kb_st_concurrent(st);
+		kb_st_speed(st);
 
 		/* leave two buffers allocated: release must report them */
 		kb_st_new(st, 8, false);
