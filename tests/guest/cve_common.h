@@ -670,6 +670,96 @@ static inline void cve_owner_expect_released(struct cve_owner *o)
 }
 
 /* ---------------------------------------------------------------- */
+/* a world: registry + owner + the test process holding a handle     */
+/* ---------------------------------------------------------------- */
+
+/**
+ * struct cve_world - the registry, an owner whose node sits in slot 0, and
+ * the test process (@p, @t) holding a handle @h to that node (its reference
+ * lives in the kept GET reply @get). @rh is the registry's own handle
+ * number for the node; @info0 its counts at the start.
+ */
+struct cve_world {
+	struct cve_server r;
+	struct cve_owner o;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_reply get;
+	uint32_t h;
+	uint32_t rh;
+	struct cve_info info0;
+};
+
+#define CVE_OWNER_PTR ((binder_uintptr_t)0xb0b0b000)
+
+static inline void cve_world_up(struct cve_world *w)
+{
+	int64_t h;
+
+	cve_registry_start(&w->r);
+	cve_owner_start(&w->o, 0, CVE_OWNER_PTR, false);
+	kbt_open(&w->p);
+	kb_thread_init(&w->t, w->p.fd);
+	h = cve_get(&w->t, 0, &w->get);
+	ASSERT_GE(h, 0);
+	w->h = (uint32_t)h;
+	w->rh = cve_registry_handle(&w->get);
+	w->info0 = cve_info(&w->t, 0);
+	ASSERT_EQ(w->info0.err, 0);
+	ASSERT_GE(w->info0.strong, 1);
+}
+
+/*
+ * Drain the test thread's events (acking ref-count work) until it owns no
+ * node any more (BINDER_GET_NODE_DEBUG_INFO finds none), for up to 3 s.
+ */
+static inline void cve_expect_no_nodes(struct kb_thread *t)
+{
+	int64_t deadline = kbt_now_ms() + 3000;
+	struct binder_node_debug_info info;
+	struct kb_return ret;
+
+	for (;;) {
+		while (kb_next(t, &ret, 20) == 0)
+			if (ret.cmd != BR_NOOP)
+				kbt_default_event(t, &ret, NULL);
+		memset(&info, 0, sizeof(info));
+		ASSERT_OK(kb_get_node_debug_info(t->fd, &info));
+		if (info.ptr == 0)
+			return;
+		if (kbt_now_ms() >= deadline)
+			kbt_fail(__FILE__, __LINE__, true,
+				 "a node (ptr %#llx) is still alive",
+				 (unsigned long long)info.ptr);
+	}
+}
+
+/**
+ * cve_world_check_down() - the node's counts are what they were, its owner
+ * was never told to release it; then everything holding it lets go and the
+ * owner must be told BR_RELEASE and BR_DECREFS exactly once (no leaked
+ * reference); the registry still serves and quits.
+ */
+static inline void cve_world_check_down(struct cve_world *w)
+{
+	struct cve_counts c;
+
+	ASSERT_INFO_EQ(cve_info(&w->t, 0), w->info0);
+	c = cve_owner_counts(&w->o);
+	if (c.release || c.decrefs)
+		kbt_fail(__FILE__, __LINE__, true,
+			 "owner told to release its node too early: release %u decrefs %u",
+			 c.release, c.decrefs);
+	cve_ping(&w->t, 0);
+	ASSERT_OK(kb_free_buffer(&w->t, w->get.txn.data.ptr.buffer));
+	cve_drop(&w->t, 0);
+	cve_owner_expect_released(&w->o);
+	cve_owner_stop(&w->o);
+	cve_server_stop(&w->t, &w->r);
+	kb_close(&w->p);
+}
+
+/* ---------------------------------------------------------------- */
 /* misc                                                              */
 /* ---------------------------------------------------------------- */
 

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * CVE-2023-21255: when a transaction failed on its very first object, the
+ * cleanup was told "0 objects done", which it read as "release all of
+ * them": every object in the target's buffer, none of them translated
+ * (stale bytes of an earlier transaction, or the sender's raw values), was
+ * released in the target's name, dropping references and nodes it held.
+ * The fix made cleanup release exactly the objects translated so far.
+ *
+ * The tests first leave, in the registry's buffer, the bytes of a HANDLE
+ * object naming the registry's own reference and a BINDER object naming its
+ * own node, then send transactions whose first object is bad (unknown
+ * handle, unknown type) followed by those same objects; and transactions
+ * that fail on their last object after handles, a local node, an fd and an
+ * fd array were translated. Every one must get BR_FAILED_REPLY; the node's
+ * counts are unchanged, its owner is released exactly once at the end, no
+ * stray node stays in the test process, and the file behind a translated fd
+ * is not kept open by the driver (the pipe hangs up once we close it).
+ */
+#include "cve_common.h"
+
+#define A_NODE ((binder_uintptr_t)0xa2a2a000)
+#define BOGUS_HANDLE 0x7777
+
+/* Stale bytes: the registry's own handle and node at offsets 24 and 48. */
+static void prime(struct cve_world *w, uint8_t *data, size_t size)
+{
+	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = size };
+
+	memset(data, 0, size);
+	cve_put_flat(data, CVE_FLAT_SIZE, BINDER_TYPE_HANDLE, w->rh, 0);
+	cve_put_flat(data, 2 * CVE_FLAT_SIZE, BINDER_TYPE_BINDER, 0, 0);
+	ASSERT_STATUS(cve_transact(&w->t, &x, NULL), BR_REPLY);
+}
+
+TEST(first_object_failing_releases_nothing)
+{
+	uint8_t data[3 * CVE_FLAT_SIZE];
+	binder_size_t offs[3] = { 0, CVE_FLAT_SIZE, 2 * CVE_FLAT_SIZE };
+	struct cve_world w;
+	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
+			     .offs = offs, .offs_size = sizeof(offs) };
+	struct binder_object_header bad_type = { .type = 0x12345678 };
+	int round;
+
+	cve_world_up(&w);
+	for (round = 0; round < 10; round++) {
+		prime(&w, data, sizeof(data));
+		/* first object: a handle we do not have */
+		cve_put_flat(data, 0, BINDER_TYPE_HANDLE, BOGUS_HANDLE, 0);
+		x.flags = round & 1 ? TF_ONE_WAY : 0;
+		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		prime(&w, data, sizeof(data));
+		/* first object: an unknown type */
+		memcpy(data, &bad_type, sizeof(bad_type));
+		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		prime(&w, data, sizeof(data));
+		/* first object: a weak handle we do not have */
+		cve_put_flat(data, 0, BINDER_TYPE_WEAK_HANDLE, BOGUS_HANDLE, 0);
+		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+	}
+	cve_world_check_down(&w);
+}
+
+TEST(failure_after_partial_translation_releases_exactly_that)
+{
+	uint8_t data[5 * CVE_FLAT_SIZE];
+	binder_size_t offs[5];
+	struct cve_world w;
+	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
+			     .offs = offs, .offs_size = sizeof(offs) };
+	int pfd[2], fds_before, round, i;
+
+	cve_world_up(&w);
+	ASSERT_EQ(pipe2(pfd, O_CLOEXEC), 0);
+	fds_before = kbt_fd_count();
+	for (i = 0; i < 5; i++)
+		offs[i] = (binder_size_t)i * CVE_FLAT_SIZE;
+	for (round = 0; round < 6; round++) {
+		memset(data, 0, sizeof(data));
+		cve_put_flat(data, 0, BINDER_TYPE_HANDLE, w.h, 0);
+		cve_put_flat(data, 24, BINDER_TYPE_BINDER, A_NODE, A_NODE);
+		cve_put_fd(data, 48, pfd[1]);
+		cve_put_flat(data, 72, BINDER_TYPE_WEAK_HANDLE, w.h, 0);
+		/* the last one fails: a handle we do not have, or a bad fd */
+		if (round % 3 == 0)
+			cve_put_flat(data, 96, BINDER_TYPE_HANDLE, BOGUS_HANDLE, 0);
+		else if (round % 3 == 1)
+			cve_put_fd(data, 96, 9999);
+		else
+			cve_put_flat(data, 96, BINDER_TYPE_BINDER, 0, 0);
+		x.flags = round & 1 ? TF_ONE_WAY : 0;
+		if (round % 3 == 2) {
+			/*
+			 * A local object with ptr 0 is valid, so end with a
+			 * wrong type instead.
+			 */
+			struct binder_object_header bad = { .type = 0x42 };
+
+			memcpy(data + 96, &bad, sizeof(bad));
+		}
+		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+	}
+	ASSERT_EQ(kbt_fd_count(), fds_before);
+	cve_expect_no_nodes(&w.t);
+	/* the driver holds no reference to the pipe's write end */
+	close(pfd[1]);
+	ASSERT_TRUE(cve_pipe_hangs_up(pfd[0], 3000));
+	close(pfd[0]);
+	cve_world_check_down(&w);
+}
+
+/* An fd array that was translated is released when a later object fails. */
+TEST(failure_after_fd_array_releases_its_files)
+{
+	uint8_t data[CVE_PTR_SIZE + CVE_FDA_SIZE + CVE_FLAT_SIZE];
+	binder_size_t offs[3] = { 0, CVE_PTR_SIZE, CVE_PTR_SIZE + CVE_FDA_SIZE };
+	struct cve_world w;
+	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
+			     .offs = offs, .offs_size = sizeof(offs),
+			     .sg = true, .sg_size = 8 };
+	int pfd[2], arr[2], round;
+
+	cve_world_up(&w);
+	ASSERT_EQ(pipe2(pfd, O_CLOEXEC), 0);
+	arr[0] = pfd[1];
+	arr[1] = pfd[1];
+	for (round = 0; round < 4; round++) {
+		memset(data, 0, sizeof(data));
+		cve_put_ptr(data, 0, arr, sizeof(arr), false, 0, 0);
+		cve_put_fda(data, CVE_PTR_SIZE, 2, 0, 0);
+		cve_put_flat(data, CVE_PTR_SIZE + CVE_FDA_SIZE,
+			     BINDER_TYPE_HANDLE, BOGUS_HANDLE, 0);
+		x.flags = round & 1 ? TF_ONE_WAY : 0;
+		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+	}
+	close(pfd[1]);
+	ASSERT_TRUE(cve_pipe_hangs_up(pfd[0], 3000));
+	close(pfd[0]);
+	cve_world_check_down(&w);
+}
