@@ -500,7 +500,7 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 	t->to_proc = s->target_proc;
 	t->to_thread = s->target_thread;
 	t->sender_tgid = get_pid(task_tgid(current));
-	t->sender_euid = s->proc->cred->euid;
+	t->sender_euid = task_euid(s->proc->tsk);
 	t->code = tr->code;
 	t->flags = tr->flags;
 	t->nice = task_nice(current);

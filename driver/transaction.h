@@ -36,7 +36,7 @@ struct kb_thread;
  * @buffer: the buffer in @to_proc's area holding the payload, NULL once
  *	freed (protected by @to_proc's inner_lock)
  * @sender_tgid: the sending process (pid reference held; constant)
- * @sender_euid: the sender's effective uid (constant)
+ * @sender_euid: the sending process's effective uid at call time (constant)
  * @code: the user's transaction code (constant)
  * @flags: TF_* flags (constant)
  * @nice: the sender's nice level (constant)

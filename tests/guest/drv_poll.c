@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * kbinder driver checks: poll() readiness follows the thread's work.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+
+#include "harness.h"
+#include "binder_util.h"
+
+TEST(idle_looper_is_not_readable)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct pollfd pfd;
+	uint32_t buf[32];
+	size_t consumed = 0;
+	int n;
+
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	kb_thread_init(&t, p.fd);
+	ASSERT_OK(kb_enter_looper(&t));
+	pfd.fd = p.fd;
+	pfd.events = POLLIN;
+	n = poll(&pfd, 1, 0);
+	if (n) {
+		int r = kb_read(p.fd, buf, sizeof(buf), &consumed);
+
+		fprintf(stderr, "poll %d revents %x read %d consumed %zu: %x %x %x\n",
+			n, pfd.revents, r, consumed, buf[0], buf[1], buf[2]);
+	}
+	ASSERT_EQ(n, 0);
+	kb_close(&p);
+}
