@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Conformance: the context manager. BINDER_SET_CONTEXT_MGR (once per
+ * device: a second one gets EBUSY), BINDER_SET_CONTEXT_MGR_EXT with its
+ * node's ptr, cookie and flags, handle 0, the sticky manager uid, and
+ * separate devices being separate binder worlds.
+ */
+#include "binder_util.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+static void try_ctxmgr(void *arg)
+{
+	struct kb_proc p;
+
+	(void)arg;
+	kbt_open(&p);
+	ASSERT_EQ(kb_set_context_mgr(p.fd), -EBUSY);
+}
+
+TEST(second_context_manager_gets_ebusy)
+{
+	struct kb_proc p, q;
+
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	/* the same binder process again */
+	ASSERT_EQ(kb_set_context_mgr(p.fd), -EBUSY);
+	/* another binder process of this task */
+	kbt_open(&q);
+	ASSERT_EQ(kb_set_context_mgr(q.fd), -EBUSY);
+	kb_close(&q);
+	/* another task */
+	ASSERT_CHILD_OK(kbt_fork(try_ctxmgr, NULL));
+}
+
+static void call_zero(void *arg)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_parcel data;
+	int fd = arg ? open("/proc/self/exe", O_RDONLY | O_CLOEXEC) : -1;
+
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	kb_parcel_init(&data);
+	kb_parcel_write_u32(&data, 0x11223344);
+	if (fd >= 0)
+		kb_parcel_write_fd(&data, fd, 0x99);
+	ASSERT_EQ(kbt_call_status(&t, 0, 5, &data, fd >= 0 ? TF_ACCEPT_FDS : 0),
+		  BR_REPLY);
+	kb_parcel_fini(&data);
+}
+
+TEST(context_manager_ext_node_has_given_ptr_and_cookie)
+{
+	struct flat_binder_object obj;
+	struct binder_node_debug_info info;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_return ret;
+	pid_t c;
+
+	memset(&obj, 0, sizeof(obj));
+	obj.hdr.type = BINDER_TYPE_BINDER;
+	obj.binder = 0xabc0;
+	obj.cookie = 0xdef0;
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, &obj));
+	memset(&info, 0, sizeof(info));
+	ASSERT_OK(kb_get_node_debug_info(p.fd, &info));
+	ASSERT_EQ(info.ptr, 0xabc0);
+	ASSERT_EQ(info.cookie, 0xdef0);
+	kb_thread_init(&t, p.fd);
+	ASSERT_OK(kb_enter_looper(&t));
+	c = kbt_fork(call_zero, NULL);
+	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
+			      NULL, KBT_WAIT_MS));
+	ASSERT_EQ(ret.u.txn.target.ptr, 0xabc0);
+	ASSERT_EQ(ret.u.txn.cookie, 0xdef0);
+	ASSERT_EQ(ret.u.txn.code, 5);
+	ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 0), 0x11223344);
+	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+}
+
+/* A manager node made with FLAT_BINDER_FLAG_ACCEPTS_FDS receives fds. */
+TEST(context_manager_ext_flags_allow_fds)
+{
+	struct flat_binder_object obj;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_return ret;
+	struct stat mine, got;
+	pid_t c;
+
+	memset(&obj, 0, sizeof(obj));
+	obj.hdr.type = BINDER_TYPE_BINDER;
+	obj.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS;
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, &obj));
+	kb_thread_init(&t, p.fd);
+	ASSERT_OK(kb_enter_looper(&t));
+	c = kbt_fork(call_zero, (void *)1);
+	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
+			      NULL, KBT_WAIT_MS));
+	{
+		struct flat_binder_object fo;
+		struct binder_fd_object fdo;
+
+		kbt_txn_object(&ret.u.txn, 0, &fo);
+		memcpy(&fdo, &fo, sizeof(fdo));
+		ASSERT_EQ(fdo.hdr.type, BINDER_TYPE_FD);
+		ASSERT_EQ(fdo.cookie, 0x99);
+		/* a new fd in this process for the sender's file */
+		ASSERT_EQ(fstat((int)fdo.fd, &got), 0);
+		ASSERT_EQ(stat("/proc/self/exe", &mine), 0);
+		ASSERT_EQ(got.st_ino, mine.st_ino);
+		close((int)fdo.fd);
+	}
+	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+}
+
+static void ctxmgr_as_other_uid(void *arg)
+{
+	const char *dev = arg;
+	struct kb_proc p;
+
+	kbt_open_dev(&p, dev, 0);
+	ASSERT_EQ(setresuid(4321, 4321, 0), 0);
+	ASSERT_EQ(kb_set_context_mgr(p.fd), -EPERM);
+}
+
+/*
+ * The first manager's euid is remembered: a later manager must have the
+ * same one. Run on vndbinder so a wrong driver cannot lock the others.
+ */
+TEST(context_manager_uid_is_sticky)
+{
+	const char *dev = "/dev/vndbinder";
+	struct kb_proc p;
+
+	if (access(dev, F_OK))
+		SKIP("%s does not exist", dev);
+	if (geteuid() != 0)
+		SKIP("needs root");
+	kbt_open_dev(&p, dev, 0);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	kb_close(&p);
+	kbt_msleep(200);	/* released */
+	ASSERT_CHILD_OK(kbt_fork(ctxmgr_as_other_uid, (void *)dev));
+	/* while root may take it again */
+	kbt_open_dev(&p, dev, 0);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	kb_close(&p);
+}
+
+static void hw_manager(void *arg)
+{
+	struct kbt_chan *chan = arg;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_return ret;
+	struct kb_parcel reply;
+
+	kbt_open_dev(&p, "/dev/hwbinder", KBT_MAP_SIZE);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	kb_thread_init(&t, p.fd);
+	ASSERT_OK(kb_enter_looper(&t));
+	ASSERT_SIGNAL(chan, 'R');
+	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
+			      NULL, KBT_WAIT_MS));
+	kb_parcel_init(&reply);
+	kb_parcel_write_u32(&reply, 0x4844);	/* "HD" */
+	ASSERT_OK(kb_send_reply(&t, &reply, 0, KBT_WAIT_MS));
+	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	kb_parcel_fini(&reply);
+}
+
+/* Each device has its own manager and its own handles. */
+TEST(devices_are_separate_contexts)
+{
+	struct kb_proc p, hw;
+	struct kb_thread t;
+	struct kbt_chan chan;
+	struct kb_reply r;
+	pid_t c;
+
+	if (access("/dev/hwbinder", F_OK))
+		SKIP("/dev/hwbinder does not exist");
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));	/* manager of binder */
+	kbt_chan_init(&chan);
+	c = kbt_fork(hw_manager, &chan);	/* and of hwbinder */
+	ASSERT_WAIT(&chan, 'R');
+	/* handle 0 on hwbinder reaches the hwbinder manager, not us */
+	kbt_open_dev(&hw, "/dev/hwbinder", KBT_MAP_SIZE);
+	kb_thread_init(&t, hw.fd);
+	kbt_call(&t, 0, 1, NULL, &r);
+	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), 0x4844);
+	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+	/* we are the manager of binder: asking again there is EBUSY */
+	ASSERT_EQ(kb_set_context_mgr(p.fd), -EBUSY);
+}

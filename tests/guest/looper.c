@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Conformance: the thread pool. BC_ENTER_LOOPER / BC_REGISTER_LOOPER,
+ * BINDER_SET_MAX_THREADS, BR_SPAWN_LOOPER when every looper is busy and the
+ * maximum is not reached, process work only for looper threads, and idle
+ * threads picking up work while others are busy.
+ */
+#include "binder_util.h"
+
+#include <poll.h>
+#include <sys/ioctl.h>
+
+enum {
+	CODE_TID = 1,	/* reply: the serving thread's tid */
+	CODE_BLOCK,	/* hold until released through the pipe, reply tid */
+};
+
+static void become_manager(struct kb_proc *p, struct kb_thread *t,
+			   uint32_t max_threads)
+{
+	kbt_open(p);
+	if (max_threads)
+		ASSERT_OK(kb_set_max_threads(p->fd, max_threads));
+	ASSERT_OK(kbt_become_ctxmgr(p->fd, NULL));
+	kb_thread_init(t, p->fd);
+}
+
+static void caller(void *arg)
+{
+	uint32_t code = (uint32_t)(uintptr_t)arg;
+	struct kb_proc p;
+	struct kb_thread t;
+
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_EQ(kbt_call_status(&t, 0, code, NULL, 0), BR_REPLY);
+}
+
+/* Read raw until a BR_TRANSACTION; return the read's first word. */
+static uint32_t read_txn(struct kb_thread *t, struct kb_return *txn)
+{
+	uint8_t buf[256];
+	struct kb_reader r;
+	struct kb_return ret;
+	size_t consumed;
+	uint32_t first;
+
+	for (;;) {
+		ASSERT_OK(kb_read(t->fd, buf, sizeof(buf), &consumed));
+		ASSERT_GE(consumed, 4);
+		memcpy(&first, buf, 4);
+		kb_reader_init(&r, buf, consumed);
+		while (kb_reader_next(&r, &ret) == 1) {
+			if (ret.cmd == BR_TRANSACTION) {
+				*txn = ret;
+				return first;
+			}
+		}
+	}
+}
+
+TEST(spawn_looper_when_all_busy)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_return txn;
+	pid_t c;
+
+	become_manager(&p, &t, 1);
+	ASSERT_OK(kb_enter_looper(&t));
+	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
+	/* our only looper takes the call: nobody is left waiting */
+	ASSERT_EQ(read_txn(&t, &txn), BR_SPAWN_LOOPER);
+	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kb_free_buffer(&t, txn.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+	/* only one request is outstanding: the next call asks for none */
+	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
+	ASSERT_EQ(read_txn(&t, &txn), BR_NOOP);
+	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kb_free_buffer(&t, txn.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+}
+
+TEST(no_spawn_looper_when_max_threads_is_zero)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_return txn;
+	pid_t c;
+
+	become_manager(&p, &t, 0);
+	ASSERT_OK(kb_enter_looper(&t));
+	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
+	ASSERT_EQ(read_txn(&t, &txn), BR_NOOP);
+	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kb_free_buffer(&t, txn.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+}
+
+/* ---- a pool: the spawned thread serves while the first is busy ---- */
+
+static int release_pipe[2];
+
+static int pool_handler(struct kb_thread *t, const struct binder_transaction_data *tr,
+			struct kb_parcel *reply, void *arg)
+{
+	char c;
+
+	(void)t;
+	(void)arg;
+	if (tr->code == CODE_BLOCK)
+		ASSERT_EQ(read(release_pipe[0], &c, 1), 1);
+	kb_parcel_write_u32(reply, (uint32_t)kbt_gettid());
+	return KBT_REPLY;
+}
+
+static void *spawned(void *arg)
+{
+	struct kb_proc *p = arg;
+	struct kb_thread t;
+
+	kb_thread_init(&t, p->fd);
+	EXPECT_OK(kb_register_looper(&t));
+	kbt_serve(&t, pool_handler, NULL);
+	return NULL;
+}
+
+static void call_tid(void *arg)
+{
+	struct kbt_chan *chan = arg;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_reply r;
+	uint32_t tid;
+
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	kbt_call(&t, 0, (uint32_t)(chan ? CODE_TID : CODE_BLOCK), NULL, &r);
+	tid = kbt_txn_u32(&r.txn, 0);
+	if (chan)
+		ASSERT_OK(kbt_send(chan, &tid, sizeof(tid)));
+	kb_free_buffer(&t, r.txn.data.ptr.buffer);
+}
+
+/*
+ * The main thread serves a blocking call; the spawned (registered) looper
+ * answers another call meanwhile.
+ */
+TEST(spawned_looper_serves_while_others_are_busy)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_return txn;
+	struct kbt_chan chan;
+	pthread_t th;
+	uint32_t tid;
+	pid_t blocker, c;
+	char go = 'g';
+
+	ASSERT_EQ(pipe(release_pipe), 0);
+	become_manager(&p, &t, 1);
+	ASSERT_OK(kb_enter_looper(&t));
+	blocker = kbt_fork(call_tid, NULL);
+	ASSERT_EQ(read_txn(&t, &txn), BR_SPAWN_LOOPER);
+	ASSERT_EQ(txn.u.txn.code, CODE_BLOCK);
+	ASSERT_EQ(pthread_create(&th, NULL, spawned, &p), 0);
+	/* while we hold the blocking call, another call is served */
+	kbt_chan_init(&chan);
+	c = kbt_fork(call_tid, &chan);
+	ASSERT_OK(kbt_recv(&chan, &tid, sizeof(tid), KBT_WAIT_MS));
+	ASSERT_NE(tid, kbt_gettid());
+	ASSERT_CHILD_OK(c);
+	/* now answer the blocked one from the main thread */
+	{
+		struct kb_parcel reply;
+
+		kb_parcel_init(&reply);
+		kb_parcel_write_u32(&reply, (uint32_t)kbt_gettid());
+		ASSERT_OK(kb_send_reply(&t, &reply, 0, KBT_WAIT_MS));
+		kb_parcel_fini(&reply);
+	}
+	ASSERT_OK(kb_free_buffer(&t, txn.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(blocker);
+	(void)go;
+}
+
+/* Two loopers: one blocked in a call, the idle one takes the next call. */
+static void *pool_thread(void *arg)
+{
+	struct kb_proc *p = arg;
+	struct kb_thread t;
+
+	kb_thread_init(&t, p->fd);
+	EXPECT_OK(kb_enter_looper(&t));
+	kbt_serve(&t, pool_handler, NULL);
+	return NULL;
+}
+
+static void pool_server(void *arg)
+{
+	struct kbt_chan *chan = arg;
+	struct kb_proc p;
+	pthread_t th[2];
+
+	ASSERT_EQ(pipe(release_pipe), 0);
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	ASSERT_EQ(pthread_create(&th[0], NULL, pool_thread, &p), 0);
+	ASSERT_EQ(pthread_create(&th[1], NULL, pool_thread, &p), 0);
+	ASSERT_SIGNAL(chan, 'R');
+	ASSERT_WAIT(chan, 'Q');
+	ASSERT_EQ(write(release_pipe[1], "x", 1), 1);
+	ASSERT_WAIT(chan, 'E');
+}
+
+TEST(work_is_picked_by_idle_thread)
+{
+	struct kbt_chan srv, chan;
+	uint32_t tid1, tid2;
+	pid_t s, blocker, c;
+
+	kbt_chan_init(&srv);
+	s = kbt_fork(pool_server, &srv);
+	ASSERT_WAIT(&srv, 'R');
+	kbt_msleep(100);	/* both threads are waiting */
+	blocker = kbt_fork(call_tid, NULL);
+	kbt_msleep(200);
+	kbt_chan_init(&chan);
+	c = kbt_fork(call_tid, &chan);
+	ASSERT_OK(kbt_recv(&chan, &tid1, sizeof(tid1), KBT_WAIT_MS));
+	ASSERT_CHILD_OK(c);
+	c = kbt_fork(call_tid, &chan);
+	ASSERT_OK(kbt_recv(&chan, &tid2, sizeof(tid2), KBT_WAIT_MS));
+	ASSERT_CHILD_OK(c);
+	/* both served by the same (the idle) thread */
+	ASSERT_EQ(tid1, tid2);
+	ASSERT_SIGNAL(&srv, 'Q');
+	ASSERT_CHILD_OK(blocker);
+	ASSERT_SIGNAL(&srv, 'E');
+	ASSERT_CHILD_OK(s);
+}
+
+static void caller_on_signal(void *arg)
+{
+	struct kbt_chan *chan = arg;
+
+	ASSERT_WAIT(chan, 'G');
+	caller((void *)(uintptr_t)CODE_TID);
+}
+
+/*
+ * Process work goes to any idle thread: the reference does not require
+ * BC_ENTER_LOOPER first (it only logs a user error), and clients that read
+ * without entering the looper rely on that.
+ */
+TEST(process_work_reaches_thread_without_looper)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_return ret;
+	struct kbt_chan chan;
+	pid_t c;
+
+	kbt_chan_init(&chan);
+	c = kbt_fork(caller_on_signal, &chan);
+	become_manager(&p, &t, 0);
+	ASSERT_SIGNAL(&chan, 'G');
+	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
+			      NULL, KBT_WAIT_MS));
+	ASSERT_EQ(ret.u.txn.code, CODE_TID);
+	ASSERT_EQ(ret.u.txn.sender_pid, c);
+	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+}
+
+TEST(set_max_threads_with_bad_pointer_fails)
+{
+	struct kb_proc p;
+
+	kbt_open_dev(&p, NULL, 0);
+	ASSERT_EQ(ioctl(p.fd, BINDER_SET_MAX_THREADS, (void *)16), -1);
+	ASSERT_TRUE(errno == EINVAL || errno == EFAULT);
+	ASSERT_OK(kb_set_max_threads(p.fd, 15));
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Conformance: the transaction stack. A call from the callee back into the
+ * caller is delivered to the caller's waiting thread (not to an idle
+ * looper), calls nest several levels deep, and replies unwind in order.
+ */
+#include "binder_util.h"
+
+#define CLIENT_NODE 0xc11e
+#define CODE_RECURSE 7
+
+struct side {
+	pid_t handler_tid[8];
+	int n_handled;
+};
+
+static struct side side;
+
+static int on_event(struct kb_thread *t, const struct kb_return *ret, void *arg);
+
+/*
+ * Handle RECURSE(n): n == 0 answers "0"; otherwise call the other side with
+ * n - 1 and answer its result * 10 + n. The client sends its node along, so
+ * the server calls back through the handle it got; the client calls 0.
+ */
+static void recurse(struct kb_thread *t, const struct binder_transaction_data *tr,
+		    struct kb_parcel *reply)
+{
+	uint32_t n = kbt_txn_u32(tr, 0), target = 0, v;
+	struct flat_binder_object obj;
+	struct kb_parcel data;
+	struct kb_reply r;
+
+	if (side.n_handled < 8)
+		side.handler_tid[side.n_handled] = kbt_gettid();
+	side.n_handled++;
+	if (n == 0) {
+		kb_parcel_write_u32(reply, 0);
+		return;
+	}
+	kb_parcel_init(&data);
+	kb_parcel_write_u32(&data, n - 1);
+	if (tr->offsets_size) {
+		kbt_txn_object(tr, 0, &obj);
+		target = obj.handle;
+	} else {
+		kb_parcel_write_binder(&data, CLIENT_NODE, 0, 0, false);
+	}
+	ASSERT_OK(kb_transact(t, target, CODE_RECURSE, &data, 0, &r, on_event,
+			      NULL, KBT_WAIT_MS));
+	ASSERT_EQ(r.status, BR_REPLY);
+	v = kbt_txn_u32(&r.txn, 0);
+	ASSERT_OK(kb_free_buffer(t, r.txn.data.ptr.buffer));
+	kb_parcel_write_u32(reply, v * 10 + n);
+	kb_parcel_fini(&data);
+}
+
+static int on_event(struct kb_thread *t, const struct kb_return *ret, void *arg)
+{
+	struct kb_parcel reply;
+
+	(void)arg;
+	if (ret->cmd != BR_TRANSACTION || ret->u.txn.code != CODE_RECURSE)
+		return kbt_default_event(t, ret, NULL);
+	kb_parcel_init(&reply);
+	recurse(t, &ret->u.txn, &reply);
+	ASSERT_OK(kb_send_reply(t, &reply, 0, KBT_WAIT_MS));
+	ASSERT_OK(kb_free_buffer(t, ret->u.txn.data.ptr.buffer));
+	kb_parcel_fini(&reply);
+	return 0;
+}
+
+static int server(struct kb_thread *t, const struct binder_transaction_data *tr,
+		  struct kb_parcel *reply, void *arg)
+{
+	(void)arg;
+	if (tr->code == CODE_RECURSE)
+		recurse(t, tr, reply);
+	return KBT_REPLY;
+}
+
+/* An idle looper of the client: it must never be given the nested calls. */
+static int idle_got;
+
+static void *idle_looper(void *arg)
+{
+	struct kb_proc *p = arg;
+	struct kb_thread t;
+	struct kb_return ret;
+
+	kb_thread_init(&t, p->fd);
+	EXPECT_OK(kb_enter_looper(&t));
+	for (;;) {
+		if (kb_next(&t, &ret, -1))
+			return NULL;
+		if (ret.cmd == BR_TRANSACTION)
+			__atomic_add_fetch(&idle_got, 1, __ATOMIC_SEQ_CST);
+		kbt_default_event(&t, &ret, NULL);
+	}
+}
+
+static uint32_t run(uint32_t depth)
+{
+	struct kbt_server s;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct binder_transaction_data tr;
+	struct kb_parcel reply;
+	pthread_t th;
+	uint32_t v;
+	int i;
+
+	kbt_start_ctxmgr(&s, server, NULL);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_EQ(pthread_create(&th, NULL, idle_looper, &p), 0);
+	kbt_msleep(50);
+	/* start as if we had been called with RECURSE(depth) */
+	memset(&tr, 0, sizeof(tr));
+	tr.data_size = 4;
+	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&depth;
+	kb_parcel_init(&reply);
+	recurse(&t, &tr, &reply);
+	memcpy(&v, reply.data, 4);
+	kb_parcel_fini(&reply);
+	/* every nested call in this process ran on this thread */
+	for (i = 0; i < side.n_handled && i < 8; i++)
+		ASSERT_EQ(side.handler_tid[i], kbt_gettid());
+	ASSERT_EQ(side.n_handled, (int)(depth / 2 + 1));
+	ASSERT_EQ(__atomic_load_n(&idle_got, __ATOMIC_SEQ_CST), 0);
+	kbt_stop_ctxmgr(&t, &s);
+	return v;
+}
+
+TEST(nested_call_is_delivered_to_waiting_thread)
+{
+	/* client -> server -> client (nested) -> reply -> reply */
+	ASSERT_EQ(run(2), 12);
+}
+
+TEST(replies_unwind_in_order)
+{
+	/* five levels: each level's reply wraps the one below it */
+	ASSERT_EQ(run(5), 12345);
+}
