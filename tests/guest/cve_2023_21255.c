@@ -132,8 +132,16 @@ TEST(failure_after_fd_array_releases_its_files)
 		cve_put_flat(data, CVE_PTR_SIZE + CVE_FDA_SIZE,
 			     BINDER_TYPE_HANDLE, BOGUS_HANDLE, 0);
 		x.flags = round & 1 ? TF_ONE_WAY : 0;
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		x.offs_size = sizeof(offs);
+		ASSERT_STATUS(cve_transact_hdr(&w.t, &x, NULL), BR_FAILED_REPLY);
+		/* control: without the bad handle the same array goes through */
+		x.offs_size = 2 * sizeof(binder_size_t);
+		x.size = CVE_PTR_SIZE + CVE_FDA_SIZE;
+		ASSERT_STATUS(cve_transact_hdr(&w.t, &x, NULL),
+			      x.flags ? BR_TRANSACTION_COMPLETE : BR_REPLY);
+		x.size = sizeof(data);
 	}
+	cve_ping(&w.t, 0);	/* the one-way buffers are freed by now */
 	close(pfd[1]);
 	ASSERT_TRUE(cve_pipe_hangs_up(pfd[0], 3000));
 	close(pfd[0]);

@@ -84,6 +84,8 @@ static inline uint32_t cve_outcome(struct kb_thread *t, bool oneway,
 {
 	struct kb_return ret;
 
+	if (reply)
+		memset(reply, 0, sizeof(*reply));
 	for (;;) {
 		ASSERT_OK(kb_next(t, &ret, KBT_WAIT_MS));
 		switch (ret.cmd) {
@@ -118,6 +120,38 @@ static inline uint32_t cve_transact(struct kb_thread *t,
 {
 	cve_write_txn(t->fd, x);
 	return cve_outcome(t, x->flags & TF_ONE_WAY, reply);
+}
+
+#define CVE_HDR 8
+
+/**
+ * cve_transact_hdr() - cve_transact() with CVE_HDR zero bytes put in front
+ * of the payload and every offset moved by as much. Scatter-gather payloads
+ * look like this in practice (a header before the first object); the
+ * upstream driver refuses a fix-up whose parent buffer object sits at offset
+ * 0, so valid trees are sent this way.
+ */
+static inline uint32_t cve_transact_hdr(struct kb_thread *t,
+					const struct cve_txn *x,
+					struct kb_reply *reply)
+{
+	size_t n = x->offs_size / sizeof(binder_size_t), i;
+	uint8_t *data = calloc(1, CVE_HDR + x->size);
+	binder_size_t *offs = calloc(n + 1, sizeof(*offs));
+	struct cve_txn y = *x;
+	uint32_t st;
+
+	ASSERT_TRUE(data && offs);
+	memcpy(data + CVE_HDR, x->data, x->size);
+	for (i = 0; i < n; i++)
+		offs[i] = ((const binder_size_t *)x->offs)[i] + CVE_HDR;
+	y.data = data;
+	y.size = CVE_HDR + x->size;
+	y.offs = offs;
+	st = cve_transact(t, &y, reply);
+	free(data);
+	free(offs);
+	return st;
 }
 
 /** cve_status_name() - a printable outcome. */
