@@ -22,7 +22,8 @@ static LIST_HEAD(kb_devices);
  * @fbo: the node's pointer, cookie and flags (all zero for the plain ioctl)
  *
  * The manager's node is held by the kernel (strong and weak) until the
- * process dies. Once a uid was manager, only that uid may be again.
+ * process dies. Once an euid was manager, only that euid (of the caller,
+ * at the time of the call) may be again.
  *
  * Return: 0, -EBUSY (there is one), -EPERM, or -ENOMEM.
  */
@@ -30,7 +31,7 @@ int kb_context_set_mgr(struct kb_proc *proc,
 		       const struct flat_binder_object *fbo)
 {
 	struct kb_context *ctx = proc->ctx;
-	kuid_t euid = proc->cred->euid;
+	kuid_t euid = current_euid();
 	struct kb_node *node;
 	int ret;
 

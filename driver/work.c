@@ -31,7 +31,7 @@
  */
 int kb_wbuf_put(struct kb_wbuf *out, const void *data, size_t len)
 {
-	if (out->end - out->ptr < len)
+	if (out->ptr > out->end || out->end - out->ptr < len)
 		return -EFAULT;
 	if (copy_to_user(out->ptr, data, len))
 		return -EFAULT;
@@ -463,7 +463,7 @@ retry:
 				goto retry;
 			break;
 		}
-		if (out.end - out.ptr < KB_READ_MIN) {
+		if (out.ptr > out.end || out.end - out.ptr < KB_READ_MIN) {
 			spin_unlock(&proc->inner_lock);
 			break;
 		}
