@@ -713,6 +713,75 @@ static void kb_st_speed(struct kb_st *st)
 		div_u64(ns, rounds));
 }
 
+/*
+ * munmap while a worker allocates (often on the slow path: the shrinker
+ * keeps taking pages away): the worker must see -ESRCH, never anything
+ * worse, and can still free what it holds.
+ */
+static int kb_st_closer_thread(void *data)
+{
+	struct kb_st_worker *w = data;
+	struct kb_alloc *alloc = &w->st->alloc;
+	struct kb_buffer *held[KB_ST_HELD] = { NULL };
+	u32 seed = 12345;
+	unsigned int slot;
+
+	kthread_use_mm(w->st->mm);
+	for (;;) {
+		struct kb_buffer *b;
+
+		slot = kb_st_rand(&seed) % KB_ST_HELD;
+		if (held[slot]) {
+			kb_alloc_free_buf(alloc, held[slot]);
+			held[slot] = NULL;
+		}
+		b = kb_alloc_new_buf(alloc, kb_st_rand(&seed) % (2 * PAGE_SIZE),
+				     0, 0, false, 3);
+		if (IS_ERR(b)) {
+			if (PTR_ERR(b) == -ESRCH)
+				break;
+			if (PTR_ERR(b) != -ENOSPC)
+				w->errors++;
+			continue;
+		}
+		kb_st_fill(alloc, b, 0x5a);
+		held[slot] = b;
+		WRITE_ONCE(w->ops, w->ops + 1);
+		cond_resched();
+	}
+	for (slot = 0; slot < KB_ST_HELD; slot++)
+		if (held[slot])
+			kb_alloc_free_buf(alloc, held[slot]);
+	kthread_unuse_mm(w->st->mm);
+	complete(&w->done);
+	return 0;
+}
+
+static void kb_st_close_race(struct kb_st *st)
+{
+	struct kb_st_worker w = { .st = st };
+	struct task_struct *task;
+
+	init_completion(&w.done);
+	task = kthread_create(kb_st_closer_thread, &w, "kbinder-alloc-stc");
+	if (!CHECK(st, !IS_ERR(task))) {
+		CHECK(st, !vm_munmap(st->addr, KB_ST_SIZE));
+		return;
+	}
+	get_task_struct(task);
+	wake_up_process(task);
+	while (READ_ONCE(w.ops) < 300 && !completion_done(&w.done)) {
+		kb_alloc_shrink(ULONG_MAX);
+		cond_resched();
+	}
+	CHECK(st, !vm_munmap(st->addr, KB_ST_SIZE));
+	wait_for_completion(&w.done);
+	kthread_stop(task);
+	put_task_struct(task);
+	CHECK(st, !w.errors);
+	CHECK(st, w.ops >= 300);
+}
+
 /* ---- set-up, the kernel thread, the entry point ------------------------- */
 
 static int kb_st_map(struct kb_st *st)
@@ -752,7 +821,7 @@ static int kb_st_run(struct kb_st *st)
 		/* leave two buffers allocated: release must report them */
 		kb_st_new(st, 8, false);
 		kb_st_new(st, 3 * PAGE_SIZE, true);
-		CHECK(st, !vm_munmap(st->addr, KB_ST_SIZE));
+		kb_st_close_race(st);
 		CHECK(st, st->alloc.closed);
 		CHECK(st, PTR_ERR(kb_alloc_new_buf(&st->alloc, 8, 0, 0, false,
 						   1)) == -ESRCH);
