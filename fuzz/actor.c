@@ -1,0 +1,959 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * kbfuzz actors: one process per slot, a few threads each. A thread draws
+ * an operation from its PRNG, runs it, then serves whatever arrived. Every
+ * wait is bounded: the device is non-blocking, waits are poll() with a
+ * timeout, and a call that is not answered in time is given up.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+
+static struct fz_proc proc;
+
+/* ------------------------------------------------------------ nodes */
+uint64_t fz_node_ptr(int slot, unsigned int i)
+{
+	return 0x10000000ull * (uint64_t)(slot + 1) + 0x100ull * (i + 1);
+}
+
+uint64_t fz_node_cookie(uint64_t ptr)
+{
+	return ptr ^ 0xc0ffee00ull;
+}
+
+bool fz_is_own_node(int slot, uint64_t ptr, uint64_t cookie)
+{
+	if (ptr == 0 && cookie == 0)	/* the context manager's node */
+		return true;
+	for (unsigned int i = 0; i < FZ_NODES; i++)
+		if (ptr == fz_node_ptr(slot, i))
+			return cookie == fz_node_cookie(ptr);
+	return false;
+}
+
+/* ------------------------------------------------------------ calls */
+void fz_record(struct fz_thread *t, int op, int sub, uint64_t arg)
+{
+	struct fz_thread_slot *ts = t->ts;
+	uint32_t n = atomic_load_explicit(&ts->nops, memory_order_relaxed);
+	struct fz_op_rec *r = &ts->ring[n % FZ_RING];
+
+	r->seq = t->seq;
+	r->op = (uint16_t)op;
+	r->sub = (uint16_t)sub;
+	r->arg = arg;
+	atomic_store(&ts->nops, n + 1);
+	if (fz_cfg.trace)
+		fprintf(stderr, "op %d.%u.%d #%u %s/%d 0x%llx\n", t->p->slot,
+			t->p->generation, t->idx, t->seq, fz_op_name(op), sub,
+			(unsigned long long)arg);
+}
+
+static void call_begin(struct fz_thread *t, int call)
+{
+	atomic_store(&t->ts->call, call);
+	atomic_store(&t->ts->call_start, fz_now_ns());
+}
+
+static void call_end(struct fz_thread *t)
+{
+	atomic_store(&t->ts->call_start, 0);
+	atomic_store(&t->ts->call, CALL_NONE);
+}
+
+int fz_call_ioctl(struct fz_thread *t, int call, unsigned long cmd, void *arg)
+{
+	int r, e;
+
+	call_begin(t, call);
+	r = ioctl(t->p->fd, cmd, arg);
+	e = errno;
+	call_end(t);
+	fz_count(C_IOCTLS, 1);
+	if (r < 0) {
+		fz_count(C_ERRNO, 1);
+		return -e;
+	}
+	return r;
+}
+
+int fz_with_fd(struct fz_thread *t, int call, unsigned long cmd, void *arg)
+{
+	struct fz_proc *p = t->p;
+	int r = -EBADF;
+
+	pthread_rwlock_rdlock(&p->dev_lock);
+	if (p->fd >= 0)
+		r = fz_call_ioctl(t, call, cmd, arg);
+	pthread_rwlock_unlock(&p->dev_lock);
+	return r;
+}
+
+static void queue_push(struct fz_thread *t, const struct fz_event *ev)
+{
+	if (t->qtail - t->qhead >= FZ_QUEUE) {
+		fprintf(stderr, "kbfuzz: slot %d thread %d: event queue full, dropping\n",
+			t->p->slot, t->idx);
+		return;
+	}
+	t->q[t->qtail++ % FZ_QUEUE] = *ev;
+}
+
+int fz_write_read(struct fz_thread *t, const void *wbuf, size_t wlen, bool read)
+{
+	static const size_t small[] = { 4, 8, 12, 44, 48, 76, 128 };
+	_Alignas(8) uint8_t rbuf[2048];
+	struct fz_event ev[FZ_MAX_EVENTS];
+	struct fz_proc *p = t->p;
+	struct binder_write_read bwr = { 0 };
+	int r = -EBADF, n;
+
+	bwr.write_size = wlen;
+	bwr.write_buffer = (uintptr_t)wbuf;
+	if (read) {
+		bwr.read_size = fz_chance(&t->rng, 80) ?
+			small[fz_below(&t->rng, 7)] : sizeof(rbuf);
+		bwr.read_buffer = (uintptr_t)rbuf;
+	}
+	pthread_rwlock_rdlock(&p->dev_lock);
+	if (p->fd >= 0) {
+		r = fz_call_ioctl(t, CALL_WRITE_READ, BINDER_WRITE_READ, &bwr);
+		if (bwr.write_consumed > bwr.write_size && fz_cfg.allow_overread &&
+		    bwr.read_consumed <= bwr.read_size)
+			fz_count(C_OVERREAD, 1);
+		else if (bwr.write_consumed > bwr.write_size ||
+			 bwr.read_consumed > bwr.read_size)
+			fz_finding(p->slot, t->idx,
+				   "BINDER_WRITE_READ consumed more than it was given (write %llu of %llu, read %llu of %llu)",
+				   (unsigned long long)bwr.write_consumed,
+				   (unsigned long long)bwr.write_size,
+				   (unsigned long long)bwr.read_consumed,
+				   (unsigned long long)bwr.read_size);
+		else if (bwr.read_consumed) {
+			n = fz_parse_returns(t, rbuf, bwr.read_consumed, ev,
+					     FZ_MAX_EVENTS);
+			for (int i = 0; i < n; i++) {
+				ev[i].epoch = atomic_load(&p->epoch);
+				queue_push(t, &ev[i]);
+			}
+		}
+	}
+	pthread_rwlock_unlock(&p->dev_lock);
+	return r;
+}
+
+/* Wait up to @ms for work (poll), then read whatever is there. */
+static void poll_and_read(struct fz_thread *t, int ms)
+{
+	struct fz_proc *p = t->p;
+	struct pollfd pfd = { .events = POLLIN };
+	int r = 0;
+	bool closed;
+
+	pthread_rwlock_rdlock(&p->dev_lock);
+	closed = p->fd < 0;
+	if (!closed) {
+		pfd.fd = p->fd;
+		call_begin(t, CALL_POLL);
+		r = poll(&pfd, 1, ms);
+		call_end(t);
+	}
+	pthread_rwlock_unlock(&p->dev_lock);
+	if (closed) {
+		usleep((useconds_t)ms * 1000);
+		return;
+	}
+	if (r > 0 || fz_chance(&t->rng, 100))
+		fz_write_read(t, NULL, 0, true);
+}
+
+/* ------------------------------------------------------------ handles */
+void fz_add_handle(struct fz_proc *p, uint32_t handle)
+{
+	pthread_mutex_lock(&p->lock);
+	for (unsigned int i = 0; i < p->nhandles; i++)
+		if (p->handles[i] == handle)
+			goto out;
+	if (p->nhandles < FZ_MAX_HANDLES)
+		p->handles[p->nhandles++] = handle;
+	else
+		p->handles[handle % FZ_MAX_HANDLES] = handle;
+out:
+	pthread_mutex_unlock(&p->lock);
+}
+
+bool fz_pick_handle(struct fz_thread *t, uint32_t *handle)
+{
+	struct fz_proc *p = t->p;
+	uint32_t roll = fz_below(&t->rng, 1000);
+
+	if (roll < 40) {
+		*handle = roll < 20 ? 1 + fz_below(&t->rng, 64) : 0xfffffff0u;
+		return roll >= 20;	/* small numbers may exist */
+	}
+	pthread_mutex_lock(&p->lock);
+	if (p->nhandles && roll < 700)
+		*handle = p->handles[fz_below(&t->rng, p->nhandles)];
+	else
+		*handle = 0;
+	pthread_mutex_unlock(&p->lock);
+	return false;
+}
+
+int fz_pick_spare_fd(struct fz_thread *t)
+{
+	uint32_t i = fz_below(&t->rng, 5);
+
+	return i < 4 ? t->p->spare_fds[i] : t->p->fd;
+}
+
+/* ------------------------------------------------------------ buffers */
+static size_t put_u32(uint8_t *w, size_t at, uint32_t v)
+{
+	memcpy(w + at, &v, sizeof(v));
+	return at + sizeof(v);
+}
+
+static size_t put_u64(uint8_t *w, size_t at, uint64_t v)
+{
+	memcpy(w + at, &v, sizeof(v));
+	return at + sizeof(v);
+}
+
+/* Append BC_FREE_BUFFER for @buffer, or keep it for later (held). */
+static size_t free_or_hold(struct fz_thread *t, uint8_t *w, size_t at,
+			   uint64_t buffer, uint32_t epoch)
+{
+	if (t->nheld < FZ_MAX_HELD && fz_chance(&t->rng, 120)) {
+		t->held[t->nheld] = buffer;
+		t->held_epoch[t->nheld++] = epoch;
+		return at;
+	}
+	fz_count(C_FREES, 1);
+	at = put_u32(w, at, BC_FREE_BUFFER);
+	return put_u64(w, at, buffer);
+}
+
+static void op_free_held(struct fz_thread *t)
+{
+	_Alignas(8) uint8_t w[12 * (FZ_MAX_HELD + 2)];
+	size_t at = 0;
+	uint32_t epoch = atomic_load(&t->p->epoch);
+	uint32_t sub = fz_below(&t->rng, 10);
+
+	for (unsigned int i = 0; i < t->nheld; i++) {
+		if (t->held_epoch[i] != epoch)
+			continue;
+		at = put_u32(w, at, BC_FREE_BUFFER);
+		at = put_u64(w, at, t->held[i]);
+		fz_count(C_FREES, 1);
+	}
+	if (sub == 0 && t->nheld && t->held_epoch[0] == epoch) {
+		/* the same buffer twice in one stream */
+		at = put_u32(w, at, BC_FREE_BUFFER);
+		at = put_u64(w, at, t->held[0]);
+		atomic_store(&t->p->tainted, true);
+	} else if (sub == 1) {
+		/* never a buffer start: outside the map, or misaligned */
+		uint64_t base = (uintptr_t)t->p->map;
+
+		at = put_u32(w, at, BC_FREE_BUFFER);
+		at = put_u64(w, at, fz_chance(&t->rng, 500) ? base + 8 *
+			     fz_below(&t->rng, 4096) + 1 + fz_below(&t->rng, 7) :
+			     base - 4096);
+	}
+	fz_record(t, OP_FREE_HELD, sub, t->nheld);
+	t->nheld = 0;
+	if (at)
+		fz_write_read(t, w, at, fz_chance(&t->rng, 300));
+}
+
+/* ------------------------------------------------------------ calls out */
+enum { WAIT_REPLY, WAIT_COMPLETE };
+
+static bool stopping(void)
+{
+	return atomic_load_explicit(&fz_sh->stop, memory_order_relaxed);
+}
+
+static bool wait_for(struct fz_thread *t, int what, unsigned int timeout_ms)
+{
+	uint64_t end = t->got_end, reply = t->got_reply, done = t->got_complete;
+	uint64_t deadline = fz_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+
+	for (;;) {
+		uint64_t now;
+
+		fz_drain(t);
+		if (t->got_end != end)
+			return true;
+		if (what == WAIT_REPLY ? t->got_reply != reply :
+		    t->got_complete != done)
+			return true;
+		now = fz_now_ns();
+		if (stopping() || t->p->exit_requested)
+			return false;
+		if (now >= deadline) {
+			fz_count(C_REPLY_TIMEOUT, 1);
+			return false;
+		}
+		poll_and_read(t, (int)((deadline - now) / 1000000 > 50 ? 50 :
+				       (deadline - now) / 1000000 + 1));
+	}
+}
+
+static void op_txn(struct fz_thread *t)
+{
+	struct fz_txn_buf *b = malloc(sizeof(*b));
+	_Alignas(8) uint8_t w[4 + sizeof(struct binder_transaction_data_sg)];
+	uint32_t handle, flags = 0;
+	bool oneway = fz_chance(&t->rng, 350);
+	size_t len;
+
+	if (!b)
+		return;
+	fz_pick_handle(t, &handle);
+	if (oneway)
+		flags |= TF_ONE_WAY;
+	if (fz_chance(&t->rng, 800))
+		flags |= TF_ACCEPT_FDS;
+	if (fz_chance(&t->rng, 50))
+		flags |= TF_CLEAR_BUF;
+	if (fz_chance(&t->rng, 30))
+		flags |= TF_UPDATE_TXN;
+	if (fz_chance(&t->rng, 10))
+		flags |= 1u << fz_below(&t->rng, 32);
+	fz_build_txn(t, b, false, handle, flags);
+	fz_record(t, OP_TXN, (oneway ? 1 : 0) | (b->must_reject ? 2 : 0) |
+		  (b->cmd == BC_TRANSACTION_SG ? 4 : 0),
+		  ((uint64_t)handle << 32) | b->tr.transaction_data.flags);
+	put_u32(w, 0, b->cmd);
+	len = b->cmd == BC_TRANSACTION_SG ? sizeof(b->tr) :
+		sizeof(b->tr.transaction_data);
+	memcpy(w + 4, &b->tr, len);
+	fz_count(oneway ? C_TXN_ONEWAY : C_TXN_SYNC, 1);
+	if (b->must_reject)
+		fz_count(C_TXN_INVALID, 1);
+	t->depth++;
+	fz_write_read(t, w, 4 + len, fz_chance(&t->rng, 500));
+	wait_for(t, oneway ? WAIT_COMPLETE : WAIT_REPLY, oneway ? 1000 : 3000);
+	t->depth--;
+	free(b);
+}
+
+/* ------------------------------------------------------------ serving */
+static void serve_call(struct fz_thread *t, const struct fz_event *ev)
+{
+	_Alignas(8) uint8_t w[16 + sizeof(struct binder_transaction_data_sg)];
+	struct fz_txn_buf *b;
+	size_t at = 0;
+
+	if (ev->flags & TF_ONE_WAY) {
+		at = free_or_hold(t, w, 0, ev->buffer, ev->epoch);
+		if (at)
+			fz_write_read(t, w, at, false);
+		return;
+	}
+	/* a nested call before replying */
+	if (t->depth < 2 && fz_chance(&t->rng, 80))
+		op_txn(t);
+	b = malloc(sizeof(*b));
+	if (!b)
+		return;
+	fz_build_txn(t, b, true, 0,
+		     fz_chance(&t->rng, 100) ? TF_STATUS_CODE :
+		     fz_chance(&t->rng, 50) ? TF_CLEAR_BUF : 0);
+	at = free_or_hold(t, w, 0, ev->buffer, ev->epoch);
+	at = put_u32(w, at, b->cmd);
+	if (b->cmd == BC_REPLY_SG) {
+		memcpy(w + at, &b->tr, sizeof(b->tr));
+		at += sizeof(b->tr);
+	} else {
+		memcpy(w + at, &b->tr.transaction_data, sizeof(b->tr.transaction_data));
+		at += sizeof(b->tr.transaction_data);
+	}
+	fz_count(C_REPLIES, 1);
+	fz_write_read(t, w, at, fz_chance(&t->rng, 500));
+	free(b);
+}
+
+static void handle_event(struct fz_thread *t, const struct fz_event *ev)
+{
+	_Alignas(8) uint8_t w[32];
+	size_t at = 0;
+	bool current = ev->epoch == atomic_load(&t->p->epoch);
+
+	switch (ev->kind) {
+	case EV_TXN:
+		if (current)
+			serve_call(t, ev);
+		return;
+	case EV_REPLY:
+		t->got_reply++;
+		if (current)
+			at = free_or_hold(t, w, 0, ev->buffer, ev->epoch);
+		break;
+	case EV_END:
+		t->got_end++;
+		return;
+	case EV_COMPLETE:
+		t->got_complete++;
+		return;
+	case EV_REF:
+		if (!current || fz_chance(&t->rng, 30))
+			return;
+		if (ev->cmd == BR_INCREFS || ev->cmd == BR_ACQUIRE) {
+			at = put_u32(w, 0, ev->cmd == BR_INCREFS ?
+				     BC_INCREFS_DONE : BC_ACQUIRE_DONE);
+			at = put_u64(w, at, ev->ptr);
+			at = put_u64(w, at, fz_chance(&t->rng, 20) ?
+				     ev->cookie ^ 1 : ev->cookie);
+		}
+		break;
+	case EV_DEAD_BINDER:
+	case EV_FROZEN_BINDER:
+		if (!current || fz_chance(&t->rng, 30))
+			return;
+		at = put_u32(w, 0, ev->kind == EV_DEAD_BINDER ?
+			     BC_DEAD_BINDER_DONE : BC_FREEZE_NOTIFICATION_DONE);
+		at = put_u64(w, at, ev->cookie);
+		break;
+	case EV_SPAWN:
+		if (fz_chance(&t->rng, 700))
+			atomic_fetch_add(&t->p->spawn_requests, 1);
+		return;
+	default:
+		return;
+	}
+	if (at)
+		fz_write_read(t, w, at, false);
+}
+
+void fz_drain(struct fz_thread *t)
+{
+	while (t->qhead != t->qtail) {
+		struct fz_event ev = t->q[t->qhead++ % FZ_QUEUE];
+
+		handle_event(t, &ev);
+	}
+}
+
+/* ------------------------------------------------------------ small ops */
+static void op_refs(struct fz_thread *t)
+{
+	static const uint32_t cmds[] = { BC_INCREFS, BC_ACQUIRE, BC_RELEASE, BC_DECREFS };
+	_Alignas(8) uint8_t w[16];
+	uint32_t handle, k = fz_below(&t->rng, 4);
+	size_t at;
+
+	fz_pick_handle(t, &handle);
+	fz_record(t, OP_REFS, k, handle);
+	at = put_u32(w, 0, cmds[k]);
+	at = put_u32(w, at, handle);
+	if (fz_chance(&t->rng, 300)) {	/* and the opposite right away */
+		at = put_u32(w, at, cmds[k ^ 2]);
+		at = put_u32(w, at, handle);
+	}
+	fz_count(C_REF_OPS, 1);
+	fz_write_read(t, w, at, fz_chance(&t->rng, 300));
+}
+
+/* BC_{REQUEST,CLEAR}_{DEATH,FREEZE}_NOTIFICATION with a small cookie. */
+static void op_note(struct fz_thread *t, int op)
+{
+	_Alignas(8) uint8_t w[32];
+	uint32_t handle, sub = fz_below(&t->rng, 3), cmd;
+	size_t at;
+
+	fz_pick_handle(t, &handle);
+	if (op == OP_DEATH)
+		cmd = sub ? BC_REQUEST_DEATH_NOTIFICATION : BC_CLEAR_DEATH_NOTIFICATION;
+	else
+		cmd = sub == 2 ? BC_FREEZE_NOTIFICATION_DONE :
+			sub ? BC_REQUEST_FREEZE_NOTIFICATION : BC_CLEAR_FREEZE_NOTIFICATION;
+	fz_record(t, op, sub, handle);
+	at = put_u32(w, 0, cmd);
+	if (cmd != BC_FREEZE_NOTIFICATION_DONE)
+		at = put_u32(w, at, handle);
+	at = put_u64(w, at, 0xdead0000ull + fz_below(&t->rng, 4));
+	fz_write_read(t, w, at, fz_chance(&t->rng, 500));
+}
+
+static void op_looper(struct fz_thread *t)
+{
+	static const uint32_t cmds[] = { BC_ENTER_LOOPER, BC_EXIT_LOOPER,
+					 BC_REGISTER_LOOPER };
+	uint32_t k = fz_below(&t->rng, 3);
+
+	fz_record(t, OP_LOOPER, k, 0);
+	fz_write_read(t, &cmds[k], 4, false);
+	t->looper = k != 1;
+}
+
+static void op_thread_exit(struct fz_thread *t)
+{
+	struct fz_proc *p = t->p;
+	uint32_t sub = fz_below(&t->rng, 4);
+	int ep = -1, zero = 0;
+
+	fz_record(t, OP_THREAD_EXIT, sub, 0);
+	pthread_rwlock_rdlock(&p->dev_lock);
+	if (p->fd >= 0) {
+		if (sub == 0) {	/* epoll on the thread, then exit it */
+			struct epoll_event e = { .events = EPOLLIN };
+
+			ep = epoll_create1(EPOLL_CLOEXEC);
+			if (ep >= 0)
+				epoll_ctl(ep, EPOLL_CTL_ADD, p->fd, &e);
+		}
+		fz_call_ioctl(t, CALL_IOCTL, BINDER_THREAD_EXIT, &zero);
+		fz_count(C_THREAD_EXITS, 1);
+		if (ep >= 0) {
+			struct epoll_event e;
+
+			epoll_wait(ep, &e, 1, 0);
+		}
+	}
+	pthread_rwlock_unlock(&p->dev_lock);
+	if (ep >= 0)
+		close(ep);
+	t->looper = false;
+	if (sub == 1 || sub == 2)
+		t->leave = true;
+}
+
+static void op_freeze(struct fz_thread *t)
+{
+	static const uint32_t timeouts[] = { 0, 0, 10, 50, 100 };
+	struct binder_freeze_info fi = { 0 };
+	struct binder_frozen_status_info st = { 0 };
+	uint32_t s = fz_below(&t->rng, fz_cfg.nprocs + 1);
+	struct fz_proc_slot *ps = s < fz_cfg.nprocs ? &fz_sh->procs[s] : NULL;
+	bool thaw = ps && atomic_load(&ps->frozen_at) && fz_chance(&t->rng, 600);
+	int r;
+
+	fi.pid = ps ? (uint32_t)atomic_load(&ps->pid) : 0x3ffff0u;
+	fi.enable = thaw ? 0 : fz_chance(&t->rng, 30) ? 2 : 1;
+	fi.timeout_ms = timeouts[fz_below(&t->rng, 5)];
+	fz_record(t, OP_FREEZE, fi.enable, ((uint64_t)s << 32) | fi.timeout_ms);
+	r = fz_with_fd(t, CALL_FREEZE, BINDER_FREEZE, &fi);
+	if (r == 0 && ps) {
+		if (fi.enable) {
+			uint64_t zero = 0;
+
+			atomic_compare_exchange_strong(&ps->frozen_at, &zero,
+						       fz_now_ns());
+			fz_count(C_FREEZES, 1);
+		} else {
+			atomic_store(&ps->frozen_at, 0);
+			fz_count(C_THAWS, 1);
+		}
+	}
+	st.pid = fi.pid;
+	if (fz_with_fd(t, CALL_IOCTL, BINDER_GET_FROZEN_INFO, &st) == 0 &&
+	    (st.sync_recv > 3 || st.async_recv > 1))
+		fz_finding(t->p->slot, t->idx,
+			   "BINDER_GET_FROZEN_INFO: impossible sync_recv %u async_recv %u",
+			   st.sync_recv, st.async_recv);
+}
+
+static void op_ctx_mgr(struct fz_thread *t)
+{
+	struct flat_binder_object fbo = { 0 };
+	int32_t zero = 0;
+	uint32_t sub = fz_below(&t->rng, 2);
+
+	fz_record(t, OP_CTX_MGR, sub, 0);
+	if (sub) {
+		fbo.hdr.type = BINDER_TYPE_BINDER;
+		fbo.binder = fz_node_ptr(t->p->slot, 0);
+		fbo.cookie = fz_node_cookie(fbo.binder);
+		fbo.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS |
+			(fz_chance(&t->rng, 100) ? FLAT_BINDER_FLAG_TXN_SECURITY_CTX : 0);
+		fz_with_fd(t, CALL_IOCTL, BINDER_SET_CONTEXT_MGR_EXT, &fbo);
+	} else {
+		fz_with_fd(t, CALL_IOCTL, BINDER_SET_CONTEXT_MGR, &zero);
+	}
+}
+
+/* ------------------------------------------------------------ the device */
+static const size_t map_sizes[] = {
+	1024 * 1024 - 2 * 4096, 1024 * 1024 - 2 * 4096, 256 * 1024, 64 * 1024,
+	16 * 1024, 4096,
+};
+
+/* Open and map the device; caller write-holds dev_lock (or is alone). */
+static int open_device(struct fz_proc *p, struct fz_thread *t, struct fz_rng *r)
+{
+	size_t size = map_sizes[fz_below(r, 6)];
+	void *map;
+
+	if (t)
+		call_begin(t, CALL_OPEN);
+	p->fd = open(fz_cfg.device, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	if (t)
+		call_end(t);
+	if (p->fd < 0)
+		return -errno;
+	p->map = NULL;
+	if (fz_chance(r, 10))
+		return 0;	/* no mapping at all */
+	if (t)
+		call_begin(t, CALL_MMAP);
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, p->fd, 0);
+	if (t)
+		call_end(t);
+	if (map != MAP_FAILED) {
+		p->map = map;
+		p->map_size = size;
+	}
+	return 0;
+}
+
+static void op_close_reopen(struct fz_thread *t)
+{
+	struct fz_proc *p = t->p;
+	uint32_t sub = fz_below(&t->rng, 3);
+	void *old_map;
+	size_t old_size;
+
+	fz_record(t, OP_CLOSE_REOPEN, sub, 0);
+	pthread_rwlock_wrlock(&p->dev_lock);
+	old_map = p->map;
+	old_size = p->map_size;
+	if (sub == 0 && old_map) {	/* unmap first, then close */
+		call_begin(t, CALL_MUNMAP);
+		munmap(old_map, old_size);
+		call_end(t);
+		old_map = NULL;
+	}
+	call_begin(t, CALL_CLOSE);
+	close(p->fd);
+	call_end(t);
+	fz_count(C_CLOSES, 1);
+	atomic_fetch_add(&p->epoch, 1);
+	open_device(p, t, &t->rng);
+	if (old_map) {	/* the old mapping outlived its fd */
+		call_begin(t, CALL_MUNMAP);
+		munmap(old_map, old_size);
+		call_end(t);
+	}
+	pthread_mutex_lock(&p->lock);
+	p->nhandles = 0;
+	pthread_mutex_unlock(&p->lock);
+	pthread_rwlock_unlock(&p->dev_lock);
+}
+
+static void op_munmap(struct fz_thread *t)
+{
+	struct fz_proc *p = t->p;
+	uint32_t sub = fz_below(&t->rng, 2);
+	void *map;
+
+	fz_record(t, OP_MUNMAP, sub, 0);
+	pthread_rwlock_wrlock(&p->dev_lock);
+	if (p->map) {
+		call_begin(t, CALL_MUNMAP);
+		if (sub)	/* only part of it */
+			munmap((uint8_t *)p->map + p->map_size / 2 / 4096 * 4096,
+			       4096);
+		else
+			munmap(p->map, p->map_size);
+		call_end(t);
+		/* a partial unmap leaves a hole: no more reading it */
+		p->map = NULL;
+		fz_count(C_MUNMAPS, 1);
+		atomic_fetch_add(&p->epoch, 1);
+	}
+	if (!p->map && p->fd >= 0 && fz_chance(&t->rng, 500)) {
+		call_begin(t, CALL_MMAP);
+		map = mmap(NULL, 64 * 1024, PROT_READ, MAP_PRIVATE, p->fd, 0);
+		call_end(t);
+		if (map != MAP_FAILED) {
+			p->map = map;
+			p->map_size = 64 * 1024;
+		}
+	}
+	pthread_rwlock_unlock(&p->dev_lock);
+}
+
+/* ------------------------------------------------------------ threads */
+struct op_weight {
+	int op;
+	unsigned int weight;
+};
+
+static const struct op_weight weights[] = {
+	{ OP_TXN, 300 }, { OP_SERVE, 160 }, { OP_REFS, 50 }, { OP_DEATH, 45 },
+	{ OP_FREEZE_NOTE, 10 }, { OP_FREE_HELD, 40 }, { OP_RAW_IOCTL, 60 },
+	{ OP_BC_STREAM, 70 }, { OP_INFO, 40 }, { OP_FREEZE, 12 },
+	{ OP_LOOPER, 12 }, { OP_THREAD_EXIT, 12 }, { OP_SPAWN_THREAD, 6 },
+	{ OP_CLOSE_REOPEN, 3 }, { OP_MUNMAP, 1 }, { OP_PROC_EXIT, 1 },
+	{ OP_CTX_MGR, 4 },
+};
+
+static int pick_op(struct fz_thread *t)
+{
+	unsigned int total = 0, roll;
+
+	for (size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); i++)
+		total += weights[i].weight;
+	roll = fz_below(&t->rng, total);
+	for (size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); i++) {
+		if (roll < weights[i].weight)
+			return weights[i].op;
+		roll -= weights[i].weight;
+	}
+	return OP_SERVE;
+}
+
+static void run_op(struct fz_thread *t, int op)
+{
+	switch (op) {
+	case OP_TXN: op_txn(t); break;
+	case OP_SERVE:
+		fz_record(t, OP_SERVE, 0, 0);
+		poll_and_read(t, (int)fz_below(&t->rng, 30));
+		break;
+	case OP_REFS: op_refs(t); break;
+	case OP_DEATH:
+	case OP_FREEZE_NOTE: op_note(t, op); break;
+	case OP_FREE_HELD: op_free_held(t); break;
+	case OP_RAW_IOCTL: fz_op_raw_ioctl(t); break;
+	case OP_BC_STREAM: fz_op_bc_stream(t); break;
+	case OP_INFO: fz_op_info(t); break;
+	case OP_FREEZE: op_freeze(t); break;
+	case OP_LOOPER: op_looper(t); break;
+	case OP_THREAD_EXIT: op_thread_exit(t); break;
+	case OP_SPAWN_THREAD:
+		fz_record(t, OP_SPAWN_THREAD, 0, 0);
+		atomic_fetch_add(&t->p->spawn_requests, 1);
+		break;
+	case OP_CLOSE_REOPEN: op_close_reopen(t); break;
+	case OP_MUNMAP: op_munmap(t); break;
+	case OP_PROC_EXIT: {
+		uint32_t sub = fz_below(&t->rng, 2);
+
+		fz_record(t, OP_PROC_EXIT, sub, 0);
+		fz_count(C_EXITS, 1);
+		if (sub)	/* abrupt: other threads may be mid-call */
+			_exit(0);
+		atomic_store(&t->p->exit_requested, true);
+		break;
+	}
+	case OP_CTX_MGR: op_ctx_mgr(t); break;
+	default: break;
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	struct fz_thread *t = arg;
+	struct fz_proc *p = t->p;
+	uint32_t enter = BC_ENTER_LOOPER;
+
+	atomic_store(&t->ts->nops, 0);
+	atomic_store(&t->ts->progress, fz_now_ns());
+	atomic_store(&t->ts->tid, (int)syscall(SYS_gettid));
+	t->epoch = atomic_load(&p->epoch);
+	if (t->registered)
+		enter = BC_REGISTER_LOOPER;
+	if (t->registered || fz_chance(&t->rng, 850)) {
+		fz_write_read(t, &enter, 4, false);
+		t->looper = true;
+	}
+	while (!stopping() && !t->leave && !p->exit_requested) {
+		uint32_t epoch = atomic_load(&p->epoch);
+		int op;
+
+		if (fz_cfg.ops && t->seq >= fz_cfg.ops)
+			break;
+		if (t->epoch != epoch) {	/* a new fd: join its pool */
+			t->epoch = epoch;
+			if (t->looper)
+				fz_write_read(t, &enter, 4, false);
+		}
+		op = pick_op(t);
+		run_op(t, op);
+		t->seq++;
+		fz_drain(t);
+		poll_and_read(t, (int)fz_below(&t->rng, 4));
+		fz_drain(t);
+		fz_count(C_OPS, 1);
+		atomic_store(&t->ts->progress, fz_now_ns());
+	}
+	if (t->nheld && !p->exit_requested && !stopping())
+		op_free_held(t);
+	atomic_store(&t->ts->tid, 0);
+	pthread_mutex_lock(&p->lock);
+	p->thread_used[t->idx] = false;
+	pthread_mutex_unlock(&p->lock);
+	atomic_fetch_sub(&p->live_threads, 1);
+	free(t);
+	return NULL;
+}
+
+static void spawn_thread(struct fz_proc *p, bool registered)
+{
+	struct fz_thread *t;
+	pthread_attr_t attr;
+	pthread_t th;
+	int idx = -1;
+
+	pthread_mutex_lock(&p->lock);
+	for (int i = 0; i < FZ_MAX_THREADS; i++) {
+		if (!p->thread_used[i]) {
+			idx = i;
+			p->thread_used[i] = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (idx < 0)
+		return;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		goto fail;
+	t->p = p;
+	t->idx = idx;
+	t->registered = registered;
+	t->ts = &fz_sh->procs[p->slot].threads[idx];
+	t->ts->seed = fz_mix(p->seed, 1000 + p->thread_spawns++);
+	fz_rng_seed(&t->rng, t->ts->seed);
+	atomic_fetch_add(&p->live_threads, 1);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 1024 * 1024);
+	if (pthread_create(&th, &attr, thread_main, t) != 0) {
+		atomic_fetch_sub(&p->live_threads, 1);
+		free(t);
+		pthread_attr_destroy(&attr);
+		goto fail;
+	}
+	pthread_attr_destroy(&attr);
+	fz_count(C_THREADS, 1);
+	return;
+fail:
+	pthread_mutex_lock(&p->lock);
+	p->thread_used[idx] = false;
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void open_spares(struct fz_proc *p)
+{
+	int pfd[2] = { -1, -1 };
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		pfd[0] = pfd[1] = -1;
+	p->spare_fds[0] = pfd[0];
+	p->spare_fds[1] = pfd[1];
+	p->spare_fds[2] = open("/dev/null", O_RDWR | O_CLOEXEC);
+	p->spare_fds[3] = (int)syscall(SYS_memfd_create, "kbfuzz", 1u);
+}
+
+/* The context manager slot keeps trying: the last one's release is lazy. */
+static void become_context_manager(struct fz_proc *p, struct fz_rng *r)
+{
+	for (int i = 0; i < 50 && !stopping(); i++) {
+		int32_t zero = 0;
+		struct flat_binder_object fbo = {
+			.hdr.type = BINDER_TYPE_BINDER,
+			.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS,
+			.binder = fz_node_ptr(p->slot, 0),
+			.cookie = fz_node_cookie(fz_node_ptr(p->slot, 0)),
+		};
+		int rc = fz_chance(r, 500) ?
+			ioctl(p->fd, BINDER_SET_CONTEXT_MGR_EXT, &fbo) :
+			ioctl(p->fd, BINDER_SET_CONTEXT_MGR, &zero);
+
+		if (rc == 0 || errno != EBUSY)
+			return;
+		usleep(20 * 1000);
+	}
+}
+
+void fz_actor_main(int slot, uint32_t generation, uint64_t seed)
+{
+	struct fz_proc *p = &proc;
+	struct fz_thread_slot *ms = &fz_sh->procs[slot].threads[FZ_MAIN_THREAD];
+	struct rlimit rl = { 512, 512 };
+	pthread_rwlockattr_t ra;
+	struct fz_rng r;
+	uint32_t max_threads;
+	uint64_t deadline;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	setrlimit(RLIMIT_NOFILE, &rl);
+	memset(p, 0, sizeof(*p));
+	p->slot = slot;
+	p->generation = generation;
+	p->seed = seed;
+	pthread_rwlockattr_init(&ra);
+	pthread_rwlockattr_setkind_np(&ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&p->dev_lock, &ra);
+	pthread_mutex_init(&p->lock, NULL);
+	fz_rng_seed(&r, seed);
+	atomic_store(&ms->tid, getpid());
+	atomic_store(&ms->progress, fz_now_ns());
+	open_spares(p);
+	p->guard = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p->guard == MAP_FAILED)
+		_exit(4);
+	p->guard += 4096;
+	mprotect(p->guard, 4096, PROT_NONE);
+	if (open_device(p, NULL, &r) < 0) {
+		fprintf(stderr, "kbfuzz: slot %d: cannot open %s: %s\n", slot,
+			fz_cfg.device, strerror(errno));
+		_exit(3);
+	}
+	max_threads = fz_below(&r, 5);
+	ioctl(p->fd, BINDER_SET_MAX_THREADS, &max_threads);
+	if (slot == 0)
+		become_context_manager(p, &r);
+	for (unsigned int i = 0; i < fz_cfg.nthreads; i++)
+		spawn_thread(p, false);
+	while (!stopping() && !p->exit_requested) {
+		int want = atomic_exchange(&p->spawn_requests, 0);
+
+		if (fz_cfg.ops && atomic_load(&p->live_threads) == 0)
+			break;	/* every thread ran its --ops */
+		for (int i = 0; i < want; i++)
+			spawn_thread(p, fz_chance(&r, 700));
+		if (atomic_load(&p->live_threads) == 0)
+			spawn_thread(p, false);
+		atomic_store(&ms->progress, fz_now_ns());
+		usleep(10 * 1000);
+	}
+	/* threads see the flag after their current op (bounded waits) */
+	deadline = fz_now_ns() + 10ull * 1000000000ull;
+	while (atomic_load(&p->live_threads) && fz_now_ns() < deadline) {
+		atomic_store(&ms->progress, fz_now_ns());
+		usleep(10 * 1000);
+	}
+	if (fz_chance(&r, 500)) {	/* else the exit closes it */
+		pthread_rwlock_wrlock(&p->dev_lock);
+		atomic_store(&ms->call, CALL_CLOSE);
+		atomic_store(&ms->call_start, fz_now_ns());
+		close(p->fd);
+		atomic_store(&ms->call_start, 0);
+		p->fd = -1;
+		pthread_rwlock_unlock(&p->dev_lock);
+	}
+	_exit(0);
+}

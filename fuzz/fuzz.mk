@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# The fuzzer (included by the top Makefile).
+#
+#   make fuzz [DRIVER=kbinder|reference] [DURATION=S] [SEED=N] [FUZZ_PROCS=N]
+#        boot one VM with its own initramfs, run kbfuzz for DURATION seconds
+#        (default 300) on the driver, tally the result lines
+#   make check-fuzz   the same, short (FUZZ_CHECK_DURATION, default 60 s)
+#
+# kbfuzz is not a test program under tests/guest: those run in every
+# `make check`. It lives in build/fuzz/bin and its own initramfs.
+
+FUZZ_BIN := $(BUILD)/fuzz/bin
+FUZZ_PROGRAM := $(FUZZ_BIN)/kbfuzz
+FUZZ_SOURCES := $(wildcard fuzz/*.c)
+DURATION ?= 300
+SEED ?=
+FUZZ_PROCS ?= 4
+FUZZ_CHECK_DURATION ?= 60
+FUZZ_DRIVER = $(or $(DRIVER),kbinder)
+# Boot, wind-down and teardown on top of the fuzzing time.
+FUZZ_MARGIN ?= 180
+
+.PHONY: fuzz-program fuzz check-fuzz
+fuzz-program: $(FUZZ_PROGRAM)
+$(FUZZ_PROGRAM): $(FUZZ_SOURCES) $(wildcard fuzz/*.h include/uapi/linux/android/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(STATIC_LDFLAGS) -o $@ $(FUZZ_SOURCES)
+
+# One initramfs per driver: the reference one does not need kbinder.ko to build.
+$(BUILD)/fuzz/initramfs-reference.cpio.gz: $(FUZZ_PROGRAM) $(TOOLS) $(VM_INPUTS)
+	tests/vm/mkinitramfs.sh -o $@ -m $(REFERENCE_KO) -b $(FUZZ_BIN) -b $(TOOLS_BIN)
+$(BUILD)/fuzz/initramfs-kbinder.cpio.gz: $(FUZZ_PROGRAM) $(MODULE) $(TOOLS) $(VM_INPUTS)
+	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) -m $(REFERENCE_KO) -b $(FUZZ_BIN) -b $(TOOLS_BIN)
+
+# fuzz_run SECONDS: boot, fuzz, judge, tally (exit status 1 on any FAIL).
+define fuzz_run
+	@dir=$(BUILD)/fuzz/run-$(FUZZ_DRIVER); \
+	tests/vm/run.sh --kernel $(VMLINUZ) \
+		--initramfs $(BUILD)/fuzz/initramfs-$(FUZZ_DRIVER).cpio.gz \
+		--accel-cache $(BUILD)/vm/accel --timeout $$(($(1) + $(FUZZ_MARGIN))) \
+		--driver $(FUZZ_DRIVER) --logdir $$dir \
+		--append "KBT_FUZZ_DURATION=$(1) KBT_FUZZ_SEED=$(SEED) KBT_FUZZ_PROCS=$(FUZZ_PROCS)" \
+		fuzz; \
+	echo "--- fuzz summary ($(FUZZ_DRIVER), logs in $$dir)"; \
+	tr -d '\r' <$$dir/results.log | sed -n 's/^FUZZ /kbfuzz: /p'; \
+	tests/vm/tally.sh tests/guest/known-failures.txt $(FUZZ_DRIVER):$$dir/judged.log
+endef
+
+fuzz: $(BUILD)/fuzz/initramfs-$$(FUZZ_DRIVER).cpio.gz
+	$(call fuzz_run,$(DURATION))
+
+check-fuzz: $(BUILD)/fuzz/initramfs-$$(FUZZ_DRIVER).cpio.gz
+	$(call fuzz_run,$(FUZZ_CHECK_DURATION))
