@@ -839,7 +839,11 @@ static unsigned long kb_alloc_shrink_count(struct shrinker *shrinker,
 static unsigned long kb_alloc_shrink_scan(struct shrinker *shrinker,
 					  struct shrink_control *sc)
 {
-	return kb_alloc_shrink(sc->nr_to_scan);
+	unsigned long freed = kb_alloc_shrink(sc->nr_to_scan);
+
+	pr_debug("alloc shrinker: %lu pages reclaimed, %lu left idle\n",
+		 freed, list_lru_count(&kb_alloc_lru));
+	return freed;
 }
 
 static struct shrinker kb_alloc_shrinker = {
