@@ -11,7 +11,11 @@
  */
 #include "internal.h"
 
+#include <linux/fdtable.h>
+#include <linux/file.h>
 #include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/security.h>
 
 #include "alloc.h"
 #include "node.h"
@@ -46,13 +50,13 @@ struct kb_object_type {
 	u32 type;
 	size_t size;
 	struct kb_status (*translate)(struct kb_objects_ctx *ctx,
-				      union kb_object *obj);
+				      union kb_object *obj, size_t off);
 	void (*release)(struct kb_proc *proc, union kb_object *obj);
 };
 
 /* A binder object of the sender becomes a handle of the receiver. */
 static struct kb_status kb_translate_binder(struct kb_objects_ctx *ctx,
-					    union kb_object *obj)
+					    union kb_object *obj, size_t off)
 {
 	struct flat_binder_object *fbo = &obj->fbo;
 	bool strong = fbo->hdr.type == BINDER_TYPE_BINDER;
@@ -60,6 +64,8 @@ static struct kb_status kb_translate_binder(struct kb_objects_ctx *ctx,
 	u32 desc;
 	int ret;
 
+	if (security_binder_transfer_binder(ctx->proc->cred, ctx->target->cred))
+		return kb_fail(BR_FAILED_REPLY, -EPERM);
 	node = kb_node_get_or_create(ctx->proc, fbo);
 	if (!node)
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
@@ -84,7 +90,7 @@ static struct kb_status kb_translate_binder(struct kb_objects_ctx *ctx,
  * to the node's owner, else a handle of the receiver.
  */
 static struct kb_status kb_translate_handle(struct kb_objects_ctx *ctx,
-					    union kb_object *obj)
+					    union kb_object *obj, size_t off)
 {
 	struct flat_binder_object *fbo = &obj->fbo;
 	bool strong = fbo->hdr.type == BINDER_TYPE_HANDLE;
@@ -96,6 +102,11 @@ static struct kb_status kb_translate_handle(struct kb_objects_ctx *ctx,
 	node = kb_ref_get_node(ctx->proc, fbo->handle, strong);
 	if (!node)
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
+	if (security_binder_transfer_binder(ctx->proc->cred,
+					    ctx->target->cred)) {
+		kb_node_unpin(node);
+		return kb_fail(BR_FAILED_REPLY, -EPERM);
+	}
 	spin_lock(&node->lock);
 	to_owner = node->inner.owner == ctx->target;
 	if (to_owner)
@@ -133,9 +144,43 @@ static void kb_release_handle(struct kb_proc *proc, union kb_object *obj)
 		      obj->hdr.type == BINDER_TYPE_HANDLE);
 }
 
-/* File descriptors and scatter-gather buffers: not supported yet. */
+/*
+ * A file descriptor: take a reference on the sender's file now; the
+ * receiver gets its own descriptor when it reads the transaction.
+ */
+static struct kb_status kb_translate_fd(struct kb_objects_ctx *ctx,
+					union kb_object *obj, size_t off)
+{
+	struct kb_fd_fixup *fixup;
+	struct file *file;
+
+	if (!ctx->accept_fds)
+		return kb_fail(BR_FAILED_REPLY, -EPERM);
+	fixup = kzalloc(sizeof(*fixup), GFP_KERNEL);
+	if (!fixup)
+		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
+	file = fget(obj->fd.fd);
+	if (!file) {
+		kfree(fixup);
+		return kb_fail(BR_FAILED_REPLY, -EBADF);
+	}
+	if (security_binder_transfer_file(ctx->proc->cred, ctx->target->cred,
+					  file)) {
+		fput(file);
+		kfree(fixup);
+		return kb_fail(BR_FAILED_REPLY, -EPERM);
+	}
+	fixup->file = file;
+	fixup->offset = off + offsetof(struct binder_fd_object, fd);
+	list_add_tail(&fixup->entry, ctx->fd_fixups);
+	obj->fd.pad_binder = 0;
+	return KB_OK;
+}
+
+/* Scatter-gather buffers and fd arrays: not supported yet. */
 static struct kb_status kb_translate_unsupported(struct kb_objects_ctx *ctx,
-						 union kb_object *obj)
+						 union kb_object *obj,
+						 size_t off)
 {
 	return kb_fail(BR_FAILED_REPLY, -EOPNOTSUPP);
 }
@@ -154,7 +199,7 @@ static const struct kb_object_type kb_object_types[] = {
 	{ BINDER_TYPE_WEAK_HANDLE, sizeof(struct flat_binder_object),
 	  kb_translate_handle, kb_release_handle },
 	{ BINDER_TYPE_FD, sizeof(struct binder_fd_object),
-	  kb_translate_unsupported, kb_release_nothing },
+	  kb_translate_fd, kb_release_nothing },
 	{ BINDER_TYPE_FDA, sizeof(struct binder_fd_array_object),
 	  kb_translate_unsupported, kb_release_nothing },
 	{ BINDER_TYPE_PTR, sizeof(struct binder_buffer_object),
@@ -227,7 +272,7 @@ struct kb_status kb_objects_translate(struct kb_objects_ctx *ctx)
 		type = kb_object_read(alloc, buffer, i, min_off, &obj, &off);
 		if (!type)
 			return kb_fail(BR_FAILED_REPLY, -EINVAL);
-		st = type->translate(ctx, &obj);
+		st = type->translate(ctx, &obj, off);
 		if (!kb_ok(st))
 			return st;
 		ctx->done = i + 1;
@@ -261,5 +306,76 @@ void kb_objects_release(struct kb_proc *proc, struct kb_buffer *buffer,
 			return;
 		type->release(proc, &obj);
 		min_off = off + type->size;
+	}
+}
+
+/**
+ * kb_objects_install_fds() - give the reading thread its descriptors
+ * @proc: the receiving process (the caller is its reading thread)
+ * @buffer: the transaction's buffer
+ * @fd_fixups: the files collected at translation; emptied on success
+ *
+ * Reserves every descriptor first (close-on-exec), writes the numbers into
+ * the buffer, and installs the files only when all of that worked, so a
+ * failure leaves the file table as it was.
+ *
+ * Return: 0 or a negative errno.
+ */
+int kb_objects_install_fds(struct kb_proc *proc, struct kb_buffer *buffer,
+			   struct list_head *fd_fixups)
+{
+	struct kb_fd_fixup *fixup, *tmp;
+	size_t n = 0, i;
+	int *fds, ret = 0;
+
+	list_for_each_entry(fixup, fd_fixups, entry)
+		n++;
+	if (!n)
+		return 0;
+	fds = kcalloc(n, sizeof(*fds), GFP_KERNEL);
+	if (!fds)
+		return -ENOMEM;
+	i = 0;
+	list_for_each_entry(fixup, fd_fixups, entry) {
+		u32 fd;
+
+		ret = get_unused_fd_flags(O_CLOEXEC);
+		if (ret < 0)
+			break;
+		fds[i++] = ret;
+		fd = ret;
+		ret = kb_alloc_copy_to_buffer(&proc->alloc, buffer,
+					      fixup->offset, &fd, sizeof(fd));
+		if (ret)
+			break;
+	}
+	if (ret < 0) {
+		while (i)
+			put_unused_fd(fds[--i]);
+		kfree(fds);
+		return ret;
+	}
+	i = 0;
+	list_for_each_entry_safe(fixup, tmp, fd_fixups, entry) {
+		fd_install(fds[i++], fixup->file);
+		list_del(&fixup->entry);
+		kfree(fixup);
+	}
+	kfree(fds);
+	return 0;
+}
+
+/**
+ * kb_objects_free_fd_fixups() - drop files that were never installed
+ * @fd_fixups: the list (emptied)
+ */
+void kb_objects_free_fd_fixups(struct list_head *fd_fixups)
+{
+	struct kb_fd_fixup *fixup, *tmp;
+
+	list_for_each_entry_safe(fixup, tmp, fd_fixups, entry) {
+		fput(fixup->file);
+		list_del(&fixup->entry);
+		kfree(fixup);
 	}
 }

@@ -7,6 +7,8 @@
 #ifndef _KB_OBJECTS_H
 #define _KB_OBJECTS_H
 
+#include <linux/list.h>
+
 #include "internal.h"
 
 struct kb_buffer;
@@ -19,6 +21,10 @@ struct kb_thread;
  * @thread: the sending thread
  * @target: the receiving process, whose buffer holds the payload
  * @buffer: the buffer (data, then offsets)
+ * @accept_fds: the receiver accepts file descriptors (the node's flag for
+ *	a call, TF_ACCEPT_FDS of the call for a reply)
+ * @fd_fixups: where the files to install in the receiver are collected
+ *	(&struct kb_fd_fixup, owned by the transaction)
  * @done: number of objects translated so far (released on failure)
  */
 struct kb_objects_ctx {
@@ -26,11 +32,32 @@ struct kb_objects_ctx {
 	struct kb_thread *thread;
 	struct kb_proc *target;
 	struct kb_buffer *buffer;
+	bool accept_fds;
+	struct list_head *fd_fixups;
 	size_t done;
+};
+
+/**
+ * struct kb_fd_fixup - a file to install in the receiver when it reads
+ * @entry: in the transaction's fd_fixups list
+ * @file: the sender's file (a reference is held)
+ * @offset: where in the buffer the new descriptor number goes
+ *
+ * Descriptors are installed by the receiving thread itself, in its own
+ * file table, when it reads the transaction; until then only the file
+ * reference travels.
+ */
+struct kb_fd_fixup {
+	struct list_head entry;
+	struct file *file;
+	size_t offset;
 };
 
 struct kb_status kb_objects_translate(struct kb_objects_ctx *ctx);
 void kb_objects_release(struct kb_proc *proc, struct kb_buffer *buffer,
 			size_t count);
+int kb_objects_install_fds(struct kb_proc *proc, struct kb_buffer *buffer,
+			   struct list_head *fd_fixups);
+void kb_objects_free_fd_fixups(struct list_head *fd_fixups);
 
 #endif /* _KB_OBJECTS_H */

@@ -14,6 +14,7 @@
 #include <linux/cred.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
+#include <linux/security.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
@@ -46,6 +47,7 @@ static void kb_transaction_free(struct kb_transaction *t)
 	spin_unlock(&t->lock);
 	if (from)
 		kb_thread_put(from);
+	kb_objects_free_fd_fixups(&t->fd_fixups);
 	put_pid(t->sender_tgid);
 	kb_proc_put(to);
 	kfree(t);
@@ -237,6 +239,32 @@ static void kb_transaction_inherit_nice(struct kb_transaction *t,
 		kb_set_nice(node->min_nice);
 }
 
+/*
+ * The reader cannot take the transaction (its descriptors cannot be
+ * installed): the sender of a call gets BR_FAILED_REPLY, the reader of a
+ * reply reads BR_FAILED_REPLY instead.
+ */
+static int kb_transaction_undeliverable(struct kb_transaction *t, u32 cmd,
+					struct kb_wbuf *out)
+{
+	struct kb_proc *to = t->to_proc;
+	struct kb_buffer *buffer;
+	bool needs_reply = cmd == BR_TRANSACTION && !(t->flags & TF_ONE_WAY);
+
+	spin_lock(&to->inner_lock);
+	buffer = t->buffer;
+	spin_unlock(&to->inner_lock);
+	if (buffer)
+		kb_transaction_release_buffer(to, buffer, SIZE_MAX);
+	if (needs_reply)
+		kb_transaction_failed_reply(t, BR_FAILED_REPLY);
+	else
+		kb_transaction_free(t);
+	if (cmd != BR_REPLY)
+		return 0;
+	return kb_wbuf_put_u32(out, BR_FAILED_REPLY) ?: KB_READ_STOP;
+}
+
 static int kb_transaction_deliver(struct kb_work *work,
 				  struct kb_thread *thread,
 				  struct kb_wbuf *out)
@@ -267,6 +295,8 @@ static int kb_transaction_deliver(struct kb_work *work,
 	tr.data.ptr.offsets = buffer->user_data +
 			      ALIGN(buffer->data_size, sizeof(u64));
 
+	if (kb_objects_install_fds(proc, buffer, &t->fd_fixups))
+		return kb_transaction_undeliverable(t, cmd, out);
 	if (kb_wbuf_put_u32(out, cmd) || kb_wbuf_put(out, &tr, sizeof(tr))) {
 		t->work.ops->cancel(&t->work);
 		return -EFAULT;
@@ -365,6 +395,7 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	struct kb_thread *thread = s->thread;
 	struct kb_transaction *t;
 	struct kb_thread *from;
+	struct kb_status st;
 	bool ok;
 
 	spin_lock(&s->proc->inner_lock);
@@ -387,7 +418,11 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	spin_unlock(&from->proc->inner_lock);
 	if (!ok)
 		return kb_fail(BR_FAILED_REPLY, -EPROTO);
-	return kb_send_set_target_proc(s, from->proc);
+	st = kb_send_set_target_proc(s, from->proc);
+	if (kb_ok(st) &&
+	    security_binder_transaction(s->proc->cred, s->target_proc->cred))
+		st = kb_fail(BR_FAILED_REPLY, -EPERM);
+	return st;
 }
 
 /* For a nested call, the thread of the target that waits on us takes it. */
@@ -462,6 +497,8 @@ static struct kb_status kb_send_find_call_target(struct kb_send *s)
 	kb_proc_put(owner);
 	if (!kb_ok(st))
 		return st;
+	if (security_binder_transaction(s->proc->cred, s->target_proc->cred))
+		return kb_fail(BR_FAILED_REPLY, -EPERM);
 
 	/* The buffer holds the node strongly until it is freed. */
 	spin_lock(&node->lock);
@@ -492,6 +529,7 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 	t->debug_id = kb_new_debug_id();
 	kb_work_init(&t->work, &kb_transaction_ops);
 	spin_lock_init(&t->lock);
+	INIT_LIST_HEAD(&t->fd_fixups);
 	if (!s->reply && !oneway) {
 		kb_thread_get(s->thread);
 		t->from = s->thread;
@@ -543,6 +581,10 @@ static struct kb_status kb_send_copy_payload(struct kb_send *s, u64 extra)
 	s->objects.thread = s->thread;
 	s->objects.target = s->target_proc;
 	s->objects.buffer = buffer;
+	s->objects.fd_fixups = &s->t->fd_fixups;
+	s->objects.accept_fds = s->reply ?
+		!!(s->in_reply_to->flags & TF_ACCEPT_FDS) :
+		s->target_node->accept_fds;
 	return kb_objects_translate(&s->objects);
 }
 

@@ -7,6 +7,7 @@
 #ifndef _KB_TRANSACTION_H
 #define _KB_TRANSACTION_H
 
+#include <linux/list.h>
 #include <linux/pid.h>
 #include <linux/spinlock.h>
 #include <linux/uidgid.h>
@@ -43,6 +44,9 @@ struct kb_thread;
  * @saved_nice: the receiver's nice level before it took the call
  *	(set and used by the receiving thread only)
  * @is_reply: a BC_REPLY (constant)
+ * @fd_fixups: files to install in the receiver when it reads the
+ *	transaction (&struct kb_fd_fixup; filled while sending, then used
+ *	only by the thread that owns the transaction)
  */
 struct kb_transaction {
 	int debug_id;
@@ -61,6 +65,7 @@ struct kb_transaction {
 	long nice;
 	long saved_nice;
 	bool is_reply;
+	struct list_head fd_fixups;
 };
 
 void kb_transaction_send(struct kb_thread *thread,

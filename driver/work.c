@@ -310,8 +310,10 @@ void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list)
  * kb_thread_wants_proc_work() - whether a thread may take process work
  * @thread: the thread
  *
- * Only registered loopers that are not in a call and have nothing of their
- * own to do take work queued for the whole process.
+ * Threads that are not in a call and have nothing of their own to do take
+ * work queued for the whole process. Like the reference, this does not
+ * require BC_ENTER_LOOPER or BC_REGISTER_LOOPER (clients that only read
+ * rely on it); the looper state only matters for BR_SPAWN_LOOPER.
  *
  * Return: true if it may.
  */
@@ -320,9 +322,7 @@ bool kb_thread_wants_proc_work(struct kb_thread *thread)
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
 	return !thread->inner.transaction_stack &&
-	       list_empty(&thread->inner.todo) &&
-	       (thread->inner.looper &
-		(KB_LOOPER_ENTERED | KB_LOOPER_REGISTERED));
+	       list_empty(&thread->inner.todo);
 }
 
 /**
