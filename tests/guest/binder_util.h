@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -218,6 +219,18 @@ static inline void kbt_call(struct kb_thread *t, uint32_t handle,
 			 code, kb_return_name(reply->status));
 }
 
+/** kbt_log_extended_error() - log BINDER_GET_EXTENDED_ERROR, if any. */
+static inline void kbt_log_extended_error(int fd)
+{
+	struct binder_extended_error ee;
+
+	memset(&ee, 0, sizeof(ee));
+	if (ioctl(fd, BINDER_GET_EXTENDED_ERROR, &ee) == 0 && ee.command)
+		kbt_log("extended error: id %u, %s, param %d (%s)", ee.id,
+			kb_return_name(ee.command), ee.param,
+			kbt_strerr(ee.param));
+}
+
 /** kbt_call_status() - a call whose outcome code is returned. */
 static inline uint32_t kbt_call_status(struct kb_thread *t, uint32_t handle,
 				       uint32_t code,
@@ -233,6 +246,8 @@ static inline uint32_t kbt_call_status(struct kb_thread *t, uint32_t handle,
 			 handle, code, kbt_strerr(err));
 	if (reply.status == BR_REPLY)
 		kb_free_buffer(t, reply.txn.data.ptr.buffer);
+	if (reply.status == BR_FAILED_REPLY || reply.status == BR_DEAD_REPLY)
+		kbt_log_extended_error(t->fd);
 	return reply.status;
 }
 

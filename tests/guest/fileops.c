@@ -120,19 +120,35 @@ static int noop_server(struct kb_thread *t,
 	return KBT_REPLY;
 }
 
-/* The calling thread's work makes its fd readable; nothing else does. */
+static void send_oneway_on_signal(void *arg)
+{
+	struct kbt_chan *chan = arg;
+	struct kb_proc p;
+	struct kb_thread t;
+
+	ASSERT_WAIT(chan, 'G');
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_EQ(kbt_call_status(&t, 0, 9, NULL, TF_ONE_WAY),
+		  BR_TRANSACTION_COMPLETE);
+}
+
+/*
+ * The calling thread's work makes its fd readable; nothing else does. (The
+ * sender is forked before we open the device: a child holding a copy of
+ * our fd would flush it when it exits, and a flush wakes pollers.)
+ */
 TEST(poll_reports_pending_work)
 {
 	struct kb_proc p;
 	struct kb_thread t;
-	struct kb_proc cp;
-	struct kb_thread ct;
+	struct kbt_chan chan;
 	struct pollfd pfd;
 	struct kb_return ret;
-	uint32_t st;
 	pid_t c;
 
-	/* this process is the manager; a child sends it a one-way call */
+	kbt_chan_init(&chan);
+	c = kbt_fork(send_oneway_on_signal, &chan);
 	kbt_open(&p);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
 	kb_thread_init(&t, p.fd);
@@ -140,14 +156,7 @@ TEST(poll_reports_pending_work)
 	pfd.fd = p.fd;
 	pfd.events = POLLIN;
 	ASSERT_EQ(poll(&pfd, 1, 100), 0);
-	c = fork();
-	ASSERT_GE(c, 0);
-	if (c == 0) {
-		kbt_open(&cp);
-		kb_thread_init(&ct, cp.fd);
-		st = kbt_call_status(&ct, 0, 9, NULL, TF_ONE_WAY);
-		_exit(st == BR_TRANSACTION_COMPLETE ? 0 : 1);
-	}
+	ASSERT_SIGNAL(&chan, 'G');
 	ASSERT_EQ(poll(&pfd, 1, KBT_WAIT_MS), 1);
 	ASSERT_TRUE(pfd.revents & POLLIN);
 	kbt_expect(&t, BR_TRANSACTION, &ret);
@@ -156,6 +165,26 @@ TEST(poll_reports_pending_work)
 	ASSERT_CHILD_OK(c);
 	/* drained: not readable any more */
 	ASSERT_EQ(poll(&pfd, 1, 100), 0);
+	kb_close(&p);
+}
+
+/* A flush (close of any copy of the fd) makes every thread's poll return. */
+TEST(flush_wakes_pollers)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct pollfd pfd;
+	int dup_fd;
+
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_OK(kb_enter_looper(&t));
+	pfd.fd = p.fd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(poll(&pfd, 1, 100), 0);
+	dup_fd = dup(p.fd);
+	close(dup_fd);
+	ASSERT_EQ(poll(&pfd, 1, KBT_WAIT_MS), 1);
 	kb_close(&p);
 }
 
