@@ -80,6 +80,60 @@ static bool kb_st_check(struct kb_st *st, bool ok, int line, const char *what)
 
 #define CHECK(st, cond) kb_st_check(st, !!(cond), __LINE__, #cond)
 
+/* ---- looking inside the allocator (this file is part of alloc.c) -------- */
+
+/**
+ * enum kb_alloc_page_state - what backs one page of an area
+ * @KB_PAGE_ABSENT:  no page; nothing mapped
+ * @KB_PAGE_PENDING: used by a buffer whose pages are being populated
+ * @KB_PAGE_IN_USE:  resident, mapped, used by at least one buffer
+ * @KB_PAGE_ON_LRU:  resident, mapped, unused, on the global LRU
+ */
+enum kb_alloc_page_state {
+	KB_PAGE_ABSENT,
+	KB_PAGE_PENDING,
+	KB_PAGE_IN_USE,
+	KB_PAGE_ON_LRU,
+};
+
+/**
+ * kb_alloc_lru_count() - number of pages on the global LRU (self-test)
+ *
+ * Return: the count.
+ */
+static unsigned long kb_alloc_lru_count(void)
+{
+	return list_lru_count(&kb_alloc_lru);
+}
+
+/**
+ * kb_alloc_page_state() - inspect one page of an area (self-test)
+ * @alloc: the allocator (mapped)
+ * @index: page index in the area
+ * @users: set to the number of allocated buffers using the page
+ *
+ * Return: the page's state.
+ */
+static enum kb_alloc_page_state kb_alloc_page_state(struct kb_alloc *alloc,
+						    size_t index,
+						    unsigned int *users)
+{
+	struct kb_alloc_page *desc;
+	enum kb_alloc_page_state state;
+
+	mutex_lock(&alloc->lock);
+	desc = &alloc->pages[index];
+	*users = desc->users;
+	if (!desc->page)
+		state = desc->users ? KB_PAGE_PENDING : KB_PAGE_ABSENT;
+	else if (desc->users)
+		state = KB_PAGE_IN_USE;
+	else
+		state = list_empty(&desc->lru) ? KB_PAGE_ABSENT : KB_PAGE_ON_LRU;
+	mutex_unlock(&alloc->lock);
+	return state;
+}
+
 /* ---- the private mapping ------------------------------------------------ */
 
 static void kb_st_vma_close(struct vm_area_struct *vma)
