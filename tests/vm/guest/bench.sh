@@ -121,5 +121,11 @@ if command -v kbmem >/dev/null 2>&1; then
 	done
 fi
 
+if dmesg | grep -qi binder; then
+	echo
+	echo "kernel log lines about binder (last 20):"
+	dmesg | grep -i binder | tail -n 20
+fi
+
 cat "$out" >>"$KBINDER_RESULTS"
 exit 0
