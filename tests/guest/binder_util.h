@@ -225,7 +225,8 @@ static inline void kbt_log_extended_error(int fd)
 	struct binder_extended_error ee;
 
 	memset(&ee, 0, sizeof(ee));
-	if (ioctl(fd, BINDER_GET_EXTENDED_ERROR, &ee) == 0 && ee.command)
+	if (ioctl(fd, BINDER_GET_EXTENDED_ERROR, &ee) == 0 && ee.command &&
+	    ee.command != BR_OK)
 		kbt_log("extended error: id %u, %s, param %d (%s)", ee.id,
 			kb_return_name(ee.command), ee.param,
 			kbt_strerr(ee.param));

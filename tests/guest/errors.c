@@ -40,8 +40,9 @@ static void ping_ok(struct kb_thread *t)
 }
 
 /* Send a raw transaction to handle 0 and return its outcome. */
-static uint32_t raw_call(struct kb_thread *t, const void *data, size_t size,
-			 const void *offs, size_t offs_size)
+static uint32_t raw_call(struct kb_thread *t, const void *data,
+			 binder_size_t size, const void *offs,
+			 binder_size_t offs_size)
 {
 	struct binder_transaction_data tr;
 	uint8_t wbuf[128];
@@ -166,7 +167,7 @@ TEST(offset_out_of_range_fails)
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	offs[0] = 64;
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
-	offs[0] = (binder_size_t)-8;
+	offs[0] = (binder_size_t)-8;	/* wraps when the size is added */
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	ping_ok(&t);
 	kbt_stop_ctxmgr(&t, &s);
@@ -260,10 +261,13 @@ TEST(sizes_that_overflow_fail)
 	binder_size_t offs[1] = { 0 };
 
 	start(&s, &p, &t);
-	ASSERT_EQ(raw_call(&t, data, (size_t)-8, NULL, 0), BR_FAILED_REPLY);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, (size_t)-8),
+	ASSERT_EQ(raw_call(&t, data, (binder_size_t)-8, NULL, 0), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, (binder_size_t)-8),
 		  BR_FAILED_REPLY);
-	ASSERT_EQ(raw_call(&t, data, (size_t)1 << 62, offs, (size_t)1 << 62),
+	ASSERT_EQ(raw_call(&t, data, (binder_size_t)1 << 62, offs,
+			   (binder_size_t)1 << 62), BR_FAILED_REPLY);
+	/* sizes that only overflow a 32-bit size_t */
+	ASSERT_EQ(raw_call(&t, data, (binder_size_t)1 << 32, NULL, 0),
 		  BR_FAILED_REPLY);
 	/* bigger than the target's whole 1 MiB area */
 	ASSERT_EQ(raw_call(&t, data, (size_t)2 << 20, NULL, 0), BR_FAILED_REPLY);

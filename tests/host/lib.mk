@@ -25,3 +25,35 @@ $(LIB_HOST_BIN)/lib_parcel: tests/host/lib_parcel.c lib/src/parcel.c $(LIB_HOST_
 .PHONY: host-lib-check
 host-lib-check: $(LIB_HOST_TESTS)
 	@rc=0; for t in $(LIB_HOST_TESTS); do $$t || rc=1; done; exit $$rc
+
+# ---------------------------------------------------------------- compat32
+# The conformance suites again as 32-bit programs (compat_ioctl path of the
+# driver): build/guest/bin/compat32_<suite>. Built only where gcc can link
+# static -m32 programs (gcc-multilib); hooked into the initramfs so that
+# `make check-guest TESTS='compat32_*'` runs them.
+COMPAT32_OK := $(shell printf 'int main(void){return 0;}\n' | \
+	$(CC) -m32 -static -x c - -o /dev/null 2>/dev/null && echo yes)
+COMPAT32_SUITES := context_mgr death errors fileops looper nested oneway \
+	refcount transaction
+COMPAT32_DIR := build/guest32
+COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+	-Iinclude/uapi -Ilib/include -Itests/guest
+COMPAT32_LIB_OBJS := $(patsubst lib/src/%.c,$(COMPAT32_DIR)/lib/%.o,$(wildcard lib/src/*.c))
+COMPAT32_BINS := $(if $(COMPAT32_OK),$(patsubst %,build/guest/bin/compat32_%,$(COMPAT32_SUITES)))
+COMPAT32_DEPS := $(wildcard tests/guest/*.h lib/include/kbinder/*.h lib/src/*.h \
+	include/uapi/linux/android/*.h)
+
+$(COMPAT32_DIR)/lib/%.o: lib/src/%.c $(COMPAT32_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(COMPAT32_CFLAGS) -std=c11 -D_GNU_SOURCE -Ilib/src -c -o $@ $<
+$(COMPAT32_DIR)/harness.o: tests/guest/harness.c $(COMPAT32_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(COMPAT32_CFLAGS) -c -o $@ $<
+build/guest/bin/compat32_%: tests/guest/%.c $(COMPAT32_DIR)/harness.o $(COMPAT32_LIB_OBJS) $(COMPAT32_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(COMPAT32_CFLAGS) -static -pthread -o $@ $< \
+		$(COMPAT32_DIR)/harness.o $(COMPAT32_LIB_OBJS)
+
+.PHONY: guest-compat32
+guest-compat32: $(COMPAT32_BINS)
+$(INITRAMFS): $(COMPAT32_BINS)
