@@ -69,7 +69,7 @@ qemu_cmd() {
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$kernel" -initrd "$initramfs" \
 		-serial "file:$console" -serial "file:$output" -serial "file:$results" \
-		-append "\"console=ttyS0,115200 loglevel=7 panic=-1 nokaslr \
+		-append "\"console=ttyS0,115200 loglevel=7 panic=-1 \
 KBT_SCRIPT=$script KBT_DRIVER=$driver KBT_TESTS=$tests $append\""
 }
 
