@@ -44,14 +44,15 @@ union kb_object {
  * @type: BINDER_TYPE_*
  * @size: size of the object in the payload
  * @translate: rewrite the object for the receiver, taking what it needs
- * @release: drop what the translation took, in the buffer's owner @proc
+ * @release: drop what the translation took, in the buffer's owner
+ *	(@ctx->target; @ctx->done is the object's index)
  */
 struct kb_object_type {
 	u32 type;
 	size_t size;
 	struct kb_status (*translate)(struct kb_objects_ctx *ctx,
 				      union kb_object *obj, size_t off);
-	void (*release)(struct kb_proc *proc, union kb_object *obj);
+	void (*release)(struct kb_objects_ctx *ctx, union kb_object *obj);
 };
 
 /* A binder object of the sender becomes a handle of the receiver. */
@@ -128,9 +129,9 @@ static struct kb_status kb_translate_handle(struct kb_objects_ctx *ctx,
 	return ret ? kb_fail(BR_FAILED_REPLY, ret) : KB_OK;
 }
 
-static void kb_release_binder(struct kb_proc *proc, union kb_object *obj)
+static void kb_release_binder(struct kb_objects_ctx *ctx, union kb_object *obj)
 {
-	struct kb_node *node = kb_node_lookup(proc, obj->fbo.binder);
+	struct kb_node *node = kb_node_lookup(ctx->target, obj->fbo.binder);
 
 	if (!node)
 		return;
@@ -138,9 +139,9 @@ static void kb_release_binder(struct kb_proc *proc, union kb_object *obj)
 	kb_node_unpin(node);
 }
 
-static void kb_release_handle(struct kb_proc *proc, union kb_object *obj)
+static void kb_release_handle(struct kb_objects_ctx *ctx, union kb_object *obj)
 {
-	kb_ref_update(proc, obj->fbo.handle, false,
+	kb_ref_update(ctx->target, obj->fbo.handle, false,
 		      obj->hdr.type == BINDER_TYPE_HANDLE);
 }
 
@@ -148,8 +149,8 @@ static void kb_release_handle(struct kb_proc *proc, union kb_object *obj)
  * A file descriptor: take a reference on the sender's file now; the
  * receiver gets its own descriptor when it reads the transaction.
  */
-static struct kb_status kb_translate_fd(struct kb_objects_ctx *ctx,
-					union kb_object *obj, size_t off)
+static struct kb_status kb_translate_one_fd(struct kb_objects_ctx *ctx,
+					    u32 fd, size_t offset)
 {
 	struct kb_fd_fixup *fixup;
 	struct file *file;
@@ -159,7 +160,7 @@ static struct kb_status kb_translate_fd(struct kb_objects_ctx *ctx,
 	fixup = kzalloc(sizeof(*fixup), GFP_KERNEL);
 	if (!fixup)
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
-	file = fget(obj->fd.fd);
+	file = fget(fd);
 	if (!file) {
 		kfree(fixup);
 		return kb_fail(BR_FAILED_REPLY, -EBADF);
@@ -171,21 +172,195 @@ static struct kb_status kb_translate_fd(struct kb_objects_ctx *ctx,
 		return kb_fail(BR_FAILED_REPLY, -EPERM);
 	}
 	fixup->file = file;
-	fixup->offset = off + offsetof(struct binder_fd_object, fd);
+	fixup->offset = offset;
 	list_add_tail(&fixup->entry, ctx->fd_fixups);
-	obj->fd.pad_binder = 0;
 	return KB_OK;
 }
 
-/* Scatter-gather buffers and fd arrays: not supported yet. */
-static struct kb_status kb_translate_unsupported(struct kb_objects_ctx *ctx,
-						 union kb_object *obj,
-						 size_t off)
+static struct kb_status kb_translate_fd(struct kb_objects_ctx *ctx,
+					union kb_object *obj, size_t off)
 {
-	return kb_fail(BR_FAILED_REPLY, -EOPNOTSUPP);
+	u32 fd = obj->fd.fd;
+
+	/* fd shares its storage with pad_binder: read it first */
+	obj->fd.pad_binder = 0;
+	return kb_translate_one_fd(ctx, fd,
+				   off + offsetof(struct binder_fd_object, fd));
 }
 
-static void kb_release_nothing(struct kb_proc *proc, union kb_object *obj)
+/* ---- scatter-gather buffers and fd arrays ---- */
+
+static const struct kb_object_type *
+kb_object_read(struct kb_alloc *alloc, struct kb_buffer *buffer, size_t index,
+	       size_t min_off, union kb_object *obj, size_t *off_out);
+static const struct kb_object_type *kb_object_at(struct kb_alloc *alloc,
+						 struct kb_buffer *buffer,
+						 size_t off,
+						 union kb_object *obj);
+
+/* The buffer object at @index of the offsets array, already translated. */
+static int kb_object_parent(struct kb_objects_ctx *ctx, u64 index,
+			    struct binder_buffer_object *parent,
+			    size_t *parent_off)
+{
+	const struct kb_object_type *type;
+	union kb_object obj;
+
+	if (index >= ctx->done)
+		return -EINVAL;
+	type = kb_object_read(&ctx->target->alloc, ctx->buffer, index, 0, &obj,
+			      parent_off);
+	if (!type || type->type != BINDER_TYPE_PTR)
+		return -EINVAL;
+	*parent = obj.bbo;
+	return 0;
+}
+
+/*
+ * Fixups must be made in order: into the buffer object fixed up last, at
+ * or after the place of the previous fixup, or into one of its ancestors
+ * (after the place where the child hangs).
+ */
+static bool kb_fixup_in_order(struct kb_objects_ctx *ctx, size_t parent_off,
+			      u64 fixup_offset)
+{
+	size_t offsets_start = ALIGN(ctx->buffer->data_size, sizeof(u64));
+	size_t last = ctx->last_fixup_obj;
+	u64 min = ctx->last_fixup_min;
+	union kb_object obj;
+	binder_size_t next;
+
+	if (!last)
+		return false;
+	while (last != parent_off) {
+		const struct kb_object_type *type =
+			kb_object_at(&ctx->target->alloc, ctx->buffer, last,
+				     &obj);
+
+		if (!type || type->type != BINDER_TYPE_PTR ||
+		    !(obj.bbo.flags & BINDER_BUFFER_FLAG_HAS_PARENT) ||
+		    obj.bbo.parent >= ctx->done)
+			return false;
+		min = obj.bbo.parent_offset + sizeof(u64);
+		if (kb_alloc_copy_from_buffer(&ctx->target->alloc, &next,
+					      ctx->buffer,
+					      offsets_start +
+					      obj.bbo.parent * sizeof(next),
+					      sizeof(next)))
+			return false;
+		last = next;
+	}
+	return fixup_offset >= min;
+}
+
+/* Offset in the buffer of @bytes at @parent_offset inside @parent. */
+static int kb_parent_range(struct kb_objects_ctx *ctx,
+			   const struct binder_buffer_object *parent,
+			   u64 parent_offset, u64 bytes, size_t *off)
+{
+	if (bytes > parent->length || parent_offset > parent->length - bytes)
+		return -EINVAL;
+	*off = parent->buffer - ctx->buffer->user_data + parent_offset;
+	return 0;
+}
+
+/*
+ * A buffer object: copy the sender's memory into the scatter-gather area,
+ * point the object at the receiver's copy, and patch the pointer into its
+ * parent's copy.
+ */
+static struct kb_status kb_translate_ptr(struct kb_objects_ctx *ctx,
+					 union kb_object *obj, size_t off)
+{
+	struct binder_buffer_object *bp = &obj->bbo;
+	struct kb_alloc *alloc = &ctx->target->alloc;
+	struct binder_buffer_object parent;
+	size_t parent_off, fix_off;
+
+	if (bp->length > ctx->sg_end - ctx->sg_off)
+		return kb_fail(BR_FAILED_REPLY, -EINVAL);
+	if (kb_alloc_copy_user_to_buffer(alloc, ctx->buffer, ctx->sg_off,
+					 u64_to_user_ptr(bp->buffer),
+					 bp->length))
+		return kb_fail(BR_FAILED_REPLY, -EFAULT);
+	bp->buffer = ctx->buffer->user_data + ctx->sg_off;
+	ctx->sg_off += ALIGN(bp->length, sizeof(u64));
+
+	if (bp->flags & BINDER_BUFFER_FLAG_HAS_PARENT) {
+		if (kb_object_parent(ctx, bp->parent, &parent, &parent_off) ||
+		    !kb_fixup_in_order(ctx, parent_off, bp->parent_offset) ||
+		    kb_parent_range(ctx, &parent, bp->parent_offset,
+				    sizeof(u64), &fix_off) ||
+		    kb_alloc_copy_to_buffer(alloc, ctx->buffer, fix_off,
+					    &bp->buffer, sizeof(u64)))
+			return kb_fail(BR_FAILED_REPLY, -EINVAL);
+	}
+	ctx->last_fixup_obj = off;
+	ctx->last_fixup_min = 0;
+	return KB_OK;
+}
+
+/* An fd array inside a parent buffer: each descriptor is passed. */
+static struct kb_status kb_translate_fda(struct kb_objects_ctx *ctx,
+					 union kb_object *obj, size_t off)
+{
+	struct binder_fd_array_object *fda = &obj->fda;
+	struct binder_buffer_object parent;
+	size_t parent_off, fda_off;
+	struct kb_status st;
+	u64 i;
+	u32 fd;
+
+	if (fda->num_fds > U32_MAX ||
+	    kb_object_parent(ctx, fda->parent, &parent, &parent_off) ||
+	    !kb_fixup_in_order(ctx, parent_off, fda->parent_offset) ||
+	    kb_parent_range(ctx, &parent, fda->parent_offset,
+			    fda->num_fds * sizeof(u32), &fda_off) ||
+	    !IS_ALIGNED(fda_off, sizeof(u32)))
+		return kb_fail(BR_FAILED_REPLY, -EINVAL);
+	for (i = 0; i < fda->num_fds; i++) {
+		if (kb_alloc_copy_from_buffer(&ctx->target->alloc, &fd,
+					      ctx->buffer,
+					      fda_off + i * sizeof(fd),
+					      sizeof(fd)))
+			return kb_fail(BR_FAILED_REPLY, -EINVAL);
+		st = kb_translate_one_fd(ctx, fd, fda_off + i * sizeof(fd));
+		if (!kb_ok(st))
+			return st;
+	}
+	ctx->last_fixup_obj = parent_off;
+	ctx->last_fixup_min = fda->parent_offset + fda->num_fds * sizeof(u32);
+	return KB_OK;
+}
+
+/* The receiver owns the descriptors of a delivered fd array: close them. */
+static void kb_release_fda(struct kb_objects_ctx *ctx, union kb_object *obj)
+{
+	struct binder_fd_array_object *fda = &obj->fda;
+	struct binder_buffer_object parent;
+	size_t parent_off, fda_off;
+	struct file *file;
+	u64 i;
+	u32 fd;
+
+	if (!ctx->delivered || fda->num_fds > U32_MAX ||
+	    kb_object_parent(ctx, fda->parent, &parent, &parent_off) ||
+	    kb_parent_range(ctx, &parent, fda->parent_offset,
+			    fda->num_fds * sizeof(u32), &fda_off))
+		return;
+	for (i = 0; i < fda->num_fds; i++) {
+		if (kb_alloc_copy_from_buffer(&ctx->target->alloc, &fd,
+					      ctx->buffer,
+					      fda_off + i * sizeof(fd),
+					      sizeof(fd)))
+			return;
+		file = close_fd_get_file(fd);
+		if (file)
+			filp_close(file, current->files);
+	}
+}
+
+static void kb_release_nothing(struct kb_objects_ctx *ctx, union kb_object *obj)
 {
 }
 
@@ -201,9 +376,9 @@ static const struct kb_object_type kb_object_types[] = {
 	{ BINDER_TYPE_FD, sizeof(struct binder_fd_object),
 	  kb_translate_fd, kb_release_nothing },
 	{ BINDER_TYPE_FDA, sizeof(struct binder_fd_array_object),
-	  kb_translate_unsupported, kb_release_nothing },
+	  kb_translate_fda, kb_release_fda },
 	{ BINDER_TYPE_PTR, sizeof(struct binder_buffer_object),
-	  kb_translate_unsupported, kb_release_nothing },
+	  kb_translate_ptr, kb_release_nothing },
 };
 
 static const struct kb_object_type *kb_object_type(u32 type)
@@ -214,6 +389,29 @@ static const struct kb_object_type *kb_object_type(u32 type)
 		if (kb_object_types[i].type == type)
 			return &kb_object_types[i];
 	return NULL;
+}
+
+/* Read and check the object at @off of the data. */
+static const struct kb_object_type *kb_object_at(struct kb_alloc *alloc,
+						 struct kb_buffer *buffer,
+						 size_t off,
+						 union kb_object *obj)
+{
+	const struct kb_object_type *type;
+
+	if (buffer->data_size < sizeof(obj->hdr) ||
+	    off > buffer->data_size - sizeof(obj->hdr) ||
+	    !IS_ALIGNED(off, sizeof(u32)))
+		return NULL;
+	if (kb_alloc_copy_from_buffer(alloc, &obj->hdr, buffer, off,
+				      sizeof(obj->hdr)))
+		return NULL;
+	type = kb_object_type(obj->hdr.type);
+	if (!type || type->size > buffer->data_size - off)
+		return NULL;
+	if (kb_alloc_copy_from_buffer(alloc, obj, buffer, off, type->size))
+		return NULL;
+	return type;
 }
 
 /*
@@ -232,19 +430,11 @@ kb_object_read(struct kb_alloc *alloc, struct kb_buffer *buffer, size_t index,
 				      offsets_start + index * sizeof(off),
 				      sizeof(off)))
 		return NULL;
-	if (buffer->data_size < sizeof(obj->hdr) || off < min_off ||
-	    off > buffer->data_size - sizeof(obj->hdr) ||
-	    !IS_ALIGNED(off, sizeof(u32)))
+	if (off < min_off)
 		return NULL;
-	if (kb_alloc_copy_from_buffer(alloc, &obj->hdr, buffer, off,
-				      sizeof(obj->hdr)))
-		return NULL;
-	type = kb_object_type(obj->hdr.type);
-	if (!type || type->size > buffer->data_size - off)
-		return NULL;
-	if (kb_alloc_copy_from_buffer(alloc, obj, buffer, off, type->size))
-		return NULL;
-	*off_out = off;
+	type = kb_object_at(alloc, buffer, off, obj);
+	if (type)
+		*off_out = off;
 	return type;
 }
 
@@ -268,6 +458,11 @@ struct kb_status kb_objects_translate(struct kb_objects_ctx *ctx)
 	struct kb_status st;
 
 	ctx->done = 0;
+	ctx->sg_off = ALIGN(buffer->data_size, sizeof(u64)) +
+		      ALIGN(buffer->offsets_size, sizeof(u64));
+	ctx->sg_end = ctx->sg_off + buffer->extra_buffers_size;
+	ctx->last_fixup_obj = 0;
+	ctx->last_fixup_min = 0;
 	for (i = 0; i < count; i++) {
 		type = kb_object_read(alloc, buffer, i, min_off, &obj, &off);
 		if (!type)
@@ -289,22 +484,29 @@ struct kb_status kb_objects_translate(struct kb_objects_ctx *ctx)
  * @proc: the process owning the buffer (the receiver)
  * @buffer: the buffer
  * @count: how many objects were translated (SIZE_MAX: all)
+ * @delivered: the receiver read the transaction (its fd-array descriptors
+ *	are closed; otherwise none was installed)
  */
 void kb_objects_release(struct kb_proc *proc, struct kb_buffer *buffer,
-			size_t count)
+			size_t count, bool delivered)
 {
+	struct kb_objects_ctx ctx = {
+		.target = proc,
+		.buffer = buffer,
+		.delivered = delivered,
+	};
 	size_t n = buffer->offsets_size / sizeof(binder_size_t);
 	const struct kb_object_type *type;
-	size_t min_off = 0, off, i;
+	size_t min_off = 0, off;
 	union kb_object obj;
 
 	n = min(n, count);
-	for (i = 0; i < n; i++) {
-		type = kb_object_read(&proc->alloc, buffer, i, min_off, &obj,
-				      &off);
+	for (ctx.done = 0; ctx.done < n; ctx.done++) {
+		type = kb_object_read(&proc->alloc, buffer, ctx.done, min_off,
+				      &obj, &off);
 		if (!type)
 			return;
-		type->release(proc, &obj);
+		type->release(&ctx, &obj);
 		min_off = off + type->size;
 	}
 }

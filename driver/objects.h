@@ -26,6 +26,14 @@ struct kb_thread;
  * @fd_fixups: where the files to install in the receiver are collected
  *	(&struct kb_fd_fixup, owned by the transaction)
  * @done: number of objects translated so far (released on failure)
+ * @sg_off: where the next scatter-gather buffer is copied in @buffer
+ * @sg_end: end of the scatter-gather area in @buffer
+ * @last_fixup_obj: offset of the buffer object that was fixed up last (0:
+ *	none yet); later fixups must go into it or its ancestors
+ * @last_fixup_min: the lowest offset in @last_fixup_obj a later fixup may
+ *	use
+ * @delivered: on release: the receiver read the transaction, so the
+ *	descriptors of fd arrays are its own and are closed
  */
 struct kb_objects_ctx {
 	struct kb_proc *proc;
@@ -35,6 +43,11 @@ struct kb_objects_ctx {
 	bool accept_fds;
 	struct list_head *fd_fixups;
 	size_t done;
+	size_t sg_off;
+	size_t sg_end;
+	size_t last_fixup_obj;
+	size_t last_fixup_min;
+	bool delivered;
 };
 
 /**
@@ -55,7 +68,7 @@ struct kb_fd_fixup {
 
 struct kb_status kb_objects_translate(struct kb_objects_ctx *ctx);
 void kb_objects_release(struct kb_proc *proc, struct kb_buffer *buffer,
-			size_t count);
+			size_t count, bool delivered);
 int kb_objects_install_fds(struct kb_proc *proc, struct kb_buffer *buffer,
 			   struct list_head *fd_fixups);
 void kb_objects_free_fd_fixups(struct list_head *fd_fixups);

@@ -72,13 +72,15 @@ static struct kb_thread *kb_transaction_get_from(struct kb_transaction *t)
  * @proc: the process owning the buffer
  * @buffer: the buffer
  * @objects: how many of its objects were translated (SIZE_MAX: all)
+ * @delivered: the receiver read it (BC_FREE_BUFFER)
  *
  * Detaches it from its transaction, hands the node's next one-way call
  * over to the process, drops what the objects and the target node held,
  * and returns the space.
  */
 void kb_transaction_release_buffer(struct kb_proc *proc,
-				   struct kb_buffer *buffer, size_t objects)
+				   struct kb_buffer *buffer, size_t objects,
+				   bool delivered)
 {
 	struct kb_node *node = buffer->target_node;
 	struct kb_work *next;
@@ -106,7 +108,7 @@ void kb_transaction_release_buffer(struct kb_proc *proc,
 		}
 		spin_unlock(&node->lock);
 	}
-	kb_objects_release(proc, buffer, objects);
+	kb_objects_release(proc, buffer, objects, delivered);
 	buffer->target_node = NULL;
 	if (node)
 		kb_node_dec(node, true, false);
@@ -130,7 +132,7 @@ int kb_transaction_free_user_buffer(struct kb_thread *thread,
 	buffer = kb_alloc_prepare_to_free(&proc->alloc, data_ptr);
 	if (!buffer)
 		return -EINVAL;
-	kb_transaction_release_buffer(proc, buffer, SIZE_MAX);
+	kb_transaction_release_buffer(proc, buffer, SIZE_MAX, true);
 	return 0;
 }
 
@@ -255,7 +257,7 @@ static int kb_transaction_undeliverable(struct kb_transaction *t, u32 cmd,
 	buffer = t->buffer;
 	spin_unlock(&to->inner_lock);
 	if (buffer)
-		kb_transaction_release_buffer(to, buffer, SIZE_MAX);
+		kb_transaction_release_buffer(to, buffer, SIZE_MAX, false);
 	if (needs_reply)
 		kb_transaction_failed_reply(t, BR_FAILED_REPLY);
 	else
@@ -331,7 +333,7 @@ static void kb_transaction_cancel(struct kb_work *work)
 	buffer = t->buffer;
 	spin_unlock(&to->inner_lock);
 	if (buffer)
-		kb_transaction_release_buffer(to, buffer, SIZE_MAX);
+		kb_transaction_release_buffer(to, buffer, SIZE_MAX, false);
 	if (needs_reply)
 		kb_transaction_failed_reply(t, BR_DEAD_REPLY);
 	else
@@ -682,7 +684,7 @@ static void kb_send_cleanup(struct kb_send *s)
 {
 	if (s->buffer) {
 		kb_transaction_release_buffer(s->target_proc, s->buffer,
-					      s->objects.done);
+					      s->objects.done, false);
 	} else if (s->target_node && s->target_proc && !s->reply) {
 		kb_node_dec(s->target_node, true, false);
 	}

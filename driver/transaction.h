@@ -74,7 +74,8 @@ void kb_transaction_send(struct kb_thread *thread,
 int kb_transaction_free_user_buffer(struct kb_thread *thread,
 				    binder_uintptr_t data_ptr);
 void kb_transaction_release_buffer(struct kb_proc *proc,
-				   struct kb_buffer *buffer, size_t objects);
+				   struct kb_buffer *buffer, size_t objects,
+				   bool delivered);
 void kb_transaction_failed_reply(struct kb_transaction *t, u32 cmd);
 void kb_transaction_thread_exit(struct kb_thread *thread);
 void kb_proc_release_buffers(struct kb_proc *proc);
