@@ -75,8 +75,10 @@ static int handler(struct kb_thread *t, const struct binder_transaction_data *tr
 
 	switch (tr->code) {
 	case CODE_CHECK:
+		/* free before replying: the caller's next call may need it all */
 		kb_parcel_write_u32(reply, payload_ok(tr));
-		return KBT_REPLY;
+		EXPECT_OK(kb_free_buffer(t, buf));
+		return KBT_REPLY | KBT_KEPT;
 	case CODE_DOUBLE_FREE:
 		kb_parcel_write_u32(reply, payload_ok(tr));
 		EXPECT_OK(kb_send_reply(t, reply, 0, KBT_WAIT_MS));
