@@ -15,6 +15,7 @@
 #include <linux/file.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/security.h>
 
 #include "alloc.h"
@@ -300,6 +301,19 @@ static struct kb_status kb_translate_ptr(struct kb_objects_ctx *ctx,
 	return KB_OK;
 }
 
+/* The array must be 4-byte aligned in the sender's memory too. */
+static bool kb_fda_aligned_in_sender(struct kb_objects_ctx *ctx,
+				     size_t parent_off, u64 parent_offset)
+{
+	struct binder_buffer_object sender_parent;
+
+	if (copy_from_user(&sender_parent,
+			   u64_to_user_ptr(ctx->user_data + parent_off),
+			   sizeof(sender_parent)))
+		return false;
+	return IS_ALIGNED(sender_parent.buffer + parent_offset, sizeof(u32));
+}
+
 /* An fd array inside a parent buffer: each descriptor is passed. */
 static struct kb_status kb_translate_fda(struct kb_objects_ctx *ctx,
 					 union kb_object *obj, size_t off)
@@ -316,7 +330,8 @@ static struct kb_status kb_translate_fda(struct kb_objects_ctx *ctx,
 	    !kb_fixup_in_order(ctx, parent_off, fda->parent_offset) ||
 	    kb_parent_range(ctx, &parent, fda->parent_offset,
 			    fda->num_fds * sizeof(u32), &fda_off) ||
-	    !IS_ALIGNED(fda_off, sizeof(u32)))
+	    !IS_ALIGNED(fda_off, sizeof(u32)) ||
+	    !kb_fda_aligned_in_sender(ctx, parent_off, fda->parent_offset))
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
 	for (i = 0; i < fda->num_fds; i++) {
 		if (kb_alloc_copy_from_buffer(&ctx->target->alloc, &fd,

@@ -21,6 +21,7 @@ struct kb_thread;
  * @thread: the sending thread
  * @target: the receiving process, whose buffer holds the payload
  * @buffer: the buffer (data, then offsets)
+ * @user_data: the sender's own copy of the data (its user address)
  * @accept_fds: the receiver accepts file descriptors (the node's flag for
  *	a call, TF_ACCEPT_FDS of the call for a reply)
  * @fd_fixups: where the files to install in the receiver are collected
@@ -40,6 +41,7 @@ struct kb_objects_ctx {
 	struct kb_thread *thread;
 	struct kb_proc *target;
 	struct kb_buffer *buffer;
+	u64 user_data;
 	bool accept_fds;
 	struct list_head *fd_fixups;
 	size_t done;

@@ -583,6 +583,7 @@ static struct kb_status kb_send_copy_payload(struct kb_send *s, u64 extra)
 	s->objects.thread = s->thread;
 	s->objects.target = s->target_proc;
 	s->objects.buffer = buffer;
+	s->objects.user_data = tr->data.ptr.buffer;
 	s->objects.fd_fixups = &s->t->fd_fixups;
 	s->objects.accept_fds = s->reply ?
 		!!(s->in_reply_to->flags & TF_ACCEPT_FDS) :
