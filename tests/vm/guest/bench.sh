@@ -11,6 +11,8 @@
 #   BENCH_SCALE     multiplies the rounds of every workload (default 1)
 #   BENCH_WORKLOADS kbbench workloads, comma or space separated (default: all)
 #   BENCH_TIMEOUT   seconds one workload may take (default 150)
+#   BENCH_PROFILE   0: skip the kernel profile of a sync 4 B round trip
+#                   (function_graph, self time per driver function; default 1)
 #   BENCH_SELFTEST  1: no kbinder; the reference is loaded a third time as
 #                   /dev/kbinder, so every "kbinder" row is one more A/A
 #                   control (tests the bench itself, not kbinder)
@@ -119,6 +121,74 @@ if command -v kbmem >/dev/null 2>&1; then
 			result SKIP "bench/memory_$drv" "kbmem failed on /dev/$dev"
 		fi
 	done
+fi
+
+# profile NAME DEVICE ENTRY: where one driver's time goes during 400 sync
+# 4 B calls on DEVICE (client and server), as self time per function below
+# the ioctl entry ENTRY, from the function_graph tracer (4 levels deep;
+# time asleep not counted). Tracing slows every call: shares, not absolutes.
+profile() {
+	t=/sys/kernel/tracing
+	[ -e $t/current_tracer ] || mount -t tracefs nodev $t 2>/dev/null
+	if ! grep -qw function_graph $t/available_tracers 2>/dev/null; then
+		echo "profile: no function_graph tracer"
+		return
+	fi
+	echo 0 >$t/tracing_on
+	echo nop >$t/current_tracer
+	if ! echo "$3" >$t/set_graph_function 2>/dev/null; then
+		echo "profile $1: cannot trace $3"
+		return
+	fi
+	echo 4 >$t/max_graph_depth
+	echo 0 >$t/options/sleep-time 2>/dev/null
+	echo 1 >$t/options/funcgraph-proc
+	echo 0 >$t/options/funcgraph-irqs 2>/dev/null
+	echo 8192 >$t/buffer_size_kb
+	echo function_graph >$t/current_tracer
+	echo >$t/trace
+	echo 1 >$t/tracing_on
+	timeout 60 kbbench --reference "$2" --rounds 5 --batch 40 sync:4 >/dev/null 2>&1
+	echo 0 >$t/tracing_on
+	echo
+	echo "profile of $1 ($2), sync 4 B, self time below $3 (us):"
+	awk -F'|' '
+	# Lines: " 1)  task-pid  | duration | code", code "f() {", "f();" or "}".
+	NF >= 3 {
+		task = $1; sub(/^ *[0-9]+\) */, "", task); sub(/ *$/, "", task)
+		d = $2; gsub(/[^0-9.]/, "", d)
+		code = $3; sub(/^ */, "", code); sub(/ *\/\*.*$/, "", code)
+		if (code ~ /\{ *$/) {
+			n = ++depth[task]; sub(/ *\(.*$/, "", code); sub(/ \[.*$/, "", code)
+			name[task, n] = code; kids[task, n] = 0
+		} else if (code ~ /^\}/) {
+			n = depth[task]
+			if (n < 1 || d == "") next
+			f = name[task, n]; self[f] += d - kids[task, n]; calls[f]++
+			depth[task] = n - 1
+			if (n > 1) kids[task, n - 1] += d
+			else total += d
+		} else if (code ~ /\);? *$/ && d != "") {
+			n = depth[task]; f = code; sub(/ *\(.*$/, "", f); sub(/ \[.*$/, "", f)
+			self[f] += d; calls[f]++
+			if (n >= 1) kids[task, n] += d
+			else total += d
+		}
+	}
+	END {
+		if (total <= 0) { print "  (no trace)"; exit }
+		for (f in self) printf "%12.1f %8d %5.1f%%  %s\n", self[f], calls[f], 100 * self[f] / total, f
+		printf "%12.1f          100.0%%  (all, below the ioctl entry)\n", total
+	}' $t/trace | sort -rn | head -n 16
+	echo nop >$t/current_tracer
+	echo >$t/set_graph_function
+}
+
+if [ "${BENCH_PROFILE:-1}" = 1 ]; then
+	kmsg_mark "bench: profile"
+	profile reference /dev/binder binder_ioctl
+	[ -n "$kb_args" ] && [ "${BENCH_SELFTEST:-0}" != 1 ] &&
+		profile kbinder /dev/kbinder kb_proc_ioctl
 fi
 
 if dmesg | grep -qi binder; then

@@ -7,6 +7,8 @@
 
 : "${KBT_TEST_TIMEOUT:=120}"
 
+[ "$KBT_DRIVER" = kbinder ] && kbinder_selftest
+
 kmsg_mark "load $KBT_DRIVER"
 if ! out=$(load_driver 2>&1); then
 	result FAIL "vm/load_$KBT_DRIVER" "$out"

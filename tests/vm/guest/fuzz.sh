@@ -18,6 +18,7 @@
 # splat still reaches console.log for the host's scan; kbfuzz reads
 # /dev/kmsg itself too).
 echo 5 >/proc/sys/kernel/printk
+[ -n "${KBFUZZ_DEBUG:-}" ] && export KBFUZZ_DEBUG
 
 kmsg_mark "load $KBT_DRIVER"
 if ! out=$(load_driver 2>&1); then
@@ -51,5 +52,11 @@ case $rc in
 esac
 
 kmsg_mark "fuzz done"
+# Why the driver refused things (the reference logs user errors, rate-limited).
+echo "=== most frequent binder kernel messages"
+dmesg | sed -n 's/.*binder[a-z_]*: //p' | grep -v ' ioctl ' |
+	sed 's/[0-9a-f]*[0-9][0-9a-f]*/N/g' |
+	sort | uniq -c | sort -rn | head -n 25
+[ -n "${KBFUZZ_DEBUG:-}" ] && dmesg | grep 'binder' | grep -v ' ioctl ' | tail -n 80
 [ "$KBT_DRIVER" = kbinder ] && check_kbinder_teardown
 exit 0

@@ -16,8 +16,11 @@ kmsg_mark() {
 	echo "kbinder-runner: $*" >/dev/kmsg
 }
 
-# load_driver [MODULE-ARGS...]: load the driver named by $KBT_DRIVER.
+# load_driver [MODULE-ARGS...]: load the driver named by $KBT_DRIVER, with
+# $KBT_MODPARAMS (from the kernel command line, commas for spaces) as well.
 load_driver() {
+	# shellcheck disable=SC2046
+	set -- "$@" $(echo "${KBT_MODPARAMS:-}" | tr ',' ' ')
 	case "$KBT_DRIVER" in
 	kbinder)
 		insmod /lib/modules/kbinder.ko "$@" ;;
@@ -62,5 +65,18 @@ check_kbinder_teardown() {
 		result PASS vm/module_unloads
 	else
 		result FAIL vm/module_unloads "$out"
+	fi
+}
+
+# kbinder_selftest: load kbinder with selftest=1 (its in-module self-tests run
+# at load and fail the load if they fail), then unload it again.
+kbinder_selftest() {
+	kmsg_mark "kbinder self-test"
+	if out=$(insmod /lib/modules/kbinder.ko selftest=1 2>&1); then
+		result PASS vm/module_selftest
+		rmmod kbinder || result FAIL vm/module_selftest "rmmod failed"
+	else
+		result FAIL vm/module_selftest \
+			"$out; $(dmesg | grep 'kbinder' | tail -n 3 | tr '\n' ' ')"
 	fi
 }
