@@ -46,8 +46,12 @@ static void call_zero(void *arg)
 	kb_thread_init(&t, p.fd);
 	kb_parcel_init(&data);
 	kb_parcel_write_u32(&data, 0x11223344);
-	if (fd >= 0)
+	if (fd >= 0) {
+		/* a number the receiver does not have: it must be translated */
+		fd = dup2(fd, 100);
+		kbt_log("sending fd %d", fd);
 		kb_parcel_write_fd(&data, fd, 0x99);
+	}
 	ASSERT_EQ(kbt_call_status(&t, 0, 5, &data, fd >= 0 ? TF_ACCEPT_FDS : 0),
 		  BR_REPLY);
 	kb_parcel_fini(&data);
@@ -115,6 +119,8 @@ TEST(context_manager_ext_flags_allow_fds)
 		ASSERT_EQ(fdo.hdr.type, BINDER_TYPE_FD);
 		ASSERT_EQ(fdo.cookie, 0x99);
 		/* a new fd in this process for the sender's file */
+		kbt_log("received fd %u", fdo.fd);
+		ASSERT_NE(fdo.fd, 100);
 		ASSERT_EQ(fstat((int)fdo.fd, &got), 0);
 		ASSERT_EQ(stat("/proc/self/exe", &mine), 0);
 		ASSERT_EQ(got.st_ino, mine.st_ino);
