@@ -657,3 +657,82 @@ TEST(callee_runs_at_callers_nice_level)
 	}
 	kbt_stop_ctxmgr(&t, &s);
 }
+
+/* BC_TRANSACTION and the read of its outcome in a single WRITE_READ. */
+TEST(write_then_read_in_one_call)
+{
+	struct kbt_server s;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct binder_transaction_data tr;
+	struct binder_write_read bwr;
+	uint8_t wbuf[128], rbuf[256];
+	struct kb_writer w;
+	struct kb_reader rd;
+	struct kb_return ret;
+	bool got_reply = false;
+
+	start(&s, &p, &t);
+	memset(&tr, 0, sizeof(tr));
+	tr.code = CODE_IDENTITY;
+	kb_writer_init(&w, wbuf, sizeof(wbuf));
+	kb_put_txn(&w, BC_TRANSACTION, &tr);
+	memset(&bwr, 0, sizeof(bwr));
+	bwr.write_buffer = (binder_uintptr_t)(uintptr_t)wbuf;
+	bwr.write_size = w.len;
+	bwr.read_buffer = (binder_uintptr_t)(uintptr_t)rbuf;
+	bwr.read_size = sizeof(rbuf);
+	while (!got_reply) {
+		ASSERT_OK(kb_write_read(p.fd, &bwr));
+		/* the write was consumed whole on the first round */
+		ASSERT_EQ(bwr.write_consumed, w.len);
+		ASSERT_LE(bwr.read_consumed, sizeof(rbuf));
+		kb_reader_init(&rd, rbuf, bwr.read_consumed);
+		while (kb_reader_next(&rd, &ret) == 1) {
+			if (ret.cmd != BR_REPLY)
+				continue;
+			got_reply = true;
+			ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 2), CODE_IDENTITY);
+			ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+		}
+		ASSERT_EQ(rd.pos, bwr.read_consumed);	/* whole commands */
+		bwr.write_size = 0;	/* then read only */
+		bwr.write_consumed = 0;
+		bwr.read_consumed = 0;
+	}
+	kbt_stop_ctxmgr(&t, &s);
+}
+
+/*
+ * Buffers freed in any order merge back: after filling the area with kept
+ * buffers and freeing them all, one buffer of nearly the whole area fits.
+ */
+TEST(freed_buffers_merge_into_one_large_buffer)
+{
+	const size_t n = 90 * 1024, big = 900 * 1024;
+	uint8_t *msg = malloc(big);
+	struct kbt_server s;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_parcel data;
+	int i, kept = 0;
+
+	start(&s, &p, &t);
+	kbt_fill(msg, big, 17);
+	kb_parcel_init(&data);
+	kb_parcel_write(&data, msg, n);
+	for (i = 0; i < 10; i++)
+		if (kbt_call_status(&t, 0, CODE_KEEP, &data, 0) == BR_REPLY)
+			kept++;
+	ASSERT_GE(kept, 9);
+	/* full: the big one cannot fit now */
+	kb_parcel_reset(&data);
+	kb_parcel_write(&data, msg, big);
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_BUFFER_INFO, &data, 0),
+		  BR_FAILED_REPLY);
+	/* the server frees them last-kept first */
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_FREE_KEPT, NULL, 0), BR_REPLY);
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_BUFFER_INFO, &data, 0), BR_REPLY);
+	kb_parcel_fini(&data);
+	kbt_stop_ctxmgr(&t, &s);
+}
