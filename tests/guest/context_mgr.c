@@ -8,6 +8,7 @@
 #include "binder_util.h"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 static void try_ctxmgr(void *arg)
@@ -212,4 +213,60 @@ TEST(devices_are_separate_contexts)
 	ASSERT_CHILD_OK(c);
 	/* we are the manager of binder: asking again there is EBUSY */
 	ASSERT_EQ(kb_set_context_mgr(p.fd), -EBUSY);
+}
+
+static void call_at_nice(void *arg)
+{
+	int nice = (int)(intptr_t)arg;
+	struct kb_proc p;
+	struct kb_thread t;
+
+	ASSERT_EQ(setpriority(PRIO_PROCESS, 0, nice), 0);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_REPLY);
+}
+
+/* Serve one call, return the nice level the serving thread ran at. */
+static int serve_nice(struct kb_thread *t, int caller_nice)
+{
+	struct kb_return ret;
+	pid_t c = kbt_fork(call_at_nice, (void *)(intptr_t)caller_nice);
+	int nice;
+
+	ASSERT_OK(kb_wait_for(t, BR_TRANSACTION, &ret, kbt_default_event,
+			      NULL, KBT_WAIT_MS));
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, 0);
+	ASSERT_OK(kb_send_reply(t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kb_free_buffer(t, ret.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+	kbt_log("caller nice %d -> callee nice %d", caller_nice, nice);
+	return nice;
+}
+
+/*
+ * The callee runs at the caller's nice level, but never below the node's
+ * minimum priority (FLAT_BINDER_FLAG_PRIORITY_MASK of its flags, here 5),
+ * and gets its own level back after replying.
+ */
+TEST(callee_nice_is_bounded_by_node_min_priority)
+{
+	struct flat_binder_object obj;
+	struct kb_proc p;
+	struct kb_thread t;
+
+	if (geteuid() != 0)
+		SKIP("needs root");
+	memset(&obj, 0, sizeof(obj));
+	obj.hdr.type = BINDER_TYPE_BINDER;
+	obj.flags = 5;
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, &obj));
+	kb_thread_init(&t, p.fd);
+	ASSERT_OK(kb_enter_looper(&t));
+	ASSERT_EQ(serve_nice(&t, 2), 2);	/* more urgent than 5: as caller */
+	ASSERT_EQ(getpriority(PRIO_PROCESS, 0), 0);	/* restored */
+	ASSERT_EQ(serve_nice(&t, 12), 5);	/* less urgent: the node's 5 */
+	ASSERT_EQ(getpriority(PRIO_PROCESS, 0), 0);
 }
