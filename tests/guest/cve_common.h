@@ -35,6 +35,7 @@
  * @data, @size:           payload (may be NULL/0)
  * @offs, @offs_size:      offsets array and its size in bytes (any value)
  * @sg:                    send BC_TRANSACTION_SG with @sg_size extra bytes
+ * @reply:                 send it as BC_REPLY (BC_REPLY_SG)
  */
 struct cve_txn {
 	uint32_t handle;
@@ -46,6 +47,7 @@ struct cve_txn {
 	size_t offs_size;
 	bool sg;
 	size_t sg_size;
+	bool reply;
 };
 
 /** cve_write_txn() - write the BC_TRANSACTION(_SG) of @x without reading. */
@@ -67,9 +69,9 @@ static inline void cve_write_txn(int fd, const struct cve_txn *x)
 	sg.buffers_size = x->sg_size;
 	kb_writer_init(&w, wbuf, sizeof(wbuf));
 	if (x->sg)
-		kb_put_txn_sg(&w, BC_TRANSACTION_SG, &sg);
+		kb_put_txn_sg(&w, x->reply ? BC_REPLY_SG : BC_TRANSACTION_SG, &sg);
 	else
-		kb_put_txn(&w, BC_TRANSACTION, tr);
+		kb_put_txn(&w, x->reply ? BC_REPLY : BC_TRANSACTION, tr);
 	ASSERT_OK(w.err);
 	ASSERT_OK(kb_write(fd, wbuf, w.len, NULL));
 }
@@ -329,6 +331,8 @@ enum {
 	CVE_DROP,		/* u32 slot */
 	CVE_NOP,		/* just free (one-way or sync) */
 	CVE_SG_SUM,		/* reply: per object type, length, sum of bytes */
+	CVE_BAD_REPLY,		/* u32 slot, u32 order: reply with slot's handle
+				 * and an unknown one (order 1: unknown first) */
 };
 
 #define CVE_PONG 0x900d
@@ -438,6 +442,23 @@ static inline int cve_registry_fn(struct kb_thread *t,
 	case CVE_SG_SUM:
 		cve_sg_describe(tr, reply);
 		break;
+	case CVE_BAD_REPLY: {
+		uint8_t d[2 * CVE_FLAT_SIZE];
+		binder_size_t o[2] = { 0, CVE_FLAT_SIZE };
+		bool bad_first = kbt_txn_u32(tr, 1);
+		struct cve_txn x = { .reply = true, .data = d, .size = sizeof(d),
+				     .offs = o, .offs_size = sizeof(o) };
+
+		slot = kbt_txn_u32(tr, 0) % CVE_SLOTS;
+		cve_put_flat(d, bad_first ? CVE_FLAT_SIZE : 0, BINDER_TYPE_HANDLE,
+			     cve_reg_handle[slot], 0);
+		cve_put_flat(d, bad_first ? 0 : CVE_FLAT_SIZE, BINDER_TYPE_HANDLE,
+			     0x7777, 0);
+		/* upstream tells the replier BR_TRANSACTION_COMPLETE anyway */
+		cve_write_txn(t->fd, &x);
+		cve_outcome(t, true, NULL);
+		return KBT_REPLIED;
+	}
 	default:
 		break;
 	}

@@ -20,6 +20,8 @@ enum {
 	CODE_SLOW,		/* signals 'S', waits for 'G', replies, sends
 				 * the reply's result (int) back */
 	CODE_KEEP,		/* kept while the server is in keeping mode */
+	CODE_NEST,		/* calls back the node in object 0, then
+				 * replies; sends both outcomes back */
 };
 
 /* ---------------------------------------------------------------- */
@@ -133,12 +135,57 @@ static int exit_fn(struct kb_thread *t, const struct binder_transaction_data *tr
 		ret = kb_send_reply(t, reply, 0, KBT_WAIT_MS);
 		ASSERT_OK(kbt_send(&s->chan, &ret, sizeof(ret)));
 		return KBT_REPLIED;
+	case CODE_NEST: {
+		struct flat_binder_object obj;
+		struct cve_txn back = { .code = CVE_PING };
+		uint32_t res[2];
+
+		kbt_txn_object(tr, 0, &obj);
+		back.handle = obj.handle;
+		res[0] = cve_transact(t, &back, NULL);
+		res[1] = (uint32_t)kb_send_reply(t, reply, 0, KBT_WAIT_MS);
+		ASSERT_OK(kbt_send(&s->chan, res, sizeof(res)));
+		return KBT_REPLIED;
+	}
 	case CVE_PING:
 		kb_parcel_write_u32(reply, CVE_PONG);
 		return KBT_REPLY;
 	default:
 		return KBT_REPLY;
 	}
+}
+
+/*
+ * Nested: our call's handler calls back into us; the callback lands on our
+ * waiting thread, which exits with both transactions on its stack. The
+ * callback gets BR_DEAD_REPLY, the reply to our call finds nobody.
+ */
+static void nested_exit(struct kbt_server *s, struct kb_thread *t, int round)
+{
+	uint8_t data[CVE_FLAT_SIZE];
+	binder_size_t off = 0;
+	binder_uintptr_t ptr = 0xa5a50000 + (binder_uintptr_t)round * 0x100;
+	struct cve_txn x = { .code = CODE_NEST, .data = data, .size = sizeof(data),
+			     .offs = &off, .offs_size = sizeof(off) };
+	struct kb_return ret;
+	uint32_t res[2];
+
+	cve_put_flat(data, 0, BINDER_TYPE_BINDER, ptr, ptr);
+	cve_write_txn(t->fd, &x);
+	for (;;) {
+		ASSERT_OK(kb_next(t, &ret, KBT_WAIT_MS));
+		if (ret.cmd == BR_TRANSACTION)
+			break;
+		if (ret.cmd == BR_NOOP || ret.cmd == BR_TRANSACTION_COMPLETE)
+			continue;
+		kbt_default_event(t, &ret, NULL);
+	}
+	ASSERT_OK(kb_thread_exit(t->fd));
+	kb_thread_init(t, t->fd);
+	ASSERT_OK(kb_free_buffer(t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbt_recv(&s->chan, res, sizeof(res), KBT_WAIT_MS));
+	ASSERT_STATUS(res[0], BR_DEAD_REPLY);
+	ASSERT_EQ((int)res[1], 0);	/* BR_TRANSACTION_COMPLETE, as upstream */
 }
 
 TEST(fault_thread_exits_with_transaction_on_stack)
@@ -178,6 +225,9 @@ TEST(fault_thread_exits_with_transaction_on_stack)
 		/* the new thread gets its own answers, not the stale reply */
 		cve_ping(&t, 0);
 		x.code = CODE_EXIT_THREAD;
+
+		nested_exit(&s, &t, round);
+		cve_ping(&t, 0);
 	}
 	kbt_stop_ctxmgr(&t, &s);
 	kb_close(&p);
