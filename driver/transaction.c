@@ -629,6 +629,15 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 	struct kb_proc *proc = s->target_proc;
 	struct kb_status st = KB_OK;
 
+	/*
+	 * The replier's BR_TRANSACTION_COMPLETE goes first: once the reply is
+	 * queued, the caller may answer an outer call of this thread at once,
+	 * and that answer must come after it.
+	 */
+	spin_lock(&s->proc->inner_lock);
+	kb_enqueue_thread(s->thread, s->tcomplete);
+	spin_unlock(&s->proc->inner_lock);
+
 	spin_lock(&proc->inner_lock);
 	if (target->inner.is_dead) {
 		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
@@ -638,12 +647,12 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 		wake_up_interruptible_sync(&target->wait);
 	}
 	spin_unlock(&proc->inner_lock);
-	if (!kb_ok(st))
+	if (!kb_ok(st)) {
+		spin_lock(&s->proc->inner_lock);
+		kb_work_dequeue(s->proc, s->tcomplete);
+		spin_unlock(&s->proc->inner_lock);
 		return st;
-
-	spin_lock(&s->proc->inner_lock);
-	kb_enqueue_thread(s->thread, s->tcomplete);
-	spin_unlock(&s->proc->inner_lock);
+	}
 	s->tcomplete = NULL;
 	kb_transaction_free(s->in_reply_to);
 	s->in_reply_to = NULL;

@@ -458,6 +458,9 @@ retry:
 			bool again = out.ptr - out.start == sizeof(u32) &&
 				     !thread->inner.need_return;
 
+			/* Items may have been taken back off the list. */
+			thread->inner.process_todo = false;
+
 			spin_unlock(&proc->inner_lock);
 			if (again)
 				goto retry;
