@@ -293,6 +293,7 @@ static void chan_fail(struct chan *c, const char *what, int err)
 		snprintf(c->why, sizeof(c->why), "%s: wrong answer", what);
 	else
 		snprintf(c->why, sizeof(c->why), "%s: %s", what, strerror(-err));
+	fprintf(stderr, "kbbench: %s unavailable from now on: %s\n", c->name, c->why);
 }
 
 static void chan_add(const char *name, enum chan_kind kind, const char *dev)

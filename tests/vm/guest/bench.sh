@@ -123,10 +123,13 @@ if command -v kbmem >/dev/null 2>&1; then
 	done
 fi
 
-# profile NAME DEVICE ENTRY: where one driver's time goes during 400 sync
-# 4 B calls on DEVICE (client and server), as self time per function below
-# the ioctl entry ENTRY, from the function_graph tracer (4 levels deep;
-# time asleep not counted). Tracing slows every call: shares, not absolutes.
+# profile NAME DEVICE ENTRY MODULE: where one driver's time goes during 400
+# sync 4 B calls on DEVICE (client and server), as self time per function
+# of MODULE below the ioctl entry ENTRY, from the function_graph tracer
+# (only MODULE's functions are hooked: patching the whole kernel under
+# emulation stalls CPUs for seconds; so a module function's self time
+# includes the core kernel functions it calls; time asleep is not counted).
+# Tracing slows every call: read the shares, not the absolute times.
 profile() {
 	t=/sys/kernel/tracing
 	[ -e $t/current_tracer ] || mount -t tracefs nodev $t 2>/dev/null
@@ -136,8 +139,10 @@ profile() {
 	fi
 	echo 0 >$t/tracing_on
 	echo nop >$t/current_tracer
-	if ! echo "$3" >$t/set_graph_function 2>/dev/null; then
-		echo "profile $1: cannot trace $3"
+	if ! echo ":mod:$4" >$t/set_ftrace_filter 2>/dev/null ||
+		! echo "$3" >$t/set_graph_function 2>/dev/null; then
+		echo "profile $1: cannot trace $3 in $4"
+		echo >$t/set_ftrace_filter
 		return
 	fi
 	echo 4 >$t/max_graph_depth
@@ -182,13 +187,14 @@ profile() {
 	}' $t/trace | sort -rn | head -n 16
 	echo nop >$t/current_tracer
 	echo >$t/set_graph_function
+	echo >$t/set_ftrace_filter
 }
 
 if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 	kmsg_mark "bench: profile"
-	profile reference /dev/binder binder_ioctl
+	profile reference /dev/binder binder_ioctl binder_linux
 	[ -n "$kb_args" ] && [ "${BENCH_SELFTEST:-0}" != 1 ] &&
-		profile kbinder /dev/kbinder kb_proc_ioctl
+		profile kbinder /dev/kbinder kb_proc_ioctl kbinder
 fi
 
 if dmesg | grep -qi binder; then
