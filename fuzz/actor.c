@@ -183,36 +183,97 @@ static void poll_and_read(struct fz_thread *t, int ms)
 }
 
 /* ------------------------------------------------------------ handles */
-void fz_add_handle(struct fz_proc *p, uint32_t handle)
+bool fz_add_handle(struct fz_proc *p, uint32_t handle, bool strong)
+{
+	unsigned int i;
+	bool added;
+
+	pthread_mutex_lock(&p->lock);
+	for (i = 0; i < p->nhandles; i++)
+		if (p->handles[i] == handle)
+			break;
+	if (i == p->nhandles) {
+		if (p->nhandles < FZ_MAX_HANDLES)
+			p->nhandles++;
+		else
+			i = handle % FZ_MAX_HANDLES;
+		p->strong[i] = false;
+		p->handles[i] = handle;
+		added = true;
+	} else {
+		added = strong && !p->strong[i];
+	}
+	p->strong[i] |= strong;
+	pthread_mutex_unlock(&p->lock);
+	return added;
+}
+
+void fz_drop_handle(struct fz_proc *p, uint32_t handle)
 {
 	pthread_mutex_lock(&p->lock);
-	for (unsigned int i = 0; i < p->nhandles; i++)
-		if (p->handles[i] == handle)
-			goto out;
-	if (p->nhandles < FZ_MAX_HANDLES)
-		p->handles[p->nhandles++] = handle;
-	else
-		p->handles[handle % FZ_MAX_HANDLES] = handle;
-out:
+	for (unsigned int i = 0; i < p->nhandles; i++) {
+		if (p->handles[i] == handle) {
+			p->nhandles--;
+			p->handles[i] = p->handles[p->nhandles];
+			p->strong[i] = p->strong[p->nhandles];
+			break;
+		}
+	}
 	pthread_mutex_unlock(&p->lock);
+}
+
+/* Caller holds p->lock. A random known handle, strong if asked; -1 if none. */
+static int known_index(struct fz_thread *t, bool strong)
+{
+	struct fz_proc *p = t->p;
+	unsigned int n = p->nhandles, start;
+
+	if (!n)
+		return -1;
+	start = fz_below(&t->rng, n);
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int i = (start + k) % n;
+
+		if (!strong || p->strong[i])
+			return (int)i;
+	}
+	return -1;
+}
+
+bool fz_is_ctx_mgr(void)
+{
+	return atomic_load(&fz_sh->ctx_mgr_pid) == getpid();
 }
 
 bool fz_pick_handle(struct fz_thread *t, uint32_t *handle)
 {
 	struct fz_proc *p = t->p;
 	uint32_t roll = fz_below(&t->rng, 1000);
+	int i;
 
 	if (roll < 40) {
 		*handle = roll < 20 ? 1 + fz_below(&t->rng, 64) : 0xfffffff0u;
 		return roll >= 20;	/* small numbers may exist */
 	}
 	pthread_mutex_lock(&p->lock);
-	if (p->nhandles && roll < 700)
-		*handle = p->handles[fz_below(&t->rng, p->nhandles)];
-	else
-		*handle = 0;
+	i = known_index(t, roll < 950);
+	/* the context manager calling handle 0 would call itself */
+	*handle = i >= 0 && (roll < 700 || fz_is_ctx_mgr()) ? p->handles[i] : 0;
 	pthread_mutex_unlock(&p->lock);
 	return false;
+}
+
+bool fz_pick_known_handle(struct fz_thread *t, uint32_t *handle, bool strong)
+{
+	struct fz_proc *p = t->p;
+	int i;
+
+	pthread_mutex_lock(&p->lock);
+	i = known_index(t, strong);
+	if (i >= 0)
+		*handle = p->handles[i];
+	pthread_mutex_unlock(&p->lock);
+	return i >= 0;
 }
 
 int fz_pick_spare_fd(struct fz_thread *t)
@@ -233,6 +294,16 @@ static size_t put_u64(uint8_t *w, size_t at, uint64_t v)
 {
 	memcpy(w + at, &v, sizeof(v));
 	return at + sizeof(v);
+}
+
+/* Append BC_ACQUIRE/BC_INCREFS for the new handles of a received buffer. */
+static size_t keep_handles(uint8_t *w, size_t at, const struct fz_event *ev)
+{
+	for (unsigned int i = 0; i < ev->nkeep; i++) {
+		at = put_u32(w, at, ev->keep[i] >> 31 ? BC_ACQUIRE : BC_INCREFS);
+		at = put_u32(w, at, ev->keep[i] & 0x7fffffffu);
+	}
+	return at;
 }
 
 /* Append BC_FREE_BUFFER for @buffer, or keep it for later (held). */
@@ -328,6 +399,11 @@ static void op_txn(struct fz_thread *t)
 	if (!b)
 		return;
 	fz_pick_handle(t, &handle);
+	if (handle == 0 && fz_is_ctx_mgr() && fz_chance(&t->rng, 950)) {
+		free(b);	/* it would call itself: serve instead */
+		poll_and_read(t, 5);
+		return;
+	}
 	if (oneway)
 		flags |= TF_ONE_WAY;
 	if (fz_chance(&t->rng, 800))
@@ -339,6 +415,10 @@ static void op_txn(struct fz_thread *t)
 	if (fz_chance(&t->rng, 10))
 		flags |= 1u << fz_below(&t->rng, 32);
 	fz_build_txn(t, b, false, handle, flags);
+	if (handle == 0xfffffff0u && !b->must_reject) {
+		b->must_reject = true;	/* no such handle: never delivered */
+		fz_count(C_TXN_INVALID, 0);
+	}
 	fz_record(t, OP_TXN, (oneway ? 1 : 0) | (b->must_reject ? 2 : 0) |
 		  (b->cmd == BC_TRANSACTION_SG ? 4 : 0),
 		  ((uint64_t)handle << 32) | b->tr.transaction_data.flags);
@@ -350,21 +430,52 @@ static void op_txn(struct fz_thread *t)
 	if (b->must_reject)
 		fz_count(C_TXN_INVALID, 1);
 	t->depth++;
+	t->last_end = 0;
 	fz_write_read(t, w, 4 + len, fz_chance(&t->rng, 500));
 	wait_for(t, oneway ? WAIT_COMPLETE : WAIT_REPLY, oneway ? 1000 : 3000);
 	t->depth--;
+	if (t->last_end == BR_DEAD_REPLY && handle && fz_chance(&t->rng, 800))
+		fz_drop_handle(t->p, handle);	/* mostly stop calling the dead */
+	if (t->last_end == BR_FAILED_REPLY && !b->must_reject) {
+		struct binder_extended_error ee = { 0 };
+		int e = 0;
+
+		if (fz_with_fd(t, CALL_IOCTL, BINDER_GET_EXTENDED_ERROR, &ee) == 0)
+			e = -ee.param;
+		atomic_fetch_add(&fz_sh->failed_errno[e > 0 && e < 64 ? e : 0], 1);
+		if (getenv("KBFUZZ_DEBUG")) {
+			char objs[128] = "";
+			size_t n = b->tr.transaction_data.offsets_size / 8;
+
+			for (size_t i = 0; i < n && i < 16; i++) {
+				uint32_t type;
+
+				memcpy(&type, b->data + b->offsets[i], 4);
+				snprintf(objs + strlen(objs), sizeof(objs) - strlen(objs),
+					 "%c%c%c,", (type >> 24) & 0xff,
+					 (type >> 16) & 0xff, (type >> 8) & 0xff);
+			}
+			fprintf(stderr, "kbfuzz: debug: pid %d failed errno %d handle %u cm %d flags 0x%x cmd 0x%x data %llu sg %llu objs %s\n",
+				getpid(), e, handle, fz_is_ctx_mgr(), b->tr.transaction_data.flags, b->cmd,
+				(unsigned long long)b->tr.transaction_data.data_size,
+				(unsigned long long)b->tr.buffers_size, objs);
+		}
+		if (handle && e == EINVAL && fz_chance(&t->rng, 300))
+			fz_drop_handle(t->p, handle);	/* maybe it is gone */
+	}
 	free(b);
 }
 
 /* ------------------------------------------------------------ serving */
 static void serve_call(struct fz_thread *t, const struct fz_event *ev)
 {
-	_Alignas(8) uint8_t w[16 + sizeof(struct binder_transaction_data_sg)];
+	_Alignas(8) uint8_t w[80 + sizeof(struct binder_transaction_data_sg)];
 	struct fz_txn_buf *b;
 	size_t at = 0;
 
 	if (ev->flags & TF_ONE_WAY) {
-		at = free_or_hold(t, w, 0, ev->buffer, ev->epoch);
+		at = keep_handles(w, 0, ev);
+		at = free_or_hold(t, w, at, ev->buffer, ev->epoch);
 		if (at)
 			fz_write_read(t, w, at, false);
 		return;
@@ -378,7 +489,8 @@ static void serve_call(struct fz_thread *t, const struct fz_event *ev)
 	fz_build_txn(t, b, true, 0,
 		     fz_chance(&t->rng, 100) ? TF_STATUS_CODE :
 		     fz_chance(&t->rng, 50) ? TF_CLEAR_BUF : 0);
-	at = free_or_hold(t, w, 0, ev->buffer, ev->epoch);
+	at = keep_handles(w, 0, ev);
+	at = free_or_hold(t, w, at, ev->buffer, ev->epoch);
 	at = put_u32(w, at, b->cmd);
 	if (b->cmd == BC_REPLY_SG) {
 		memcpy(w + at, &b->tr, sizeof(b->tr));
@@ -394,7 +506,7 @@ static void serve_call(struct fz_thread *t, const struct fz_event *ev)
 
 static void handle_event(struct fz_thread *t, const struct fz_event *ev)
 {
-	_Alignas(8) uint8_t w[32];
+	_Alignas(8) uint8_t w[96];
 	size_t at = 0;
 	bool current = ev->epoch == atomic_load(&t->p->epoch);
 
@@ -405,11 +517,14 @@ static void handle_event(struct fz_thread *t, const struct fz_event *ev)
 		return;
 	case EV_REPLY:
 		t->got_reply++;
-		if (current)
-			at = free_or_hold(t, w, 0, ev->buffer, ev->epoch);
+		if (current) {
+			at = keep_handles(w, 0, ev);
+			at = free_or_hold(t, w, at, ev->buffer, ev->epoch);
+		}
 		break;
 	case EV_END:
 		t->got_end++;
+		t->last_end = ev->cmd;
 		return;
 	case EV_COMPLETE:
 		t->got_complete++;
@@ -463,11 +578,16 @@ static void op_refs(struct fz_thread *t)
 
 	fz_pick_handle(t, &handle);
 	fz_record(t, OP_REFS, k, handle);
+	k &= 1;		/* increment first, then (mostly) the matching decrement */
 	at = put_u32(w, 0, cmds[k]);
 	at = put_u32(w, at, handle);
-	if (fz_chance(&t->rng, 300)) {	/* and the opposite right away */
-		at = put_u32(w, at, cmds[k ^ 2]);
+	if (fz_chance(&t->rng, 700)) {
+		at = put_u32(w, at, cmds[k | 2]);
 		at = put_u32(w, at, handle);
+	} else if (fz_chance(&t->rng, 300)) {	/* unbalanced: a lone decrement */
+		put_u32(w, 0, cmds[k | 2]);
+		if (handle)
+			fz_drop_handle(t->p, handle);
 	}
 	fz_count(C_REF_OPS, 1);
 	fz_write_read(t, w, at, fz_chance(&t->rng, 300));
@@ -585,9 +705,11 @@ static void op_ctx_mgr(struct fz_thread *t)
 		fbo.cookie = fz_node_cookie(fbo.binder);
 		fbo.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS |
 			(fz_chance(&t->rng, 100) ? FLAT_BINDER_FLAG_TXN_SECURITY_CTX : 0);
-		fz_with_fd(t, CALL_IOCTL, BINDER_SET_CONTEXT_MGR_EXT, &fbo);
+		if (fz_with_fd(t, CALL_IOCTL, BINDER_SET_CONTEXT_MGR_EXT, &fbo) == 0)
+			atomic_store(&fz_sh->ctx_mgr_pid, getpid());
 	} else {
-		fz_with_fd(t, CALL_IOCTL, BINDER_SET_CONTEXT_MGR, &zero);
+		if (fz_with_fd(t, CALL_IOCTL, BINDER_SET_CONTEXT_MGR, &zero) == 0)
+			atomic_store(&fz_sh->ctx_mgr_pid, getpid());
 	}
 }
 
@@ -877,10 +999,12 @@ static void become_context_manager(struct fz_proc *p, struct fz_rng *r)
 			.binder = fz_node_ptr(p->slot, 0),
 			.cookie = fz_node_cookie(fz_node_ptr(p->slot, 0)),
 		};
-		int rc = fz_chance(r, 500) ?
+		int rc = fz_chance(r, 800) ?
 			ioctl(p->fd, BINDER_SET_CONTEXT_MGR_EXT, &fbo) :
 			ioctl(p->fd, BINDER_SET_CONTEXT_MGR, &zero);
 
+		if (rc == 0)
+			atomic_store(&fz_sh->ctx_mgr_pid, getpid());
 		if (rc == 0 || errno != EBUSY)
 			return;
 		usleep(20 * 1000);

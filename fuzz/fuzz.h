@@ -153,9 +153,13 @@ struct fz_proc_slot {
 struct fz_shared {
 	uint64_t seed;
 	_Atomic int stop;
+	_Atomic int ctx_mgr_pid;	/* who last became context manager */
 	_Atomic int finding;
 	char finding_msg[512];
 	_Atomic uint64_t counters[C_NR];
+	/* BR_FAILED_REPLY to well-formed calls, by -param of
+	 * BINDER_GET_EXTENDED_ERROR (0: no extended error) */
+	_Atomic uint64_t failed_errno[64];
 	struct fz_proc_slot procs[FZ_MAX_PROCS];
 };
 
@@ -226,6 +230,10 @@ struct fz_event {
 	uint64_t cookie;
 	uint64_t buffer;	/* BR_TRANSACTION/BR_REPLY: the data address */
 	uint32_t epoch;		/* of the device it was read from */
+	/* handles new to us in that buffer: freeing the buffer drops its
+	 * references, so take our own first (strong bit 31 set) */
+	uint32_t keep[6];
+	unsigned int nkeep;
 };
 
 #define FZ_MAX_EVENTS 64
@@ -264,6 +272,7 @@ struct fz_proc {
 	/* the rest: under @lock */
 	pthread_mutex_t lock;
 	uint32_t handles[FZ_MAX_HANDLES];
+	bool strong[FZ_MAX_HANDLES];	/* received as a strong handle */
 	unsigned int nhandles;
 	bool thread_used[FZ_MAX_THREADS];
 	unsigned int thread_spawns;
@@ -289,6 +298,7 @@ struct fz_thread {
 	bool registered;		/* started for BR_SPAWN_LOOPER */
 	bool leave;			/* end this thread after the current op */
 	uint64_t got_reply, got_end, got_complete;
+	uint32_t last_end;		/* BR_ code of the last EV_END */
 	uint64_t held[FZ_MAX_HELD];	/* received buffers not yet freed */
 	uint32_t held_epoch[FZ_MAX_HELD];
 	unsigned int nheld;
@@ -305,9 +315,15 @@ bool fz_is_own_node(int slot, uint64_t ptr, uint64_t cookie);
 void fz_record(struct fz_thread *t, int op, int sub, uint64_t arg);
 /* Binder calls, marked for the watchdog. Return -errno or the result. */
 int fz_call_ioctl(struct fz_thread *t, int call, unsigned long cmd, void *arg);
-void fz_add_handle(struct fz_proc *p, uint32_t handle);
+/* Remember a handle; true if it is new (or newly strong). */
+bool fz_add_handle(struct fz_proc *p, uint32_t handle, bool strong);
+void fz_drop_handle(struct fz_proc *p, uint32_t handle);
 /* A handle to call: mostly a known one or 0, sometimes bogus (returns true). */
 bool fz_pick_handle(struct fz_thread *t, uint32_t *handle);
+/* This process is (as far as we know) the context manager. */
+bool fz_is_ctx_mgr(void);
+/* A handle this process received (a strong one if @strong); false if none. */
+bool fz_pick_known_handle(struct fz_thread *t, uint32_t *handle, bool strong);
 int fz_pick_spare_fd(struct fz_thread *t);
 
 /* ------------------------------------------------------------ txn.c */

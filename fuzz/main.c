@@ -427,6 +427,12 @@ static void summary(struct supervisor *sv)
 	       (unsigned long long)(cnt(C_KILLS) + cnt(C_EXITS)),
 	       (unsigned long long)cnt(C_KILLS), (unsigned long long)cnt(C_EXITS),
 	       (unsigned long long)cnt(C_THREAD_EXITS), (unsigned long long)cnt(C_FREEZES));
+	printf("kbfuzz: well-formed calls that failed, by errno:");
+	for (int e = 0; e < 64; e++)
+		if (atomic_load(&fz_sh->failed_errno[e]))
+			printf(" %s=%llu", e ? strerrorname_np(e) : "none",
+			       (unsigned long long)atomic_load(&fz_sh->failed_errno[e]));
+	printf("\n");
 	printf("kbfuzz: counters:");
 	for (int c = 0; c < C_NR; c++)
 		printf(" %s=%llu", fz_counter_name(c), (unsigned long long)cnt(c));

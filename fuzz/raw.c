@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 
@@ -135,7 +136,9 @@ void fz_op_raw_ioctl(struct fz_thread *t)
 	fz_count(C_RAW_IOCTLS, 1);
 	if (_IOC_NR(cmd) == _IOC_NR(BINDER_THREAD_EXIT))
 		t->looper = false;
-	fz_with_fd(t, CALL_IOCTL, cmd, arg);
+	if (fz_with_fd(t, CALL_IOCTL, cmd, arg) == 0 &&
+	    (cmd == BINDER_SET_CONTEXT_MGR || cmd == BINDER_SET_CONTEXT_MGR_EXT))
+		atomic_store(&fz_sh->ctx_mgr_pid, getpid());
 }
 
 static size_t put(uint8_t *w, size_t at, const void *v, size_t n)

@@ -92,7 +92,8 @@ static bool fd_is_open(int fd)
 /* Check one received object at @off; the buffer is in the mapping. */
 static bool check_object(struct fz_thread *t, const struct view *m,
 			 const struct binder_transaction_data *tr,
-			 const binder_size_t *offs, size_t i, bool *close_fd)
+			 const binder_size_t *offs, size_t i, bool *close_fd,
+			 struct fz_event *e)
 {
 	const uint8_t *data = (const uint8_t *)(uintptr_t)tr->data.ptr.buffer;
 	binder_size_t off = offs[i];
@@ -143,7 +144,10 @@ static bool check_object(struct fz_thread *t, const struct view *m,
 			     (unsigned long long)fbo.cookie);
 			return false;
 		}
-		fz_add_handle(t->p, fbo.handle);
+		if (fz_add_handle(t->p, fbo.handle, type == BINDER_TYPE_HANDLE) &&
+		    e->nkeep < sizeof(e->keep) / sizeof(e->keep[0]))
+			e->keep[e->nkeep++] = fbo.handle |
+				(type == BINDER_TYPE_HANDLE ? 1u << 31 : 0);
 		return true;
 	}
 	case BINDER_TYPE_FD: {
@@ -220,7 +224,7 @@ static bool check_object(struct fz_thread *t, const struct view *m,
 /* Check a BR_TRANSACTION / BR_REPLY and what it points at. */
 static void check_txn(struct fz_thread *t, uint32_t cmd,
 		      const struct binder_transaction_data *tr,
-		      uint64_t secctx)
+		      uint64_t secctx, struct fz_event *e)
 {
 	struct fz_proc *p = t->p;
 	struct view m = { (uintptr_t)p->map, p->map ? p->map_size : 0 };
@@ -274,7 +278,7 @@ static void check_txn(struct fz_thread *t, uint32_t cmd,
 	for (size_t i = 0; i < noffs; i++) {
 		bool close_fd;
 
-		if (!check_object(t, &m, tr, offs, i, &close_fd))
+		if (!check_object(t, &m, tr, offs, i, &close_fd, e))
 			return;
 		if (close_fd) {
 			const struct binder_fd_object *fo = (const void *)
@@ -337,7 +341,7 @@ int fz_parse_returns(struct fz_thread *t, const uint8_t *buf, size_t len,
 
 			memcpy(&tx, pl, psz);
 			check_txn(t, cmd, &tx.transaction_data,
-				  cmd == BR_TRANSACTION_SEC_CTX ? tx.secctx : 0);
+				  cmd == BR_TRANSACTION_SEC_CTX ? tx.secctx : 0, &e);
 			e.kind = cmd == BR_REPLY ? EV_REPLY : EV_TXN;
 			e.flags = tx.transaction_data.flags;
 			e.code = tx.transaction_data.code;

@@ -187,8 +187,17 @@ static void add_flat(struct fz_thread *t, struct fz_txn_buf *b, struct layout *l
 	} else {
 		uint32_t handle;
 
-		if (fz_pick_handle(t, &handle) && handle == 0xfffffff0u)
-			invalid(b, INV_HANDLE);
+		/* handles we hold: handle 0 is no reference to send */
+		if (!fz_pick_known_handle(t, &handle, type == BINDER_TYPE_HANDLE)) {
+			if (!fz_chance(r, 50)) {	/* nothing to send: a node then */
+				add_flat(t, b, l, type == BINDER_TYPE_HANDLE ?
+					 BINDER_TYPE_BINDER : BINDER_TYPE_WEAK_BINDER);
+				return;
+			}
+			handle = fz_chance(r, 500) ? 0xfffffff0u : fz_below(r, 3);
+			if (handle == 0xfffffff0u)
+				invalid(b, INV_HANDLE);
+		}
 		fbo.handle = handle;
 		fbo.flags = fz_chance(r, 50) ? (uint32_t)fz_next(r) : 0;
 		fz_count(type == BINDER_TYPE_HANDLE ? C_OBJ_HANDLE : C_OBJ_WEAK_HANDLE, 1);
@@ -419,7 +428,7 @@ void fz_build_txn(struct fz_thread *t, struct fz_txn_buf *b, bool reply,
 			break;
 		fill(r, b->data + l.pos, gap);
 		l.pos += gap;
-		add_object(t, b, &l, reply && t->p->slot == 0);
+		add_object(t, b, &l, reply && fz_is_ctx_mgr());
 	}
 	fz_count(C_OBJECTS, l.noffs);
 	data_size = l.pos + fz_below(r, 64);
