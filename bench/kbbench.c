@@ -13,6 +13,10 @@
  *   --rounds N --batch N   override the workload's defaults
  *   --scale F         multiply the rounds (also $BENCH_SCALE)
  *   --timeout S       give up on a batch after S seconds (20)
+ *   --budget S        stop after the round that ends S seconds into the
+ *                     workload, if at least 10 rounds are done (also
+ *                     $BENCH_BUDGET; default 20): a loaded host gets fewer
+ *                     rounds, not a bench that never ends
  *   --cpu N           run the client and every server on CPU N only; the
  *                     round trip then costs what the driver and the
  *                     scheduler do, without cross-CPU wake-ups (whose cost
@@ -99,6 +103,22 @@ static int nch;
 static uint8_t *payload, *copy_dst;
 static int null_fd = -1;
 static unsigned int batch_timeout = 20;
+static double budget_s = 20;
+
+#define MIN_ROUNDS 10
+
+/* out_of_time: after round @r (from 0, warm-up included), whether to stop;
+ * then @w->rounds becomes the number of measured rounds. */
+static int out_of_time(struct workload *w, int r, uint64_t start)
+{
+	int measured = r + 1 - WARMUP_ROUNDS;
+
+	if (measured < MIN_ROUNDS || measured >= w->rounds ||
+	    (double)(bio_now_ns() - start) < budget_s * 1e9)
+		return 0;
+	w->rounds = measured;
+	return 1;
+}
 
 static void die(const char *msg)
 {
@@ -580,6 +600,7 @@ static double run_batch(struct chan *c, const struct workload *w, double *lat,
 static void run_rounds(struct workload *w)
 {
 	double *lat = malloc(sizeof(double) * (size_t)w->batch);
+	uint64_t start = bio_now_ns();
 	uint32_t seq = 0;
 	int r, k;
 
@@ -603,6 +624,8 @@ static void run_rounds(struct workload *w)
 				c->nlat += (size_t)w->batch;
 			}
 		}
+		if (out_of_time(w, r, start))
+			break;
 	}
 	free(lat);
 }
@@ -713,6 +736,7 @@ static void run_multi(struct workload *w)
 {
 	int cmd_fd[MAX_CLIENTS], done[2], i, r, k;
 	pid_t pid[MAX_CLIENTS];
+	uint64_t start = bio_now_ns();
 
 	if (pipe2(done, O_CLOEXEC) < 0)
 		die("pipe");
@@ -745,6 +769,8 @@ static void run_multi(struct workload *w)
 				ch[ci].lat[ch[ci].nlat++] = wall;
 			}
 		}
+		if (out_of_time(w, r, start))
+			break;
 	}
 	for (i = 0; i < w->clients; i++)
 		close(cmd_fd[i]);
@@ -1037,6 +1063,10 @@ int main(int argc, char **argv)
 	const char *ref = NULL, *kb = NULL, *ref2 = NULL, *results = NULL;
 	const char *env = getenv("BENCH_SCALE");
 	double scale = env ? atof(env) : 1.0;
+	const char *benv = getenv("BENCH_BUDGET");
+
+	if (benv && atof(benv) > 0)
+		budget_s = atof(benv);
 	int rounds = 0, batch = 0, cpu = -1, i;
 	struct workload w;
 
@@ -1059,6 +1089,8 @@ int main(int argc, char **argv)
 			batch_timeout = (unsigned int)atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--cpu") == 0)
 			cpu = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--budget") == 0)
+			budget_s = atof(argv[i + 1]);
 		else
 			usage();
 	}

@@ -10,7 +10,10 @@
 # Knobs (kernel command line words reach /init's environment):
 #   BENCH_SCALE     multiplies the rounds of every workload (default 1)
 #   BENCH_WORKLOADS kbbench workloads, comma or space separated (default: all)
-#   BENCH_TIMEOUT   seconds one workload may take (default 150)
+#   BENCH_BUDGET    seconds after which a workload stops adding rounds
+#                   (once it has 10; default 20): bounds the whole run on a
+#                   loaded host
+#   BENCH_TIMEOUT   seconds one workload may take before it is killed (150)
 #   BENCH_PROFILE   0: skip the kernel profile of a sync 4 B round trip
 #                   (function_graph, self time per driver function; default 1)
 #   BENCH_SELFTEST  1: no kbinder; the reference is loaded a third time as
@@ -21,7 +24,8 @@
 : "${BENCH_SCALE:=1}"
 : "${BENCH_TIMEOUT:=150}"
 : "${BENCH_WORKLOADS:=sync:4 sync:128 sync:4096 sync:65536 sync:1048576 oneway:128 objects:10 fd multi:1 multi:2 multi:4 multi:8}"
-export BENCH_SCALE
+: "${BENCH_BUDGET:=20}"
+export BENCH_SCALE BENCH_BUDGET
 
 out=/tmp/bench.results
 : >"$out"
