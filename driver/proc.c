@@ -288,6 +288,25 @@ static int kb_ioctl_node_debug(struct kb_proc *proc, void __user *ubuf)
 	return copy_to_user(ubuf, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
+static int kb_ioctl_extended_error(struct kb_thread *thread, void __user *ubuf)
+{
+	struct binder_extended_error ee = kb_thread_take_error(thread);
+
+	return copy_to_user(ubuf, &ee, sizeof(ee)) ? -EFAULT : 0;
+}
+
+static int kb_ioctl_spam_detection(struct kb_proc *proc, void __user *ubuf)
+{
+	u32 enable;
+
+	if (copy_from_user(&enable, ubuf, sizeof(enable)))
+		return -EFAULT;
+	spin_lock(&proc->inner_lock);
+	proc->inner.spam_detection = enable;
+	spin_unlock(&proc->inner_lock);
+	return 0;
+}
+
 static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
@@ -331,6 +350,12 @@ static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 		break;
 	case BINDER_GET_NODE_DEBUG_INFO:
 		ret = kb_ioctl_node_debug(proc, ubuf);
+		break;
+	case BINDER_GET_EXTENDED_ERROR:
+		ret = kb_ioctl_extended_error(thread, ubuf);
+		break;
+	case BINDER_ENABLE_ONEWAY_SPAM_DETECTION:
+		ret = kb_ioctl_spam_detection(proc, ubuf);
 		break;
 	default:
 		ret = -EINVAL;

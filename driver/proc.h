@@ -35,6 +35,9 @@ struct kb_thread;
  * @requested_threads_started: threads registered after a spawn request
  * @senders: transactions being set up towards this process; teardown
  *	waits until none is left
+ * @spam_detection: BINDER_ENABLE_ONEWAY_SPAM_DETECTION is on: one-way
+ *	calls that hog the receiver's async space are answered with
+ *	BR_ONEWAY_SPAM_SUSPECT
  */
 struct kb_proc_inner {
 	struct list_head todo;
@@ -47,6 +50,7 @@ struct kb_proc_inner {
 	u32 requested_threads;
 	u32 requested_threads_started;
 	u32 senders;
+	bool spam_detection;
 };
 
 /**

@@ -52,6 +52,7 @@ static struct kb_thread *kb_thread_new(struct kb_proc *proc)
 	INIT_LIST_HEAD(&thread->inner.todo);
 	/* The first read returns at once, so a new thread sees BR_NOOP. */
 	thread->inner.need_return = true;
+	thread->inner.ee.command = BR_OK;
 	kb_return_work_init(&thread->return_error);
 	kb_return_work_init(&thread->reply_error);
 	return thread;
@@ -258,4 +259,40 @@ void kb_set_nice(long nice)
 	min_nice = rlimit_to_nice(rlimit(RLIMIT_NICE));
 	if (min_nice <= MAX_NICE)
 		set_user_nice(current, min_nice);
+}
+
+/**
+ * kb_thread_set_error() - record the outcome of a thread's transaction
+ * @thread: the thread
+ * @id: the transaction's debug id
+ * @command: BR_OK, or the BR_ reply it failed with
+ * @param: the errno that explains @command
+ */
+void kb_thread_set_error(struct kb_thread *thread, u32 id, u32 command,
+			 s32 param)
+{
+	spin_lock(&thread->proc->inner_lock);
+	thread->inner.ee.id = id;
+	thread->inner.ee.command = command;
+	thread->inner.ee.param = param;
+	spin_unlock(&thread->proc->inner_lock);
+}
+
+/**
+ * kb_thread_take_error() - BINDER_GET_EXTENDED_ERROR: read and reset
+ * @thread: the thread
+ *
+ * Return: the last recorded outcome.
+ */
+struct binder_extended_error kb_thread_take_error(struct kb_thread *thread)
+{
+	struct binder_extended_error ee;
+
+	spin_lock(&thread->proc->inner_lock);
+	ee = thread->inner.ee;
+	thread->inner.ee.id = 0;
+	thread->inner.ee.command = BR_OK;
+	thread->inner.ee.param = 0;
+	spin_unlock(&thread->proc->inner_lock);
+	return ee;
 }

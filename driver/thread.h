@@ -12,6 +12,7 @@
 #include <linux/refcount.h>
 #include <linux/wait.h>
 
+#include "internal.h"
 #include "work.h"
 
 struct kb_proc;
@@ -35,6 +36,8 @@ struct kb_transaction;
  * @transaction_stack: the innermost transaction this thread sends or
  *	handles; the older ones follow via from_parent/to_parent
  * @is_dead: the thread exited; nothing is queued to it any more
+ * @ee: the outcome of the thread's last transaction, for
+ *	BINDER_GET_EXTENDED_ERROR
  */
 struct kb_thread_inner {
 	struct list_head todo;
@@ -43,6 +46,7 @@ struct kb_thread_inner {
 	u32 looper;
 	struct kb_transaction *transaction_stack;
 	bool is_dead;
+	struct binder_extended_error ee;
 };
 
 /**
@@ -83,5 +87,8 @@ void kb_thread_register_looper(struct kb_thread *thread);
 void kb_thread_enter_looper(struct kb_thread *thread);
 void kb_thread_exit_looper(struct kb_thread *thread);
 void kb_set_nice(long nice);
+void kb_thread_set_error(struct kb_thread *thread, u32 id, u32 command,
+			 s32 param);
+struct binder_extended_error kb_thread_take_error(struct kb_thread *thread);
 
 #endif /* _KB_THREAD_H */

@@ -365,6 +365,7 @@ static const struct kb_work_ops kb_transaction_ops = {
  * @tcomplete: the sender's BR_TRANSACTION_COMPLETE
  * @buffer: the payload in the receiver's area
  * @objects: the object translation state
+ * @debug_id: the transaction's id (also reported as extended error id)
  */
 struct kb_send {
 	struct kb_thread *thread;
@@ -379,6 +380,7 @@ struct kb_send {
 	struct kb_work *tcomplete;
 	struct kb_buffer *buffer;
 	struct kb_objects_ctx objects;
+	int debug_id;
 };
 
 /* Count in a sender; a dying process accepts none. */
@@ -528,7 +530,7 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
 	}
 	kb_stats_created(KB_OBJ_TRANSACTION);
-	t->debug_id = kb_new_debug_id();
+	t->debug_id = s->debug_id;
 	kb_work_init(&t->work, &kb_transaction_ops);
 	spin_lock_init(&t->lock);
 	INIT_LIST_HEAD(&t->fd_fixups);
@@ -563,6 +565,11 @@ static struct kb_status kb_send_copy_payload(struct kb_send *s, u64 extra)
 			       BR_FAILED_REPLY, PTR_ERR(buffer));
 	kb_stats_created(KB_OBJ_BUFFER);
 	s->buffer = buffer;
+	mutex_lock(&alloc->lock);
+	buffer->clear_on_free = !!(tr->flags & TF_CLEAR_BUF);
+	if (buffer->oneway_spam_suspect)
+		kb_tcomplete_set_spam(s->tcomplete);
+	mutex_unlock(&alloc->lock);
 	buffer->transaction = s->t;
 	s->t->buffer = buffer;
 	if (!s->reply) {
@@ -726,9 +733,11 @@ void kb_transaction_send(struct kb_thread *thread,
 		.proc = thread->proc,
 		.tr = tr,
 		.reply = reply,
+		.debug_id = kb_new_debug_id(),
 	};
 	struct kb_status st;
 
+	kb_thread_set_error(thread, s.debug_id, BR_OK, 0);
 	st = reply ? kb_send_find_reply_target(&s) :
 		     kb_send_find_call_target(&s);
 	if (kb_ok(st))
@@ -756,6 +765,7 @@ void kb_transaction_send(struct kb_thread *thread,
 	}
 	if (kb_ok(st))
 		return;
+	kb_thread_set_error(thread, s.debug_id, st.reply, st.err);
 	if (s.in_reply_to) {
 		kb_thread_return(thread, &thread->return_error,
 				 BR_TRANSACTION_COMPLETE);

@@ -116,13 +116,28 @@ void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
 
 /* ---- BR_TRANSACTION_COMPLETE ---- */
 
+/**
+ * struct kb_tcomplete - BR_TRANSACTION_COMPLETE for a sender
+ * @work: queued on the sending thread
+ * @spam: the one-way call was suspected of spamming the receiver
+ */
+struct kb_tcomplete {
+	struct kb_work work;
+	bool spam;
+};
+
 static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
 				struct kb_wbuf *out)
 	__releases(&thread->proc->inner_lock)
 {
+	struct kb_tcomplete *tc = container_of(work, struct kb_tcomplete, work);
+	u32 cmd = BR_TRANSACTION_COMPLETE;
+
+	if (tc->spam && thread->proc->inner.spam_detection)
+		cmd = BR_ONEWAY_SPAM_SUSPECT;
 	spin_unlock(&thread->proc->inner_lock);
 	kb_tcomplete_free(work);
-	return kb_wbuf_put_u32(out, BR_TRANSACTION_COMPLETE);
+	return kb_wbuf_put_u32(out, cmd);
 }
 
 static void kb_tcomplete_cancel(struct kb_work *work)
@@ -143,13 +158,23 @@ static const struct kb_work_ops kb_tcomplete_ops = {
  */
 struct kb_work *kb_tcomplete_new(void)
 {
-	struct kb_work *work = kmalloc(sizeof(*work), GFP_KERNEL);
+	struct kb_tcomplete *tc = kzalloc(sizeof(*tc), GFP_KERNEL);
 
-	if (!work)
+	if (!tc)
 		return NULL;
-	kb_work_init(work, &kb_tcomplete_ops);
+	kb_work_init(&tc->work, &kb_tcomplete_ops);
 	kb_stats_created(KB_OBJ_WORK);
-	return work;
+	return &tc->work;
+}
+
+/**
+ * kb_tcomplete_set_spam() - answer BR_ONEWAY_SPAM_SUSPECT if the sender
+ *	asked for spam detection
+ * @work: a notice from kb_tcomplete_new(), not queued yet
+ */
+void kb_tcomplete_set_spam(struct kb_work *work)
+{
+	container_of(work, struct kb_tcomplete, work)->spam = true;
 }
 
 /**
@@ -158,7 +183,7 @@ struct kb_work *kb_tcomplete_new(void)
  */
 void kb_tcomplete_free(struct kb_work *work)
 {
-	kfree(work);
+	kfree(container_of(work, struct kb_tcomplete, work));
 	kb_stats_destroyed(KB_OBJ_WORK);
 }
 
