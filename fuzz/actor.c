@@ -64,13 +64,13 @@ void fz_record(struct fz_thread *t, int op, int sub, uint64_t arg)
 			(unsigned long long)arg);
 }
 
-static void call_begin(struct fz_thread *t, int call)
+void fz_call_begin(struct fz_thread *t, int call)
 {
 	atomic_store(&t->ts->call, call);
 	atomic_store(&t->ts->call_start, fz_now_ns());
 }
 
-static void call_end(struct fz_thread *t)
+void fz_call_end(struct fz_thread *t)
 {
 	atomic_store(&t->ts->call_start, 0);
 	atomic_store(&t->ts->call, CALL_NONE);
@@ -80,10 +80,10 @@ int fz_call_ioctl(struct fz_thread *t, int call, unsigned long cmd, void *arg)
 {
 	int r, e;
 
-	call_begin(t, call);
+	fz_call_begin(t, call);
 	r = ioctl(t->p->fd, cmd, arg);
 	e = errno;
-	call_end(t);
+	fz_call_end(t);
 	fz_count(C_IOCTLS, 1);
 	if (r < 0) {
 		fz_count(C_ERRNO, 1);
@@ -169,9 +169,9 @@ static void poll_and_read(struct fz_thread *t, int ms)
 	closed = p->fd < 0;
 	if (!closed) {
 		pfd.fd = p->fd;
-		call_begin(t, CALL_POLL);
+		fz_call_begin(t, CALL_POLL);
 		r = poll(&pfd, 1, ms);
-		call_end(t);
+		fz_call_end(t);
 	}
 	pthread_rwlock_unlock(&p->dev_lock);
 	if (closed) {
@@ -182,126 +182,13 @@ static void poll_and_read(struct fz_thread *t, int ms)
 		fz_write_read(t, NULL, 0, true);
 }
 
-/* ------------------------------------------------------------ handles */
-bool fz_add_handle(struct fz_proc *p, uint32_t handle, bool strong)
-{
-	unsigned int i;
-	bool added;
-
-	pthread_mutex_lock(&p->lock);
-	for (i = 0; i < p->nhandles; i++)
-		if (p->handles[i] == handle)
-			break;
-	if (i == p->nhandles) {
-		if (p->nhandles < FZ_MAX_HANDLES)
-			p->nhandles++;
-		else
-			i = handle % FZ_MAX_HANDLES;
-		p->strong[i] = false;
-		p->handles[i] = handle;
-		added = true;
-	} else {
-		added = strong && !p->strong[i];
-	}
-	p->strong[i] |= strong;
-	pthread_mutex_unlock(&p->lock);
-	return added;
-}
-
-void fz_drop_handle(struct fz_proc *p, uint32_t handle)
-{
-	pthread_mutex_lock(&p->lock);
-	for (unsigned int i = 0; i < p->nhandles; i++) {
-		if (p->handles[i] == handle) {
-			p->nhandles--;
-			p->handles[i] = p->handles[p->nhandles];
-			p->strong[i] = p->strong[p->nhandles];
-			break;
-		}
-	}
-	pthread_mutex_unlock(&p->lock);
-}
-
-/* Caller holds p->lock. A random known handle, strong if asked; -1 if none. */
-static int known_index(struct fz_thread *t, bool strong)
-{
-	struct fz_proc *p = t->p;
-	unsigned int n = p->nhandles, start;
-
-	if (!n)
-		return -1;
-	start = fz_below(&t->rng, n);
-	for (unsigned int k = 0; k < n; k++) {
-		unsigned int i = (start + k) % n;
-
-		if (!strong || p->strong[i])
-			return (int)i;
-	}
-	return -1;
-}
-
-bool fz_is_ctx_mgr(void)
-{
-	return atomic_load(&fz_sh->ctx_mgr_pid) == getpid();
-}
-
-bool fz_pick_handle(struct fz_thread *t, uint32_t *handle)
-{
-	struct fz_proc *p = t->p;
-	uint32_t roll = fz_below(&t->rng, 1000);
-	int i;
-
-	if (roll < 40) {
-		*handle = roll < 20 ? 1 + fz_below(&t->rng, 64) : 0xfffffff0u;
-		return roll >= 20;	/* small numbers may exist */
-	}
-	pthread_mutex_lock(&p->lock);
-	i = known_index(t, roll < 950);
-	/* the context manager calling handle 0 would call itself */
-	*handle = i >= 0 && (roll < 700 || fz_is_ctx_mgr()) ? p->handles[i] : 0;
-	pthread_mutex_unlock(&p->lock);
-	return false;
-}
-
-bool fz_pick_known_handle(struct fz_thread *t, uint32_t *handle, bool strong)
-{
-	struct fz_proc *p = t->p;
-	int i;
-
-	pthread_mutex_lock(&p->lock);
-	i = known_index(t, strong);
-	if (i >= 0)
-		*handle = p->handles[i];
-	pthread_mutex_unlock(&p->lock);
-	return i >= 0;
-}
-
-int fz_pick_spare_fd(struct fz_thread *t)
-{
-	uint32_t i = fz_below(&t->rng, 5);
-
-	return i < 4 ? t->p->spare_fds[i] : t->p->fd;
-}
-
 /* ------------------------------------------------------------ buffers */
-static size_t put_u32(uint8_t *w, size_t at, uint32_t v)
-{
-	memcpy(w + at, &v, sizeof(v));
-	return at + sizeof(v);
-}
-
-static size_t put_u64(uint8_t *w, size_t at, uint64_t v)
-{
-	memcpy(w + at, &v, sizeof(v));
-	return at + sizeof(v);
-}
-
 /* Append BC_ACQUIRE/BC_INCREFS for the new handles of a received buffer. */
 static size_t keep_handles(uint8_t *w, size_t at, const struct fz_event *ev)
 {
 	for (unsigned int i = 0; i < ev->nkeep; i++) {
-		at = put_u32(w, at, ev->keep[i] >> 31 ? BC_ACQUIRE : BC_INCREFS);
-		at = put_u32(w, at, ev->keep[i] & 0x7fffffffu);
+		at = fz_put_u32(w, at, ev->keep[i] >> 31 ? BC_ACQUIRE : BC_INCREFS);
+		at = fz_put_u32(w, at, ev->keep[i] & 0x7fffffffu);
 	}
 	return at;
 }
@@ -316,8 +203,8 @@ static size_t free_or_hold(struct fz_thread *t, uint8_t *w, size_t at,
 		return at;
 	}
 	fz_count(C_FREES, 1);
-	at = put_u32(w, at, BC_FREE_BUFFER);
-	return put_u64(w, at, buffer);
+	at = fz_put_u32(w, at, BC_FREE_BUFFER);
+	return fz_put_u64(w, at, buffer);
 }
 
 static void op_free_held(struct fz_thread *t)
@@ -330,21 +217,21 @@ static void op_free_held(struct fz_thread *t)
 	for (unsigned int i = 0; i < t->nheld; i++) {
 		if (t->held_epoch[i] != epoch)
 			continue;
-		at = put_u32(w, at, BC_FREE_BUFFER);
-		at = put_u64(w, at, t->held[i]);
+		at = fz_put_u32(w, at, BC_FREE_BUFFER);
+		at = fz_put_u64(w, at, t->held[i]);
 		fz_count(C_FREES, 1);
 	}
 	if (sub == 0 && t->nheld && t->held_epoch[0] == epoch) {
 		/* the same buffer twice in one stream */
-		at = put_u32(w, at, BC_FREE_BUFFER);
-		at = put_u64(w, at, t->held[0]);
+		at = fz_put_u32(w, at, BC_FREE_BUFFER);
+		at = fz_put_u64(w, at, t->held[0]);
 		atomic_store(&t->p->tainted, true);
 	} else if (sub == 1) {
 		/* never a buffer start: outside the map, or misaligned */
 		uint64_t base = (uintptr_t)t->p->map;
 
-		at = put_u32(w, at, BC_FREE_BUFFER);
-		at = put_u64(w, at, fz_chance(&t->rng, 500) ? base + 8 *
+		at = fz_put_u32(w, at, BC_FREE_BUFFER);
+		at = fz_put_u64(w, at, fz_chance(&t->rng, 500) ? base + 8 *
 			     fz_below(&t->rng, 4096) + 1 + fz_below(&t->rng, 7) :
 			     base - 4096);
 	}
@@ -417,12 +304,12 @@ static void op_txn(struct fz_thread *t)
 	fz_build_txn(t, b, false, handle, flags);
 	if (handle == 0xfffffff0u && !b->must_reject) {
 		b->must_reject = true;	/* no such handle: never delivered */
-		fz_count(C_TXN_INVALID, 0);
+		fz_count(C_TXN_INVALID, 1);
 	}
 	fz_record(t, OP_TXN, (oneway ? 1 : 0) | (b->must_reject ? 2 : 0) |
 		  (b->cmd == BC_TRANSACTION_SG ? 4 : 0),
 		  ((uint64_t)handle << 32) | b->tr.transaction_data.flags);
-	put_u32(w, 0, b->cmd);
+	fz_put_u32(w, 0, b->cmd);
 	len = b->cmd == BC_TRANSACTION_SG ? sizeof(b->tr) :
 		sizeof(b->tr.transaction_data);
 	memcpy(w + 4, &b->tr, len);
@@ -491,7 +378,7 @@ static void serve_call(struct fz_thread *t, const struct fz_event *ev)
 		     fz_chance(&t->rng, 50) ? TF_CLEAR_BUF : 0);
 	at = keep_handles(w, 0, ev);
 	at = free_or_hold(t, w, at, ev->buffer, ev->epoch);
-	at = put_u32(w, at, b->cmd);
+	at = fz_put_u32(w, at, b->cmd);
 	if (b->cmd == BC_REPLY_SG) {
 		memcpy(w + at, &b->tr, sizeof(b->tr));
 		at += sizeof(b->tr);
@@ -533,10 +420,10 @@ static void handle_event(struct fz_thread *t, const struct fz_event *ev)
 		if (!current || fz_chance(&t->rng, 30))
 			return;
 		if (ev->cmd == BR_INCREFS || ev->cmd == BR_ACQUIRE) {
-			at = put_u32(w, 0, ev->cmd == BR_INCREFS ?
+			at = fz_put_u32(w, 0, ev->cmd == BR_INCREFS ?
 				     BC_INCREFS_DONE : BC_ACQUIRE_DONE);
-			at = put_u64(w, at, ev->ptr);
-			at = put_u64(w, at, fz_chance(&t->rng, 20) ?
+			at = fz_put_u64(w, at, ev->ptr);
+			at = fz_put_u64(w, at, fz_chance(&t->rng, 20) ?
 				     ev->cookie ^ 1 : ev->cookie);
 		}
 		break;
@@ -544,9 +431,9 @@ static void handle_event(struct fz_thread *t, const struct fz_event *ev)
 	case EV_FROZEN_BINDER:
 		if (!current || fz_chance(&t->rng, 30))
 			return;
-		at = put_u32(w, 0, ev->kind == EV_DEAD_BINDER ?
+		at = fz_put_u32(w, 0, ev->kind == EV_DEAD_BINDER ?
 			     BC_DEAD_BINDER_DONE : BC_FREEZE_NOTIFICATION_DONE);
-		at = put_u64(w, at, ev->cookie);
+		at = fz_put_u64(w, at, ev->cookie);
 		break;
 	case EV_SPAWN:
 		if (fz_chance(&t->rng, 700))
@@ -566,252 +453,6 @@ void fz_drain(struct fz_thread *t)
 
 		handle_event(t, &ev);
 	}
-}
-
-/* ------------------------------------------------------------ small ops */
-static void op_refs(struct fz_thread *t)
-{
-	static const uint32_t cmds[] = { BC_INCREFS, BC_ACQUIRE, BC_RELEASE, BC_DECREFS };
-	_Alignas(8) uint8_t w[16];
-	uint32_t handle, k = fz_below(&t->rng, 4);
-	size_t at;
-
-	fz_pick_handle(t, &handle);
-	fz_record(t, OP_REFS, k, handle);
-	k &= 1;		/* increment first, then (mostly) the matching decrement */
-	at = put_u32(w, 0, cmds[k]);
-	at = put_u32(w, at, handle);
-	if (fz_chance(&t->rng, 700)) {
-		at = put_u32(w, at, cmds[k | 2]);
-		at = put_u32(w, at, handle);
-	} else if (fz_chance(&t->rng, 300)) {	/* unbalanced: a lone decrement */
-		put_u32(w, 0, cmds[k | 2]);
-		if (handle)
-			fz_drop_handle(t->p, handle);
-	}
-	fz_count(C_REF_OPS, 1);
-	fz_write_read(t, w, at, fz_chance(&t->rng, 300));
-}
-
-/* BC_{REQUEST,CLEAR}_{DEATH,FREEZE}_NOTIFICATION with a small cookie. */
-static void op_note(struct fz_thread *t, int op)
-{
-	_Alignas(8) uint8_t w[32];
-	uint32_t handle, sub = fz_below(&t->rng, 3), cmd;
-	size_t at;
-
-	fz_pick_handle(t, &handle);
-	if (op == OP_DEATH)
-		cmd = sub ? BC_REQUEST_DEATH_NOTIFICATION : BC_CLEAR_DEATH_NOTIFICATION;
-	else
-		cmd = sub == 2 ? BC_FREEZE_NOTIFICATION_DONE :
-			sub ? BC_REQUEST_FREEZE_NOTIFICATION : BC_CLEAR_FREEZE_NOTIFICATION;
-	fz_record(t, op, sub, handle);
-	at = put_u32(w, 0, cmd);
-	if (cmd != BC_FREEZE_NOTIFICATION_DONE)
-		at = put_u32(w, at, handle);
-	at = put_u64(w, at, 0xdead0000ull + fz_below(&t->rng, 4));
-	fz_write_read(t, w, at, fz_chance(&t->rng, 500));
-}
-
-static void op_looper(struct fz_thread *t)
-{
-	static const uint32_t cmds[] = { BC_ENTER_LOOPER, BC_EXIT_LOOPER,
-					 BC_REGISTER_LOOPER };
-	uint32_t k = fz_below(&t->rng, 3);
-
-	fz_record(t, OP_LOOPER, k, 0);
-	fz_write_read(t, &cmds[k], 4, false);
-	t->looper = k != 1;
-}
-
-static void op_thread_exit(struct fz_thread *t)
-{
-	struct fz_proc *p = t->p;
-	uint32_t sub = fz_below(&t->rng, 4);
-	int ep = -1, zero = 0;
-
-	fz_record(t, OP_THREAD_EXIT, sub, 0);
-	pthread_rwlock_rdlock(&p->dev_lock);
-	if (p->fd >= 0) {
-		if (sub == 0) {	/* epoll on the thread, then exit it */
-			struct epoll_event e = { .events = EPOLLIN };
-
-			ep = epoll_create1(EPOLL_CLOEXEC);
-			if (ep >= 0)
-				epoll_ctl(ep, EPOLL_CTL_ADD, p->fd, &e);
-		}
-		fz_call_ioctl(t, CALL_IOCTL, BINDER_THREAD_EXIT, &zero);
-		fz_count(C_THREAD_EXITS, 1);
-		if (ep >= 0) {
-			struct epoll_event e;
-
-			epoll_wait(ep, &e, 1, 0);
-		}
-	}
-	pthread_rwlock_unlock(&p->dev_lock);
-	if (ep >= 0)
-		close(ep);
-	t->looper = false;
-	if (sub == 1 || sub == 2)
-		t->leave = true;
-}
-
-static void op_freeze(struct fz_thread *t)
-{
-	static const uint32_t timeouts[] = { 0, 0, 10, 50, 100 };
-	struct binder_freeze_info fi = { 0 };
-	struct binder_frozen_status_info st = { 0 };
-	uint32_t s = fz_below(&t->rng, fz_cfg.nprocs + 1);
-	struct fz_proc_slot *ps = s < fz_cfg.nprocs ? &fz_sh->procs[s] : NULL;
-	bool thaw = ps && atomic_load(&ps->frozen_at) && fz_chance(&t->rng, 600);
-	int r;
-
-	fi.pid = ps ? (uint32_t)atomic_load(&ps->pid) : 0x3ffff0u;
-	fi.enable = thaw ? 0 : fz_chance(&t->rng, 30) ? 2 : 1;
-	fi.timeout_ms = timeouts[fz_below(&t->rng, 5)];
-	fz_record(t, OP_FREEZE, fi.enable, ((uint64_t)s << 32) | fi.timeout_ms);
-	r = fz_with_fd(t, CALL_FREEZE, BINDER_FREEZE, &fi);
-	if (r == 0 && ps) {
-		if (fi.enable) {
-			uint64_t zero = 0;
-
-			atomic_compare_exchange_strong(&ps->frozen_at, &zero,
-						       fz_now_ns());
-			fz_count(C_FREEZES, 1);
-		} else {
-			atomic_store(&ps->frozen_at, 0);
-			fz_count(C_THAWS, 1);
-		}
-	}
-	st.pid = fi.pid;
-	if (fz_with_fd(t, CALL_IOCTL, BINDER_GET_FROZEN_INFO, &st) == 0 &&
-	    (st.sync_recv > 3 || st.async_recv > 1))
-		fz_finding(t->p->slot, t->idx,
-			   "BINDER_GET_FROZEN_INFO: impossible sync_recv %u async_recv %u",
-			   st.sync_recv, st.async_recv);
-}
-
-static void op_ctx_mgr(struct fz_thread *t)
-{
-	struct flat_binder_object fbo = { 0 };
-	int32_t zero = 0;
-	uint32_t sub = fz_below(&t->rng, 2);
-
-	fz_record(t, OP_CTX_MGR, sub, 0);
-	if (sub) {
-		fbo.hdr.type = BINDER_TYPE_BINDER;
-		fbo.binder = fz_node_ptr(t->p->slot, 0);
-		fbo.cookie = fz_node_cookie(fbo.binder);
-		fbo.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS |
-			(fz_chance(&t->rng, 100) ? FLAT_BINDER_FLAG_TXN_SECURITY_CTX : 0);
-		if (fz_with_fd(t, CALL_IOCTL, BINDER_SET_CONTEXT_MGR_EXT, &fbo) == 0)
-			atomic_store(&fz_sh->ctx_mgr_pid, getpid());
-	} else {
-		if (fz_with_fd(t, CALL_IOCTL, BINDER_SET_CONTEXT_MGR, &zero) == 0)
-			atomic_store(&fz_sh->ctx_mgr_pid, getpid());
-	}
-}
-
-/* ------------------------------------------------------------ the device */
-static const size_t map_sizes[] = {
-	1024 * 1024 - 2 * 4096, 1024 * 1024 - 2 * 4096, 256 * 1024, 64 * 1024,
-	16 * 1024, 4096,
-};
-
-/* Open and map the device; caller write-holds dev_lock (or is alone). */
-static int open_device(struct fz_proc *p, struct fz_thread *t, struct fz_rng *r)
-{
-	size_t size = map_sizes[fz_below(r, 6)];
-	void *map;
-
-	if (t)
-		call_begin(t, CALL_OPEN);
-	p->fd = open(fz_cfg.device, O_RDWR | O_CLOEXEC | O_NONBLOCK);
-	if (t)
-		call_end(t);
-	if (p->fd < 0)
-		return -errno;
-	p->map = NULL;
-	if (fz_chance(r, 10))
-		return 0;	/* no mapping at all */
-	if (t)
-		call_begin(t, CALL_MMAP);
-	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, p->fd, 0);
-	if (t)
-		call_end(t);
-	if (map != MAP_FAILED) {
-		p->map = map;
-		p->map_size = size;
-	}
-	return 0;
-}
-
-static void op_close_reopen(struct fz_thread *t)
-{
-	struct fz_proc *p = t->p;
-	uint32_t sub = fz_below(&t->rng, 3);
-	void *old_map;
-	size_t old_size;
-
-	fz_record(t, OP_CLOSE_REOPEN, sub, 0);
-	pthread_rwlock_wrlock(&p->dev_lock);
-	old_map = p->map;
-	old_size = p->map_size;
-	if (sub == 0 && old_map) {	/* unmap first, then close */
-		call_begin(t, CALL_MUNMAP);
-		munmap(old_map, old_size);
-		call_end(t);
-		old_map = NULL;
-	}
-	call_begin(t, CALL_CLOSE);
-	close(p->fd);
-	call_end(t);
-	fz_count(C_CLOSES, 1);
-	atomic_fetch_add(&p->epoch, 1);
-	open_device(p, t, &t->rng);
-	if (old_map) {	/* the old mapping outlived its fd */
-		call_begin(t, CALL_MUNMAP);
-		munmap(old_map, old_size);
-		call_end(t);
-	}
-	pthread_mutex_lock(&p->lock);
-	p->nhandles = 0;
-	pthread_mutex_unlock(&p->lock);
-	pthread_rwlock_unlock(&p->dev_lock);
-}
-
-static void op_munmap(struct fz_thread *t)
-{
-	struct fz_proc *p = t->p;
-	uint32_t sub = fz_below(&t->rng, 2);
-	void *map;
-
-	fz_record(t, OP_MUNMAP, sub, 0);
-	pthread_rwlock_wrlock(&p->dev_lock);
-	if (p->map) {
-		call_begin(t, CALL_MUNMAP);
-		if (sub)	/* only part of it */
-			munmap((uint8_t *)p->map + p->map_size / 2 / 4096 * 4096,
-			       4096);
-		else
-			munmap(p->map, p->map_size);
-		call_end(t);
-		/* a partial unmap leaves a hole: no more reading it */
-		p->map = NULL;
-		fz_count(C_MUNMAPS, 1);
-		atomic_fetch_add(&p->epoch, 1);
-	}
-	if (!p->map && p->fd >= 0 && fz_chance(&t->rng, 500)) {
-		call_begin(t, CALL_MMAP);
-		map = mmap(NULL, 64 * 1024, PROT_READ, MAP_PRIVATE, p->fd, 0);
-		call_end(t);
-		if (map != MAP_FAILED) {
-			p->map = map;
-			p->map_size = 64 * 1024;
-		}
-	}
-	pthread_rwlock_unlock(&p->dev_lock);
 }
 
 /* ------------------------------------------------------------ threads */
@@ -852,22 +493,22 @@ static void run_op(struct fz_thread *t, int op)
 		fz_record(t, OP_SERVE, 0, 0);
 		poll_and_read(t, (int)fz_below(&t->rng, 30));
 		break;
-	case OP_REFS: op_refs(t); break;
+	case OP_REFS: fz_op_refs(t); break;
 	case OP_DEATH:
-	case OP_FREEZE_NOTE: op_note(t, op); break;
+	case OP_FREEZE_NOTE: fz_op_note(t, op); break;
 	case OP_FREE_HELD: op_free_held(t); break;
 	case OP_RAW_IOCTL: fz_op_raw_ioctl(t); break;
 	case OP_BC_STREAM: fz_op_bc_stream(t); break;
 	case OP_INFO: fz_op_info(t); break;
-	case OP_FREEZE: op_freeze(t); break;
-	case OP_LOOPER: op_looper(t); break;
-	case OP_THREAD_EXIT: op_thread_exit(t); break;
+	case OP_FREEZE: fz_op_freeze(t); break;
+	case OP_LOOPER: fz_op_looper(t); break;
+	case OP_THREAD_EXIT: fz_op_thread_exit(t); break;
 	case OP_SPAWN_THREAD:
 		fz_record(t, OP_SPAWN_THREAD, 0, 0);
 		atomic_fetch_add(&t->p->spawn_requests, 1);
 		break;
-	case OP_CLOSE_REOPEN: op_close_reopen(t); break;
-	case OP_MUNMAP: op_munmap(t); break;
+	case OP_CLOSE_REOPEN: fz_op_close_reopen(t); break;
+	case OP_MUNMAP: fz_op_munmap(t); break;
 	case OP_PROC_EXIT: {
 		uint32_t sub = fz_below(&t->rng, 2);
 
@@ -878,7 +519,7 @@ static void run_op(struct fz_thread *t, int op)
 		atomic_store(&t->p->exit_requested, true);
 		break;
 	}
-	case OP_CTX_MGR: op_ctx_mgr(t); break;
+	case OP_CTX_MGR: fz_op_ctx_mgr(t); break;
 	default: break;
 	}
 }
@@ -1041,7 +682,7 @@ void fz_actor_main(int slot, uint32_t generation, uint64_t seed)
 		_exit(4);
 	p->guard += 4096;
 	mprotect(p->guard, 4096, PROT_NONE);
-	if (open_device(p, NULL, &r) < 0) {
+	if (fz_open_device(p, NULL, &r) < 0) {
 		fprintf(stderr, "kbfuzz: slot %d: cannot open %s: %s\n", slot,
 			fz_cfg.device, strerror(errno));
 		_exit(3);

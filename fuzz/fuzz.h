@@ -15,10 +15,12 @@
  * operations per thread, and the first finding.
  *
  * Files: main.c (options, supervisor, watchdog, kernel log, summary),
- * actor.c (process and thread life, the operation loop), txn.c (building
+ * actor.c (process and thread life, the operation loop, calls and serving),
+ * ops.c (known handles and the smaller operations: refs, notifications,
+ * loopers, thread exits, freezes, close/unmap), txn.c (building
  * transactions and their objects), reader.c (parsing and checking what the
- * driver returns), raw.c (raw ioctls and BC_ command streams), util.c
- * (PRNG, clock, counters, findings).
+ * driver returns), raw.c (raw ioctls, BC_ command streams, queries),
+ * util.c (PRNG, clock, counters, findings).
  */
 #ifndef KBFUZZ_FUZZ_H
 #define KBFUZZ_FUZZ_H
@@ -207,6 +209,18 @@ void fz_finding(int slot, int thread, const char *fmt, ...)
 void fz_dump_ring(int slot, int thread);
 void fz_dump_slot(int slot);
 
+static inline size_t fz_put_u32(uint8_t *w, size_t at, uint32_t v)
+{
+	__builtin_memcpy(w + at, &v, sizeof(v));
+	return at + sizeof(v);
+}
+
+static inline size_t fz_put_u64(uint8_t *w, size_t at, uint64_t v)
+{
+	__builtin_memcpy(w + at, &v, sizeof(v));
+	return at + sizeof(v);
+}
+
 /* ------------------------------------------------------------ reader.c */
 enum fz_ev_kind {
 	EV_TXN,			/* BR_TRANSACTION(_SEC_CTX) */
@@ -313,6 +327,9 @@ uint64_t fz_node_cookie(uint64_t ptr);
 bool fz_is_own_node(int slot, uint64_t ptr, uint64_t cookie);
 
 void fz_record(struct fz_thread *t, int op, int sub, uint64_t arg);
+/* Mark the thread as inside a call on the device (for the watchdog). */
+void fz_call_begin(struct fz_thread *t, int call);
+void fz_call_end(struct fz_thread *t);
 /* Binder calls, marked for the watchdog. Return -errno or the result. */
 int fz_call_ioctl(struct fz_thread *t, int call, unsigned long cmd, void *arg);
 /* Remember a handle; true if it is new (or newly strong). */
@@ -370,7 +387,20 @@ void fz_op_info(struct fz_thread *t);
 int fz_write_read(struct fz_thread *t, const void *wbuf, size_t wlen, bool read);
 /* Handle every queued event (may nest through incoming calls). */
 void fz_drain(struct fz_thread *t);
-/* Run @fn on the device fd under the read lock; -EBADF if closed. */
+/* One ioctl on the device fd under the read lock; -EBADF if closed. */
 int fz_with_fd(struct fz_thread *t, int call, unsigned long cmd, void *arg);
+
+/* ------------------------------------------------------------ ops.c */
+void fz_op_refs(struct fz_thread *t);
+void fz_op_note(struct fz_thread *t, int op);
+void fz_op_looper(struct fz_thread *t);
+void fz_op_thread_exit(struct fz_thread *t);
+void fz_op_freeze(struct fz_thread *t);
+void fz_op_ctx_mgr(struct fz_thread *t);
+void fz_op_close_reopen(struct fz_thread *t);
+void fz_op_munmap(struct fz_thread *t);
+/* Open and map the device (caller write-holds dev_lock or is alone);
+ * @t may be NULL. Returns 0 or -errno. */
+int fz_open_device(struct fz_proc *p, struct fz_thread *t, struct fz_rng *r);
 
 #endif /* KBFUZZ_FUZZ_H */
