@@ -256,8 +256,12 @@ static int fill_fn(struct kb_thread *t, const struct binder_transaction_data *tr
 	(void)t;
 	(void)arg;
 	srv_fd = t->fd;
-	if (tr->code == CVE_PING)
+	if (tr->code == CVE_PING) {
+		/* free before replying: the caller counts free space next */
 		kb_parcel_write_u32(reply, CVE_PONG);
+		EXPECT_OK(kb_free_buffer(t, tr->data.ptr.buffer));
+		return KBT_KEPT;
+	}
 	if (tr->code != CODE_KEEP)
 		return r;
 	pthread_mutex_lock(&kept_lock);
