@@ -16,15 +16,17 @@
 #           "fault" run shows that systematic fault injection works.
 #
 # Environment: BUILD (build), DRIVER (kbinder), TESTS (*), JOBS (2),
-# VM_TIMEOUT (1800), DEBUG_MEMORY (2048), DEBUG_TEST_TIMEOUT (600, per test
-# program), DEBUG_APPEND (extra kernel command line), CANARIES (all).
+# VM_TIMEOUT (1800), DEBUG_MEMORY (1536 MB; CANARY_MEMORY 1024 for the
+# canaries: a kmemleak scan walks all of it), DEBUG_TEST_TIMEOUT (600, per
+# test program), DEBUG_APPEND (extra kernel command line), CANARIES (all).
 # Ends with tests/vm/tally.sh's closing line; exit status non-zero on failure.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 : "${BUILD:=build}" "${DRIVER:=kbinder}" "${TESTS:=*}" "${JOBS:=2}"
-: "${VM_TIMEOUT:=1800}" "${DEBUG_MEMORY:=2048}" "${DEBUG_TEST_TIMEOUT:=600}"
+: "${VM_TIMEOUT:=1800}" "${DEBUG_MEMORY:=1536}" "${DEBUG_TEST_TIMEOUT:=600}"
+: "${CANARY_MEMORY:=1024}"
 : "${DEBUG_APPEND:=}"
 : "${CANARIES:=none fault uaf oob leak abba sleep ubsan list}"
 work=$BUILD/debug
@@ -174,9 +176,11 @@ stage_canary() {
 	for bug in $CANARIES; do
 		logdir=$work/vm/canary-$bug
 		echo "--- canary $bug"
-		CANARY_APPEND="KBT_CANARY=$bug" debug_run "$work/initramfs-canary.cpio.gz" \
+		CANARY_APPEND="KBT_CANARY=$bug" DEBUG_MEMORY=$CANARY_MEMORY \
+			debug_run "$work/initramfs-canary.cpio.gz" \
 			"$logdir" canary --quiet --timeout 300 >"$logdir.out" 2>&1
 		rc=$?
+		grep '^vm: guest ran' "$logdir.out" | sed 's/^/    /'
 		sed -n 's/^/    /; /FAIL/p' "$logdir/judged.log"
 		if [ "$bug" = none ]; then
 			if [ $rc -eq 0 ]; then
@@ -207,5 +211,5 @@ stage_canary() {
 case "${1:-}" in
 check) stage_check ;;
 canary) stage_canary ;;
-*) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+*) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -16,7 +16,7 @@ debug-kernel:
 
 # Every DEBUG_* knob check-debug.sh reads can be set on the make command line.
 DEBUG_ENV = BUILD='$(BUILD)' DRIVER='$(DRIVER)' TESTS='$(TESTS)' JOBS='$(JOBS)' \
-	$(foreach v,DEBUG_MEMORY DEBUG_TEST_TIMEOUT DEBUG_APPEND CANARIES,$(if $($(v)),$(v)='$($(v))'))
+	$(foreach v,DEBUG_MEMORY CANARY_MEMORY DEBUG_TEST_TIMEOUT DEBUG_APPEND CANARIES,$(if $($(v)),$(v)='$($(v))'))
 
 check-debug: guest-tests tools
 	@$(DEBUG_ENV) debug/check-debug.sh check
