@@ -475,7 +475,8 @@ struct kb_status kb_objects_translate(struct kb_objects_ctx *ctx)
 	ctx->done = 0;
 	ctx->sg_off = ALIGN(buffer->data_size, sizeof(u64)) +
 		      ALIGN(buffer->offsets_size, sizeof(u64));
-	ctx->sg_end = ctx->sg_off + buffer->extra_buffers_size;
+	ctx->sg_end = ctx->sg_off + buffer->extra_buffers_size -
+		      ctx->sg_reserved;
 	ctx->last_fixup_obj = 0;
 	ctx->last_fixup_min = 0;
 	for (i = 0; i < count; i++) {

@@ -29,6 +29,8 @@ struct kb_thread;
  * @done: number of objects translated so far (released on failure)
  * @sg_off: where the next scatter-gather buffer is copied in @buffer
  * @sg_end: end of the scatter-gather area in @buffer
+ * @sg_reserved: bytes at the end of the extra buffers area that are not
+ *	for scatter-gather (the sender's security context)
  * @last_fixup_obj: offset of the buffer object that was fixed up last (0:
  *	none yet); later fixups must go into it or its ancestors
  * @last_fixup_min: the lowest offset in @last_fixup_obj a later fixup may
@@ -47,6 +49,7 @@ struct kb_objects_ctx {
 	size_t done;
 	size_t sg_off;
 	size_t sg_end;
+	size_t sg_reserved;
 	size_t last_fixup_obj;
 	size_t last_fixup_min;
 	bool delivered;

@@ -275,31 +275,38 @@ static int kb_transaction_deliver(struct kb_work *work,
 	struct kb_transaction *t = container_of(work, struct kb_transaction,
 						work);
 	struct kb_proc *proc = thread->proc;
-	struct binder_transaction_data tr = {};
+	struct binder_transaction_data_secctx trs = {};
+	struct binder_transaction_data *tr = &trs.transaction_data;
+	size_t tr_size = sizeof(*tr);
 	struct kb_buffer *buffer = t->buffer;
 	bool oneway = t->flags & TF_ONE_WAY;
 	u32 cmd = BR_REPLY;
 
 	spin_unlock(&proc->inner_lock);
 	if (buffer->target_node) {
-		tr.target.ptr = buffer->target_node->ptr;
-		tr.cookie = buffer->target_node->cookie;
+		tr->target.ptr = buffer->target_node->ptr;
+		tr->cookie = buffer->target_node->cookie;
 		kb_transaction_inherit_nice(t, buffer->target_node);
 		cmd = BR_TRANSACTION;
 	}
-	tr.code = t->code;
-	tr.flags = t->flags;
-	tr.sender_euid = from_kuid(current_user_ns(), t->sender_euid);
-	tr.sender_pid = kb_transaction_sender_pid(t);
-	tr.data_size = buffer->data_size;
-	tr.offsets_size = buffer->offsets_size;
-	tr.data.ptr.buffer = buffer->user_data;
-	tr.data.ptr.offsets = buffer->user_data +
+	tr->code = t->code;
+	tr->flags = t->flags;
+	tr->sender_euid = from_kuid(current_user_ns(), t->sender_euid);
+	tr->sender_pid = kb_transaction_sender_pid(t);
+	tr->data_size = buffer->data_size;
+	tr->offsets_size = buffer->offsets_size;
+	tr->data.ptr.buffer = buffer->user_data;
+	tr->data.ptr.offsets = buffer->user_data +
 			      ALIGN(buffer->data_size, sizeof(u64));
 
 	if (kb_objects_install_fds(proc, buffer, &t->fd_fixups))
 		return kb_transaction_undeliverable(t, cmd, out);
-	if (kb_wbuf_put_u32(out, cmd) || kb_wbuf_put(out, &tr, sizeof(tr))) {
+	if (t->security_ctx) {
+		cmd = BR_TRANSACTION_SEC_CTX;
+		trs.secctx = t->security_ctx;
+		tr_size = sizeof(trs);
+	}
+	if (kb_wbuf_put_u32(out, cmd) || kb_wbuf_put(out, &trs, tr_size)) {
 		t->work.ops->cancel(&t->work);
 		return -EFAULT;
 	}
@@ -308,7 +315,7 @@ static int kb_transaction_deliver(struct kb_work *work,
 	buffer->allow_user_free = true;
 	mutex_unlock(&proc->alloc.lock);
 
-	if (cmd == BR_TRANSACTION && !oneway) {
+	if (cmd != BR_REPLY && !oneway) {
 		spin_lock(&proc->inner_lock);
 		t->to_parent = thread->inner.transaction_stack;
 		t->to_thread = thread;
@@ -551,20 +558,70 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 	return KB_OK;
 }
 
+/*
+ * A node that asked for FLAT_BINDER_FLAG_TXN_SECURITY_CTX gets the sender's
+ * LSM context, copied at the end of the extra buffers area.
+ */
+static struct kb_status kb_send_get_secctx(struct kb_send *s, u64 *extra,
+					   char **secctx, u32 *secctx_sz)
+{
+	u32 secid;
+	u64 added;
+	int ret;
+
+	if (s->reply || !s->target_node->txn_security_ctx)
+		return KB_OK;
+	security_cred_getsecid(s->proc->cred, &secid);
+	ret = security_secid_to_secctx(secid, secctx, secctx_sz);
+	if (ret)
+		return kb_fail(BR_FAILED_REPLY, ret);
+	added = ALIGN((u64)*secctx_sz, sizeof(u64));
+	if (*extra + added < added)
+		return kb_fail(BR_FAILED_REPLY, -EINVAL);
+	*extra += added;
+	s->objects.sg_reserved = added;
+	return KB_OK;
+}
+
+static void kb_send_put_secctx(struct kb_send *s, char *secctx, u32 secctx_sz)
+{
+	struct kb_buffer *buffer = s->buffer;
+	size_t off = ALIGN(buffer->data_size, sizeof(u64)) +
+		     ALIGN(buffer->offsets_size, sizeof(u64)) +
+		     buffer->extra_buffers_size - s->objects.sg_reserved;
+
+	if (!kb_alloc_copy_to_buffer(&s->target_proc->alloc, buffer, off,
+				     secctx, secctx_sz))
+		s->t->security_ctx = buffer->user_data + off;
+}
+
 static struct kb_status kb_send_copy_payload(struct kb_send *s, u64 extra)
 {
 	const struct binder_transaction_data *tr = s->tr;
 	struct kb_alloc *alloc = &s->target_proc->alloc;
 	bool oneway = !s->reply && (tr->flags & TF_ONE_WAY);
 	struct kb_buffer *buffer;
+	char *secctx = NULL;
+	u32 secctx_sz = 0;
+	struct kb_status st;
 
+	st = kb_send_get_secctx(s, &extra, &secctx, &secctx_sz);
+	if (!kb_ok(st))
+		return st;
 	buffer = kb_alloc_new_buf(alloc, tr->data_size, tr->offsets_size,
 				  extra, oneway, current->tgid);
-	if (IS_ERR(buffer))
+	if (IS_ERR(buffer)) {
+		if (secctx)
+			security_release_secctx(secctx, secctx_sz);
 		return kb_fail(PTR_ERR(buffer) == -ESRCH ? BR_DEAD_REPLY :
 			       BR_FAILED_REPLY, PTR_ERR(buffer));
+	}
 	kb_stats_created(KB_OBJ_BUFFER);
 	s->buffer = buffer;
+	if (secctx) {
+		kb_send_put_secctx(s, secctx, secctx_sz);
+		security_release_secctx(secctx, secctx_sz);
+	}
 	mutex_lock(&alloc->lock);
 	buffer->clear_on_free = !!(tr->flags & TF_CLEAR_BUF);
 	if (buffer->oneway_spam_suspect)

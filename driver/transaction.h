@@ -44,6 +44,8 @@ struct kb_thread;
  * @saved_nice: the receiver's nice level before it took the call
  *	(set and used by the receiving thread only)
  * @is_reply: a BC_REPLY (constant)
+ * @security_ctx: user address of the sender's security context in the
+ *	buffer, or 0 (constant)
  * @fd_fixups: files to install in the receiver when it reads the
  *	transaction (&struct kb_fd_fixup; filled while sending, then used
  *	only by the thread that owns the transaction)
@@ -65,6 +67,7 @@ struct kb_transaction {
 	long nice;
 	long saved_nice;
 	bool is_reply;
+	binder_uintptr_t security_ctx;
 	struct list_head fd_fixups;
 };
 
