@@ -7,7 +7,9 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -147,12 +149,20 @@ int kb_write(int fd, const void *buf, size_t size, size_t *consumed)
 
 int kb_read(int fd, void *buf, size_t size, size_t *consumed)
 {
-	struct binder_write_read bwr = {
-		.read_size = size,
-		.read_buffer = kb_ptr(buf),
-	};
-	int ret = kb_write_read(fd, &bwr);
+	struct binder_write_read bwr;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int ret;
 
-	*consumed = bwr.read_consumed;
-	return ret;
+	for (;;) {
+		memset(&bwr, 0, sizeof(bwr));
+		bwr.read_size = size;
+		bwr.read_buffer = kb_ptr(buf);
+		ret = kb_write_read(fd, &bwr);
+		*consumed = bwr.read_consumed;
+		if (ret != -EAGAIN || bwr.read_consumed)
+			return ret;
+		/* a non-blocking fd (see kb_next()): wait for work */
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			return -errno;
+	}
 }

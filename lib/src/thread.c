@@ -7,7 +7,9 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 
@@ -55,6 +57,68 @@ static int kb_wait_readable(int fd, int64_t deadline)
 	return 0;
 }
 
+/*
+ * A timed wait must not end in a blocking read: poll() may report work that
+ * turns out to have nothing to say (a node update that changes no count),
+ * and the read would then sleep past the deadline. So timed reads run with
+ * the file O_NONBLOCK. The flag belongs to the open file, shared by all
+ * threads: count the timed readers per fd and restore the flag when the
+ * last one leaves. A blocking reader that meets -EAGAIN meanwhile polls
+ * (kb_read()).
+ */
+#define KB_NB_FDS 1024
+
+static pthread_mutex_t kb_nb_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned int kb_nb_users[KB_NB_FDS];
+static bool kb_nb_was_set[KB_NB_FDS];
+
+static void kb_nonblock_enter(int fd)
+{
+	int flags;
+
+	if (fd < 0 || fd >= KB_NB_FDS)
+		return;
+	pthread_mutex_lock(&kb_nb_lock);
+	if (kb_nb_users[fd]++ == 0) {
+		flags = fcntl(fd, F_GETFL);
+		kb_nb_was_set[fd] = flags >= 0 && (flags & O_NONBLOCK);
+		if (flags >= 0 && !kb_nb_was_set[fd])
+			fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	}
+	pthread_mutex_unlock(&kb_nb_lock);
+}
+
+static void kb_nonblock_leave(int fd)
+{
+	int flags;
+
+	if (fd < 0 || fd >= KB_NB_FDS)
+		return;
+	pthread_mutex_lock(&kb_nb_lock);
+	if (--kb_nb_users[fd] == 0 && !kb_nb_was_set[fd]) {
+		flags = fcntl(fd, F_GETFL);
+		if (flags >= 0)
+			fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	}
+	pthread_mutex_unlock(&kb_nb_lock);
+}
+
+/* One read attempt that never sleeps in the driver. */
+static int kb_read_once(struct kb_thread *t)
+{
+	struct binder_write_read bwr = {
+		.read_size = sizeof(t->buf),
+		.read_buffer = (binder_uintptr_t)(uintptr_t)t->buf,
+	};
+	int n;
+
+	kb_nonblock_enter(t->fd);
+	n = kb_write_read(t->fd, &bwr);
+	kb_nonblock_leave(t->fd);
+	t->len = bwr.read_consumed;
+	return n;
+}
+
 int kb_next(struct kb_thread *t, struct kb_return *ret, int timeout_ms)
 {
 	int64_t deadline = timeout_ms < 0 ? -1 : kb_now_ms() + timeout_ms;
@@ -77,8 +141,11 @@ int kb_next(struct kb_thread *t, struct kb_return *ret, int timeout_ms)
 		if (n)
 			return n;
 		t->pos = t->len = 0;
-		n = kb_read(t->fd, t->buf, sizeof(t->buf), &t->len);
-		if (n == -EAGAIN)
+		if (deadline < 0)
+			n = kb_read(t->fd, t->buf, sizeof(t->buf), &t->len);
+		else
+			n = kb_read_once(t);
+		if (n == -EAGAIN && !t->len)
 			continue;
 		if (n)
 			return n;

@@ -265,7 +265,8 @@ static void *serve_thread(void *arg)
 	kb_thread_init(&t, p->fd);
 	EXPECT_OK(kb_enter_looper(&t));
 	kbt_serve(&t, ordered_handler, NULL);
-	return NULL;
+	/* this thread got QUIT: end the whole server */
+	_exit(kbt_failed() ? 1 : 0);
 }
 
 static void ordered_server(void *arg)
@@ -380,4 +381,40 @@ TEST(async_space_limit_gives_failed_reply)
 		ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	}
 	ASSERT_CHILD_OK(c);
+}
+
+static void three_oneways(struct kb_thread *t, void *arg)
+{
+	(void)arg;
+	send_oneway(t, 0, 1, 1);
+	send_oneway(t, 0, 2, 2);
+	send_oneway(t, 0, 3, 3);
+}
+
+/* One-way calls already sent are delivered although the sender died. */
+TEST(oneway_from_dead_sender_is_still_delivered)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_return first, ret;
+	pid_t c;
+
+	become_manager(&p, &t);
+	c = fork();
+	if (c == 0) {
+		client_with(three_oneways, NULL);
+		_exit(kbt_failed());
+	}
+	wait_txn(&t, &first);
+	ASSERT_EQ(first.u.txn.code, 1);
+	ASSERT_CHILD_OK(c);
+	kbt_msleep(200);	/* its release has run */
+	ASSERT_OK(kb_free_buffer(&t, first.u.txn.data.ptr.buffer));
+	wait_txn(&t, &ret);
+	ASSERT_EQ(ret.u.txn.code, 2);
+	ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 0), 2);
+	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	wait_txn(&t, &ret);
+	ASSERT_EQ(ret.u.txn.code, 3);
+	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 }

@@ -50,6 +50,7 @@ struct kb_proc {
 
 /**
  * kb_open() - open a binder device, check its protocol version, map it.
+
  * @p:        filled in on success; on failure p->fd is -1
  * @path:     device path; NULL means $BINDER_DEVICE or "/dev/binder"
  * @map_size: bytes to mmap read-only; 0 means no mapping
@@ -87,7 +88,8 @@ int kb_write_read(int fd, struct binder_write_read *bwr);
 int kb_write(int fd, const void *buf, size_t size, size_t *consumed);
 
 /**
- * kb_read() - one read; blocks unless the fd is O_NONBLOCK.
+ * kb_read() - one read; waits (with poll()) until something was read, also
+ * on a non-blocking fd.
  * @consumed: receives read_consumed
  */
 int kb_read(int fd, void *buf, size_t size, size_t *consumed);
@@ -287,6 +289,10 @@ void kb_thread_init(struct kb_thread *t, int fd);
 /**
  * kb_next() - the next return command, reading from the driver if needed.
  * @timeout_ms: -1 waits forever; otherwise -ETIMEDOUT after that long.
+ *
+ * A timed wait polls, then reads with the file briefly O_NONBLOCK (so it
+ * cannot sleep in the driver past its deadline); blocking readers of the
+ * same fd that meet -EAGAIN meanwhile simply wait again (kb_read()).
  *
  * BR_NOOP is returned like any other command. Return: 0 or -errno.
  */
