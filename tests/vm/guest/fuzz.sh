@@ -8,11 +8,15 @@
 #   KBT_FUZZ_DURATION  seconds of fuzzing (60)
 #   KBT_FUZZ_SEED      seed (empty: kbfuzz picks one and prints it)
 #   KBT_FUZZ_PROCS     actor processes (4)
+#   KBT_FUZZ_THREADS   starting threads per process (2)
+#   KBT_FUZZ_KILL_MS   mean time between SIGKILLs of an actor (1500; 0: none)
 . /scripts/lib.sh
 
 : "${KBT_FUZZ_DURATION:=60}"
 : "${KBT_FUZZ_SEED:=}"
 : "${KBT_FUZZ_PROCS:=4}"
+: "${KBT_FUZZ_THREADS:=2}"
+: "${KBT_FUZZ_KILL_MS:=1500}"
 
 # The serial console is slow under emulation: warnings and worse only (a
 # splat still reaches console.log for the host's scan; kbfuzz reads
@@ -28,7 +32,8 @@ fi
 result PASS "vm/load_$KBT_DRIVER"
 dev=${BINDER_DEVICE:-/dev/binder}
 
-set -- --device "$dev" --duration "$KBT_FUZZ_DURATION" --procs "$KBT_FUZZ_PROCS"
+set -- --device "$dev" --duration "$KBT_FUZZ_DURATION" --procs "$KBT_FUZZ_PROCS" \
+	--threads "$KBT_FUZZ_THREADS" --kill-ms "$KBT_FUZZ_KILL_MS"
 [ -n "$KBT_FUZZ_SEED" ] && set -- "$@" --seed "$KBT_FUZZ_SEED"
 # Upstream consumes a command cut short by write_size past its end (it
 # reads the code and payload without checking they fit); kbinder must not.
