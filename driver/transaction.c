@@ -72,15 +72,17 @@ static struct kb_thread *kb_transaction_get_from(struct kb_transaction *t)
  * @proc: the process owning the buffer
  * @buffer: the buffer
  * @objects: how many of its objects were translated (SIZE_MAX: all)
- * @delivered: the receiver read it (BC_FREE_BUFFER)
+ * @how: KB_BUF_DELIVERED if the receiver read it (BC_FREE_BUFFER),
+ *	KB_BUF_QUEUED if it was queued for the receiver (then, for a one-way
+ *	call, the node's next one-way call is handed over), or 0 for a
+ *	buffer of a send that failed
  *
- * Detaches it from its transaction, hands the node's next one-way call
- * over to the process, drops what the objects and the target node held,
- * and returns the space.
+ * Detaches it from its transaction, drops what the objects and the target
+ * node held, and returns the space.
  */
 void kb_transaction_release_buffer(struct kb_proc *proc,
 				   struct kb_buffer *buffer, size_t objects,
-				   bool delivered)
+				   unsigned int how)
 {
 	struct kb_node *node = buffer->target_node;
 	struct kb_work *next;
@@ -91,7 +93,7 @@ void kb_transaction_release_buffer(struct kb_proc *proc,
 	buffer->transaction = NULL;
 	spin_unlock(&proc->inner_lock);
 
-	if (node && buffer->async_transaction) {
+	if (node && buffer->async_transaction && how) {
 		spin_lock(&node->lock);
 		next = list_first_entry_or_null(&node->inner.async_todo,
 						struct kb_work, entry);
@@ -108,7 +110,7 @@ void kb_transaction_release_buffer(struct kb_proc *proc,
 		}
 		spin_unlock(&node->lock);
 	}
-	kb_objects_release(proc, buffer, objects, delivered);
+	kb_objects_release(proc, buffer, objects, how == KB_BUF_DELIVERED);
 	buffer->target_node = NULL;
 	if (node)
 		kb_node_dec(node, true, false);
@@ -132,7 +134,7 @@ int kb_transaction_free_user_buffer(struct kb_thread *thread,
 	buffer = kb_alloc_prepare_to_free(&proc->alloc, data_ptr);
 	if (!buffer)
 		return -EINVAL;
-	kb_transaction_release_buffer(proc, buffer, SIZE_MAX, true);
+	kb_transaction_release_buffer(proc, buffer, SIZE_MAX, KB_BUF_DELIVERED);
 	return 0;
 }
 
@@ -257,7 +259,7 @@ static int kb_transaction_undeliverable(struct kb_transaction *t, u32 cmd,
 	buffer = t->buffer;
 	spin_unlock(&to->inner_lock);
 	if (buffer)
-		kb_transaction_release_buffer(to, buffer, SIZE_MAX, false);
+		kb_transaction_release_buffer(to, buffer, SIZE_MAX, KB_BUF_QUEUED);
 	if (needs_reply)
 		kb_transaction_failed_reply(t, BR_FAILED_REPLY);
 	else
@@ -340,7 +342,7 @@ static void kb_transaction_cancel(struct kb_work *work)
 	buffer = t->buffer;
 	spin_unlock(&to->inner_lock);
 	if (buffer)
-		kb_transaction_release_buffer(to, buffer, SIZE_MAX, false);
+		kb_transaction_release_buffer(to, buffer, SIZE_MAX, KB_BUF_QUEUED);
 	if (needs_reply)
 		kb_transaction_failed_reply(t, BR_DEAD_REPLY);
 	else
@@ -758,7 +760,7 @@ static void kb_send_cleanup(struct kb_send *s)
 {
 	if (s->buffer) {
 		kb_transaction_release_buffer(s->target_proc, s->buffer,
-					      s->objects.done, false);
+					      s->objects.done, 0);
 	} else if (s->target_node && s->target_proc && !s->reply) {
 		kb_node_dec(s->target_node, true, false);
 	}

@@ -76,9 +76,13 @@ void kb_transaction_send(struct kb_thread *thread,
 			 bool reply, u64 extra_buffers_size);
 int kb_transaction_free_user_buffer(struct kb_thread *thread,
 				    binder_uintptr_t data_ptr);
+/* How a buffer ends, for kb_transaction_release_buffer() */
+#define KB_BUF_QUEUED		1	/* queued for the receiver, not read */
+#define KB_BUF_DELIVERED	2	/* read by the receiver */
+
 void kb_transaction_release_buffer(struct kb_proc *proc,
 				   struct kb_buffer *buffer, size_t objects,
-				   bool delivered);
+				   unsigned int how);
 void kb_transaction_failed_reply(struct kb_transaction *t, u32 cmd);
 void kb_transaction_thread_exit(struct kb_thread *thread);
 void kb_proc_release_buffers(struct kb_proc *proc);
