@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * kbinder's promise: no kernel address ever reaches userspace, not even in
+ * debug output. With nodes, references, buffers and a transaction in flight,
+ * nothing kbinder shows (its debugfs files, the fields of every return
+ * command) may contain a kernel pointer.
+ */
+#include "binder_util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+
+/* x86-64 kernel addresses: the upper half, 0xffff8... and up. */
+static bool looks_like_kernel_address(uint64_t v)
+{
+	return v >= 0xffff800000000000ull && v != (uint64_t)-1;
+}
+
+/* Scan text for 16-hex-digit words starting with "ffff". */
+static const char *find_kernel_address_text(const char *s)
+{
+	const char *p;
+
+	for (p = s; (p = strstr(p, "ffff")); p++) {
+		int n = 0;
+
+		if (p > s && (isxdigit((unsigned char)p[-1])))
+			continue;
+		while (isxdigit((unsigned char)p[n]))
+			n++;
+		if (n == 16)
+			return p;
+	}
+	return NULL;
+}
+
+static int scan_dir(const char *dir, int depth)
+{
+	static char buf[65536];
+	char path[512];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int files = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		const char *hit;
+		ssize_t n;
+		int fd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (e->d_type == DT_DIR) {
+			if (depth < 4)
+				files += scan_dir(path, depth + 1);
+			continue;
+		}
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n < 0)
+			continue;
+		buf[n] = 0;
+		files++;
+		hit = find_kernel_address_text(buf);
+		if (hit)
+			kbt_fail(__FILE__, __LINE__, false,
+				 "%s shows a kernel address: %.16s", path, hit);
+	}
+	closedir(d);
+	return files;
+}
+
+static int holder(struct kb_thread *t, const struct binder_transaction_data *tr,
+		  struct kb_parcel *reply, void *arg)
+{
+	struct flat_binder_object obj;
+
+	(void)arg;
+	if (tr->offsets_size) {
+		kbt_txn_object(tr, 0, &obj);
+		EXPECT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
+	}
+	kb_parcel_write_u32(reply, 1);
+	return KBT_KEPT;	/* keep the buffer: it shows up as in use */
+}
+
+/* Every 64-bit field of a return command must not be a kernel address. */
+static void check_words(const struct kb_return *ret)
+{
+	uint64_t words[sizeof(ret->u) / 8];
+	size_t i;
+
+	memcpy(words, &ret->u, sizeof(words));
+	for (i = 0; i < sizeof(words) / 8; i++)
+		if (looks_like_kernel_address(words[i]))
+			kbt_fail(__FILE__, __LINE__, false,
+				 "%s carries %#llx", kb_return_name(ret->cmd),
+				 (unsigned long long)words[i]);
+}
+
+static int check_fields(struct kb_thread *t, const struct kb_return *ret,
+			void *arg)
+{
+	(void)arg;
+	check_words(ret);
+	return kbt_default_event(t, ret, NULL);
+}
+
+TEST(debugfs_and_returns_show_no_kernel_addresses)
+{
+	struct kbt_server s;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_parcel data;
+	struct kb_reply r;
+	int files;
+
+	REQUIRE_KBINDER("a kbinder promise; the reference logs vma flags and %pK pointers");
+	kbt_start_ctxmgr(&s, holder, NULL);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_OK(kb_enter_looper(&t));
+	kb_parcel_init(&data);
+	kb_parcel_write_binder(&data, 0x1230, 0x4560, 0, false);
+	ASSERT_OK(kb_transact(&t, 0, 1, &data, 0, &r, check_fields, NULL,
+			      KBT_WAIT_MS));
+	ASSERT_EQ(r.status, BR_REPLY);
+	check_words(&(struct kb_return){ .cmd = BR_REPLY, .u.txn = r.txn });
+	ASSERT_OK(kb_request_death(&t, 0, 0x77));
+	/* objects of every kind are alive now: look at what is shown */
+	files = scan_dir("/sys/kernel/debug/kbinder", 0);
+	kbt_log("scanned %d debugfs files", files);
+	ASSERT_GT(files, 0);
+	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	kb_parcel_fini(&data);
+	kbt_stop_ctxmgr(&t, &s);
+}
