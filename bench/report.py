@@ -236,8 +236,8 @@ def svg_ratios(workloads, y0, width):
     row_h = 30
     top = y0 + 40
     height = 40 + row_h * len(workloads) + 40
-    parts.append('<text x="%d" y="%d" class="title">kbinder / reference speedup per workload '
-                 '(bar: median of per-round ratios; black box: its 95%% interval; whisker: p10..p90)</text>' % (10, y0 + 20))
+    parts.append('<text x="%d" y="%d" class="title">kbinder / reference speedup '
+                 '(bar: median of round ratios; black: its 95%% interval; whisker: p10..p90)</text>' % (10, y0 + 20))
     tick = 0.0
     while tick <= hi + 1e-9:
         tx = x(tick)
