@@ -314,6 +314,8 @@ static void op_txn(struct fz_thread *t)
 		sizeof(b->tr.transaction_data);
 	memcpy(w + 4, &b->tr, len);
 	fz_count(oneway ? C_TXN_ONEWAY : C_TXN_SYNC, 1);
+	if (!oneway)
+		t->sync_calls++;
 	if (b->must_reject)
 		fz_count(C_TXN_INVALID, 1);
 	t->depth++;
@@ -562,6 +564,12 @@ static void *thread_main(void *arg)
 	}
 	if (t->nheld && !p->exit_requested && !stopping())
 		op_free_held(t);
+	/* like libbinder: a new thread with this tid must start afresh */
+	if (!p->exit_requested) {
+		int zero = 0;
+
+		fz_with_fd(t, CALL_IOCTL, BINDER_THREAD_EXIT, &zero);
+	}
 	atomic_store(&t->ts->tid, 0);
 	pthread_mutex_lock(&p->lock);
 	p->thread_used[t->idx] = false;

@@ -312,6 +312,8 @@ struct fz_thread {
 	bool registered;		/* started for BR_SPAWN_LOOPER */
 	bool leave;			/* end this thread after the current op */
 	uint64_t got_reply, got_end, got_complete;
+	/* a thread gets at most one BR_REPLY per sync call it made */
+	uint64_t sync_calls, replies;
 	uint32_t last_end;		/* BR_ code of the last EV_END */
 	uint64_t held[FZ_MAX_HELD];	/* received buffers not yet freed */
 	uint32_t held_epoch[FZ_MAX_HELD];

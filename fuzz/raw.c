@@ -121,6 +121,10 @@ void fz_op_raw_ioctl(struct fz_thread *t)
 	if (_IOC_NR(cmd) == _IOC_NR(BINDER_FREEZE) && _IOC_TYPE(cmd) == 'b' &&
 	    cmd != BINDER_FREEZE)
 		cmd = BINDER_VERSION;
+	/* a random variant can land on SET_CONTEXT_MGR_EXT: a node with a
+	 * random ptr is not the driver's fault, so give it one of ours */
+	if (cmd == BINDER_SET_CONTEXT_MGR_EXT)
+		shape_arg(t, cmd, scratch, sizeof(scratch));
 	arg = pick_arg(t, scratch, sizeof(scratch));
 	if (cmd == BINDER_FREEZE)
 		arg = scratch;
@@ -183,6 +187,8 @@ static size_t add_command(struct fz_thread *t, uint8_t *w, size_t at,
 		else
 			fz_count(b->tr.transaction_data.flags & TF_ONE_WAY ?
 				 C_TXN_ONEWAY : C_TXN_SYNC, 1);
+		if (!reply && !(b->tr.transaction_data.flags & TF_ONE_WAY))
+			t->sync_calls++;
 		return put(w, at, &b->tr, _IOC_SIZE(cmd));
 	}
 	case BC_FREE_BUFFER:

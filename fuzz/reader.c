@@ -340,6 +340,12 @@ int fz_parse_returns(struct fz_thread *t, const uint8_t *buf, size_t len,
 			struct binder_transaction_data_secctx tx = { 0 };
 
 			memcpy(&tx, pl, psz);
+			if (cmd == BR_REPLY && ++t->replies > t->sync_calls) {
+				FIND("BR_REPLY number %llu to a thread that made %llu sync calls",
+				     (unsigned long long)t->replies,
+				     (unsigned long long)t->sync_calls);
+				return n;
+			}
 			check_txn(t, cmd, &tx.transaction_data,
 				  cmd == BR_TRANSACTION_SEC_CTX ? tx.secctx : 0, &e);
 			e.kind = cmd == BR_REPLY ? EV_REPLY : EV_TXN;
