@@ -183,14 +183,12 @@ def print_memory(memory):
     if not memory:
         return
     print()
-    print("kernel memory per object, bytes (slab objects + pages outside the slab)")
+    print("kernel memory per object, bytes of slab objects (kbmem; pages outside the slab")
+    print("are in results.json as page_bytes: within noise unless a driver allocates pages)")
     names = ("idle_process", "node", "ref", "transaction")
-    print("  %-10s " % "driver" + " ".join("%18s" % n for n in names))
+    print("  %-10s " % "driver" + " ".join("%13s" % n for n in names))
     for m in memory:
-        cells = []
-        for n in names:
-            v = m.get(n, {})
-            cells.append("%18s" % ("%d + %d" % (v.get("slab_bytes", 0), v.get("page_bytes", 0))))
+        cells = ["%13d" % m.get(n, {}).get("slab_bytes", 0) for n in names]
         print("  %-10s " % m.get("driver", "?") + " ".join(cells))
 
 
