@@ -48,7 +48,7 @@ if [ -e "$kmemleak" ]; then
 			printf '%s\n' "$report"
 			# The first frame of the first leak that is not kmemleak's
 			# own or the allocator's says who allocated it.
-			who=$(printf '%s\n' "$report" | sed -n 's/^ *\[<[0-9a-f]*>\] //p' |
+			who=$(printf '%s\n' "$report" | sed -n 's/^ *\[<[^>]*>\] //p' |
 				grep -v -e kmemleak -e '^slab_' -e '^kmem_cache_' -e '^__kmem_cache' \
 					-e '^__kmalloc' -e '^kmalloc' -e '^kzalloc' |
 				head -n 1)
