@@ -143,3 +143,128 @@ TEST(replies_unwind_in_order)
 	/* five levels: each level's reply wraps the one below it */
 	ASSERT_EQ(run(5), 12345);
 }
+
+/* ---- calls that are not nested go to the process, not the waiter ---- */
+
+#define CODE_SIDE_CALLS 8
+#define CODE_SIDE_PING 9
+
+static uint32_t side_handle;
+
+static void *side_sync_caller(void *arg)
+{
+	struct kb_proc *p = arg;
+	struct kb_thread t;
+	struct kb_reply r;
+
+	kb_thread_init(&t, p->fd);	/* a fresh thread: empty stack */
+	kbt_call(&t, side_handle, CODE_SIDE_PING, NULL, &r);
+	EXPECT_EQ(kbt_txn_u32(&r.txn, 0), 0x5ede);
+	kb_free_buffer(&t, r.txn.data.ptr.buffer);
+	return NULL;
+}
+
+static struct kb_proc side_server_proc;
+
+/* While handling A's call: a one-way back to A, and a sync call to A from
+ * another thread; both must be served by A's idle looper.
+ */
+static int side_server(struct kb_thread *t, const struct binder_transaction_data *tr,
+		       struct kb_parcel *reply, void *arg)
+{
+	struct flat_binder_object obj;
+	pthread_t th;
+
+	(void)arg;
+	if (tr->code != CODE_SIDE_CALLS)
+		return KBT_REPLY;
+	kbt_txn_object(tr, 0, &obj);
+	side_handle = obj.handle;
+	ASSERT_EQ(kbt_call_status(t, obj.handle, CODE_SIDE_PING, NULL, TF_ONE_WAY),
+		  BR_TRANSACTION_COMPLETE);
+	ASSERT_EQ(pthread_create(&th, NULL, side_sync_caller, &side_server_proc), 0);
+	pthread_join(th, NULL);
+	kb_parcel_write_u32(reply, 1);
+	return KBT_REPLY;
+}
+
+static void side_server_main(void *arg)
+{
+	struct kbt_server *s = arg;
+	struct kb_thread t;
+
+	kbt_open(&side_server_proc);
+	ASSERT_OK(kbt_become_ctxmgr(side_server_proc.fd, NULL));
+	kb_thread_init(&t, side_server_proc.fd);
+	ASSERT_OK(kb_enter_looper(&t));
+	ASSERT_SIGNAL(&s->chan, 'R');
+	ASSERT_OK(kbt_serve(&t, side_server, NULL));
+}
+
+static int side_served_by_idle;
+
+static void *side_idle_looper(void *arg)
+{
+	struct kb_proc *p = arg;
+	struct kb_thread t;
+	struct kb_return ret;
+	struct kb_parcel reply;
+
+	kb_thread_init(&t, p->fd);
+	EXPECT_OK(kb_enter_looper(&t));
+	kb_parcel_init(&reply);
+	for (;;) {
+		if (kb_next(&t, &ret, -1))
+			return NULL;
+		if (ret.cmd != BR_TRANSACTION) {
+			kbt_default_event(&t, &ret, NULL);
+			continue;
+		}
+		__atomic_add_fetch(&side_served_by_idle, 1, __ATOMIC_SEQ_CST);
+		if (!(ret.u.txn.flags & TF_ONE_WAY)) {
+			kb_parcel_reset(&reply);
+			kb_parcel_write_u32(&reply, 0x5ede);
+			EXPECT_OK(kb_send_reply(&t, &reply, 0, KBT_WAIT_MS));
+		}
+		kb_free_buffer(&t, ret.u.txn.data.ptr.buffer);
+	}
+}
+
+static int waiter_got;
+
+static int waiter_event(struct kb_thread *t, const struct kb_return *ret, void *arg)
+{
+	if (ret->cmd == BR_TRANSACTION)
+		__atomic_add_fetch(&waiter_got, 1, __ATOMIC_SEQ_CST);
+	return kbt_default_event(t, ret, arg);
+}
+
+TEST(calls_outside_the_chain_skip_the_waiting_thread)
+{
+	struct kbt_server s;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_parcel data;
+	struct kb_reply r;
+	pthread_t th;
+
+	memset(&s, 0, sizeof(s));
+	kbt_chan_init(&s.chan);
+	s.pid = kbt_fork(side_server_main, &s);
+	ASSERT_WAIT(&s.chan, 'R');
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_EQ(pthread_create(&th, NULL, side_idle_looper, &p), 0);
+	kbt_msleep(50);
+	kb_parcel_init(&data);
+	kb_parcel_write_binder(&data, CLIENT_NODE, 0, 0, false);
+	ASSERT_OK(kb_transact(&t, 0, CODE_SIDE_CALLS, &data, 0, &r,
+			      waiter_event, NULL, KBT_WAIT_MS));
+	ASSERT_EQ(r.status, BR_REPLY);
+	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	kbt_msleep(100);	/* the one-way may still be on its way */
+	ASSERT_EQ(__atomic_load_n(&waiter_got, __ATOMIC_SEQ_CST), 0);
+	ASSERT_EQ(__atomic_load_n(&side_served_by_idle, __ATOMIC_SEQ_CST), 2);
+	kb_parcel_fini(&data);
+	kbt_stop_ctxmgr(&t, &s);
+}
