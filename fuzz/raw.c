@@ -126,7 +126,8 @@ void fz_op_raw_ioctl(struct fz_thread *t)
 	if (cmd == BINDER_SET_CONTEXT_MGR_EXT)
 		shape_arg(t, cmd, scratch, sizeof(scratch));
 	arg = pick_arg(t, scratch, sizeof(scratch));
-	if (cmd == BINDER_FREEZE)
+	/* whatever a node is made of must be ours (see fz_is_own_node) */
+	if (cmd == BINDER_FREEZE || cmd == BINDER_SET_CONTEXT_MGR_EXT)
 		arg = scratch;
 	if (_IOC_TYPE(cmd) == 'b' && _IOC_NR(cmd) == _IOC_NR(BINDER_WRITE_READ) &&
 	    arg == t->p->map)

@@ -84,6 +84,25 @@ static bool in_map(const struct view *m, uint64_t addr, uint64_t len)
 
 #define FIND(...) fz_finding(t->p->slot, t->idx, __VA_ARGS__)
 
+/* For findings about delivered data: what exactly arrived. */
+static void dump_data(const struct binder_transaction_data *tr)
+{
+	const uint8_t *d = (const uint8_t *)(uintptr_t)tr->data.ptr.buffer;
+	const binder_size_t *o = (const binder_size_t *)(uintptr_t)tr->data.ptr.offsets;
+	size_t n = tr->data_size < 256 ? tr->data_size : 256;
+
+	fprintf(stderr, "  data 0x%llx size %llu, offsets 0x%llx size %llu:",
+		(unsigned long long)tr->data.ptr.buffer,
+		(unsigned long long)tr->data_size,
+		(unsigned long long)tr->data.ptr.offsets,
+		(unsigned long long)tr->offsets_size);
+	for (size_t i = 0; i < tr->offsets_size / 8 && i < 16; i++)
+		fprintf(stderr, " %llu", (unsigned long long)o[i]);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "%s%02x", i % 32 ? (i % 8 ? "" : " ") : "\n    ", d[i]);
+	fprintf(stderr, "\n");
+}
+
 static bool fd_is_open(int fd)
 {
 	return fcntl(fd, F_GETFD) != -1;
@@ -126,9 +145,11 @@ static bool check_object(struct fz_thread *t, const struct view *m,
 
 		memcpy(&fbo, data + off, sizeof(fbo));
 		if (!fz_is_own_node(t->p->slot, fbo.binder, fbo.cookie)) {
-			FIND("received node 0x%llx cookie 0x%llx that is not ours",
+			FIND("received node 0x%llx cookie 0x%llx that is not ours (object %zu at %llu)",
 			     (unsigned long long)fbo.binder,
-			     (unsigned long long)fbo.cookie);
+			     (unsigned long long)fbo.cookie, i,
+			     (unsigned long long)off);
+			dump_data(tr);
 			return false;
 		}
 		return true;
@@ -237,6 +258,9 @@ static void check_txn(struct fz_thread *t, uint32_t cmd,
 		FIND("%s target 0x%llx cookie 0x%llx is not one of our nodes",
 		     fz_br_name(cmd), (unsigned long long)tr->target.ptr,
 		     (unsigned long long)tr->cookie);
+		if (p->map && in_map(&m, tr->data.ptr.buffer, tr->data_size) &&
+		    in_map(&m, tr->data.ptr.offsets, tr->offsets_size))
+			dump_data(tr);
 		return;
 	}
 	if (!reply && (tr->flags & TF_ONE_WAY) && tr->sender_pid != 0) {
