@@ -418,3 +418,49 @@ TEST(oneway_from_dead_sender_is_still_delivered)
 	ASSERT_EQ(ret.u.txn.code, 3);
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 }
+
+static void oneways_tagged(struct kb_thread *t, void *arg)
+{
+	uint32_t tag = (uint32_t)(uintptr_t)arg, i;
+
+	for (i = 0; i < 10; i++)
+		send_oneway(t, 0, tag, i);
+}
+
+/*
+ * Two senders' one-way calls to one node share its queue: each sender's
+ * calls arrive in its order, one at a time, all of them.
+ */
+static void tagged_main(void *arg)
+{
+	client_with(oneways_tagged, arg);
+}
+
+TEST(oneway_from_two_senders_keeps_each_order)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_return ret;
+	uint32_t next[2] = { 0, 0 }, tag;
+	pid_t a, b;
+	int i;
+
+	become_manager(&p, &t);
+	a = kbt_fork(tagged_main, (void *)(uintptr_t)1);
+	b = kbt_fork(tagged_main, (void *)(uintptr_t)2);
+	for (i = 0; i < 20; i++) {
+		wait_txn(&t, &ret);
+		tag = ret.u.txn.code;
+		ASSERT_TRUE(tag == 1 || tag == 2);
+		ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 0), next[tag - 1]);
+		next[tag - 1]++;
+		/* nothing else is handed over before this one is freed */
+		if (i % 5 == 0)
+			ASSERT_EQ(kbt_no_work(&t, 50), 0);
+		ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	}
+	ASSERT_EQ(next[0], 10);
+	ASSERT_EQ(next[1], 10);
+	ASSERT_CHILD_OK(a);
+	ASSERT_CHILD_OK(b);
+}
