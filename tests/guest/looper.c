@@ -101,6 +101,7 @@ TEST(no_spawn_looper_when_max_threads_is_zero)
 /* ---- a pool: the spawned thread serves while the first is busy ---- */
 
 static int release_pipe[2];
+static struct kbt_chan *block_started;	/* told when a BLOCK call starts */
 
 static int pool_handler(struct kb_thread *t, const struct binder_transaction_data *tr,
 			struct kb_parcel *reply, void *arg)
@@ -109,8 +110,11 @@ static int pool_handler(struct kb_thread *t, const struct binder_transaction_dat
 
 	(void)t;
 	(void)arg;
-	if (tr->code == CODE_BLOCK)
+	if (tr->code == CODE_BLOCK) {
+		if (block_started)
+			ASSERT_SIGNAL(block_started, 'B');
 		ASSERT_EQ(read(release_pipe[0], &c, 1), 1);
+	}
 	kb_parcel_write_u32(reply, (uint32_t)kbt_gettid());
 	return KBT_REPLY;
 }
@@ -204,6 +208,7 @@ static void pool_server(void *arg)
 	pthread_t th[2];
 
 	ASSERT_EQ(pipe(release_pipe), 0);
+	block_started = chan;
 	kbt_open(&p);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
 	ASSERT_EQ(pthread_create(&th[0], NULL, pool_thread, &p), 0);
@@ -225,7 +230,7 @@ TEST(work_is_picked_by_idle_thread)
 	ASSERT_WAIT(&srv, 'R');
 	kbt_msleep(100);	/* both threads are waiting */
 	blocker = kbt_fork(call_tid, NULL);
-	kbt_msleep(200);
+	ASSERT_WAIT(&srv, 'B');		/* one thread is busy now */
 	kbt_chan_init(&chan);
 	c = kbt_fork(call_tid, &chan);
 	ASSERT_OK(kbt_recv(&chan, &tid1, sizeof(tid1), KBT_WAIT_MS));
