@@ -17,6 +17,7 @@
 
 #include "command.h"
 #include "context.h"
+#include "freeze.h"
 #include "node.h"
 #include "proc.h"
 #include "ref.h"
@@ -121,8 +122,10 @@ static int kb_proc_open(struct inode *inode, struct file *file)
 	INIT_LIST_HEAD(&proc->inner.waiting_threads);
 	INIT_LIST_HEAD(&proc->inner.delivered_death);
 	init_waitqueue_head(&proc->senders_wait);
+	init_waitqueue_head(&proc->freeze_wait);
 	kb_alloc_init(&proc->alloc);
 	kb_stats_created(KB_OBJ_PROC);
+	kb_freeze_add_proc(proc);
 	file->private_data = proc;
 	return 0;
 }
@@ -138,6 +141,7 @@ static void kb_proc_release_work(struct work_struct *work)
 	struct kb_proc *proc = container_of(work, struct kb_proc, release_work);
 	unsigned int left;
 
+	kb_freeze_remove_proc(proc);
 	spin_lock(&proc->inner_lock);
 	proc->inner.is_dead = true;
 	spin_unlock(&proc->inner_lock);
@@ -307,6 +311,28 @@ static int kb_ioctl_spam_detection(struct kb_proc *proc, void __user *ubuf)
 	return 0;
 }
 
+static int kb_ioctl_freeze(void __user *ubuf)
+{
+	struct binder_freeze_info info;
+
+	if (copy_from_user(&info, ubuf, sizeof(info)))
+		return -EFAULT;
+	return kb_freeze_ioctl(&info);
+}
+
+static int kb_ioctl_frozen_info(void __user *ubuf)
+{
+	struct binder_frozen_status_info info;
+	int ret;
+
+	if (copy_from_user(&info, ubuf, sizeof(info)))
+		return -EFAULT;
+	ret = kb_freeze_get_info(&info);
+	if (ret)
+		return ret;
+	return copy_to_user(ubuf, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
 static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
@@ -356,6 +382,12 @@ static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 		break;
 	case BINDER_ENABLE_ONEWAY_SPAM_DETECTION:
 		ret = kb_ioctl_spam_detection(proc, ubuf);
+		break;
+	case BINDER_FREEZE:
+		ret = kb_ioctl_freeze(ubuf);
+		break;
+	case BINDER_GET_FROZEN_INFO:
+		ret = kb_ioctl_frozen_info(ubuf);
 		break;
 	default:
 		ret = -EINVAL;

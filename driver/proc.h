@@ -38,6 +38,10 @@ struct kb_thread;
  * @spam_detection: BINDER_ENABLE_ONEWAY_SPAM_DETECTION is on: one-way
  *	calls that hog the receiver's async space are answered with
  *	BR_ONEWAY_SPAM_SUSPECT
+ * @outstanding: transactions queued to this process and not yet freed
+ * @is_frozen: BINDER_FREEZE: synchronous calls get BR_FROZEN_REPLY
+ * @sync_recv: a synchronous call was refused while frozen
+ * @async_recv: a one-way call arrived while frozen
  */
 struct kb_proc_inner {
 	struct list_head todo;
@@ -51,6 +55,10 @@ struct kb_proc_inner {
 	u32 requested_threads_started;
 	u32 senders;
 	bool spam_detection;
+	u32 outstanding;
+	bool is_frozen;
+	bool sync_recv;
+	bool async_recv;
 };
 
 /**
@@ -68,6 +76,8 @@ struct kb_proc_inner {
  * @inner_lock: protects @inner and the todo lists and state of the threads
  * @inner: see &struct kb_proc_inner (protected by @inner_lock)
  * @senders_wait: teardown waits here for @inner.senders to drop to zero
+ * @freeze_wait: BINDER_FREEZE waits here for @inner.outstanding to drop
+ * @freeze_entry: in the list BINDER_FREEZE searches (its own lock)
  * @release_work: the deferred teardown after the file is released
  * @alloc: the receive area (its own lock)
  */
@@ -87,6 +97,8 @@ struct kb_proc {
 	struct kb_proc_inner inner;
 
 	wait_queue_head_t senders_wait;
+	wait_queue_head_t freeze_wait;
+	struct list_head freeze_entry;
 	struct work_struct release_work;
 	struct kb_alloc alloc;
 };

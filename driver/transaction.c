@@ -39,6 +39,9 @@ static void kb_transaction_free(struct kb_transaction *t)
 	if (t->buffer)
 		t->buffer->transaction = NULL;
 	t->buffer = NULL;
+	if (t->counted && !--to->inner.outstanding && to->inner.is_frozen)
+		wake_up_interruptible_all(&to->freeze_wait);
+	t->counted = false;
 	spin_unlock(&to->inner_lock);
 
 	spin_lock(&t->lock);
@@ -669,7 +672,13 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 
 	spin_lock(&node->lock);
 	spin_lock(&proc->inner_lock);
-	if (proc->inner.is_dead || (thread && thread->inner.is_dead)) {
+	if (proc->inner.is_frozen) {
+		proc->inner.sync_recv |= !oneway;
+		proc->inner.async_recv |= oneway;
+	}
+	if (proc->inner.is_frozen && !oneway) {
+		st = kb_fail(BR_FROZEN_REPLY, -EAGAIN);
+	} else if (proc->inner.is_dead || (thread && thread->inner.is_dead)) {
 		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
 	} else if (oneway && node->inner.has_async_transaction) {
 		list_add_tail(&t->work.entry, &node->inner.async_todo);
@@ -683,6 +692,10 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 		else
 			kb_enqueue_proc(proc, &t->work);
 		kb_proc_wake(proc, thread, !oneway);
+	}
+	if (kb_ok(st)) {
+		t->counted = true;
+		proc->inner.outstanding++;
 	}
 	spin_unlock(&proc->inner_lock);
 	spin_unlock(&node->lock);
@@ -709,6 +722,8 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
 	} else {
 		target->inner.transaction_stack = s->in_reply_to->from_parent;
+		s->t->counted = true;
+		proc->inner.outstanding++;
 		kb_enqueue_thread(target, &s->t->work);
 		wake_up_interruptible_sync(&target->wait);
 	}

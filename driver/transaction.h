@@ -44,6 +44,8 @@ struct kb_thread;
  * @saved_nice: the receiver's nice level before it took the call
  *	(set and used by the receiving thread only)
  * @is_reply: a BC_REPLY (constant)
+ * @counted: counted in @to_proc's outstanding transactions (protected by
+ *	@to_proc's inner_lock)
  * @security_ctx: user address of the sender's security context in the
  *	buffer, or 0 (constant)
  * @fd_fixups: files to install in the receiver when it reads the
@@ -67,6 +69,7 @@ struct kb_transaction {
 	long nice;
 	long saved_nice;
 	bool is_reply;
+	bool counted;
 	binder_uintptr_t security_ctx;
 	struct list_head fd_fixups;
 };

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Freezing a process's binder state.
+ *
+ * A frozen process refuses synchronous calls (BR_FROZEN_REPLY) and
+ * accepts one-way calls (queued as usual); both are recorded so that
+ * BINDER_GET_FROZEN_INFO can tell the freezer what arrived. Freezing waits
+ * up to the given time for the transactions already sent to the process to
+ * finish, and fails with -EAGAIN while a call is still pending.
+ *
+ * Processes are found by pid through a list used only by these ioctls
+ * (kb_freeze_lock), never on the transaction path.
+ */
+#include "internal.h"
+
+#include <linux/jiffies.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+
+#include "freeze.h"
+#include "proc.h"
+#include "thread.h"
+
+static DEFINE_MUTEX(kb_freeze_lock);
+static LIST_HEAD(kb_freeze_procs);
+
+/**
+ * kb_freeze_add_proc() - make a new process findable by pid
+ * @proc: the process
+ */
+void kb_freeze_add_proc(struct kb_proc *proc)
+{
+	mutex_lock(&kb_freeze_lock);
+	list_add_tail(&proc->freeze_entry, &kb_freeze_procs);
+	mutex_unlock(&kb_freeze_lock);
+}
+
+/**
+ * kb_freeze_remove_proc() - a process is being torn down
+ * @proc: the process
+ */
+void kb_freeze_remove_proc(struct kb_proc *proc)
+{
+	mutex_lock(&kb_freeze_lock);
+	list_del_init(&proc->freeze_entry);
+	mutex_unlock(&kb_freeze_lock);
+}
+
+/* Calls sent to the process and not finished, or calls it is in. */
+static bool kb_freeze_txns_pending(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	struct kb_thread *thread;
+	struct rb_node *n;
+
+	lockdep_assert_held(&proc->inner_lock);
+	if (proc->inner.outstanding)
+		return true;
+	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n)) {
+		thread = rb_entry(n, struct kb_thread, rb);
+		if (thread->inner.transaction_stack)
+			return true;
+	}
+	return false;
+}
+
+static bool kb_freeze_drained(struct kb_proc *proc)
+{
+	bool drained;
+
+	spin_lock(&proc->inner_lock);
+	drained = !proc->inner.outstanding;
+	spin_unlock(&proc->inner_lock);
+	return drained;
+}
+
+static int kb_freeze_one(struct kb_proc *proc,
+			 const struct binder_freeze_info *info)
+{
+	long ret = 0;
+
+	spin_lock(&proc->inner_lock);
+	proc->inner.sync_recv = false;
+	proc->inner.async_recv = false;
+	proc->inner.is_frozen = info->enable;
+	spin_unlock(&proc->inner_lock);
+	if (!info->enable)
+		return 0;
+
+	if (info->timeout_ms > 0)
+		ret = wait_event_interruptible_timeout(proc->freeze_wait,
+						       kb_freeze_drained(proc),
+						       msecs_to_jiffies(info->timeout_ms));
+	spin_lock(&proc->inner_lock);
+	if (ret >= 0 && kb_freeze_txns_pending(proc))
+		ret = -EAGAIN;
+	if (ret < 0)
+		proc->inner.is_frozen = false;
+	spin_unlock(&proc->inner_lock);
+	return ret < 0 ? ret : 0;
+}
+
+/* Every process with @pid, each with a memory reference. */
+static struct kb_proc **kb_freeze_find(u32 pid, int *count)
+{
+	struct kb_proc *proc, **procs;
+	int n = 0;
+
+	mutex_lock(&kb_freeze_lock);
+	list_for_each_entry(proc, &kb_freeze_procs, freeze_entry)
+		n += proc->pid == pid;
+	procs = n ? kcalloc(n, sizeof(*procs), GFP_KERNEL) : NULL;
+	if (procs) {
+		n = 0;
+		list_for_each_entry(proc, &kb_freeze_procs, freeze_entry) {
+			if (proc->pid != pid)
+				continue;
+			kb_proc_get(proc);
+			procs[n++] = proc;
+		}
+	}
+	mutex_unlock(&kb_freeze_lock);
+	*count = n;
+	return procs;
+}
+
+/**
+ * kb_freeze_ioctl() - BINDER_FREEZE
+ * @info: pid, enable, timeout
+ *
+ * Return: 0, -EINVAL (no such process), -EAGAIN (calls still pending),
+ * -ENOMEM, or -ERESTARTSYS.
+ */
+int kb_freeze_ioctl(const struct binder_freeze_info *info)
+{
+	struct kb_proc **procs;
+	int count, i, ret = 0;
+
+	procs = kb_freeze_find(info->pid, &count);
+	if (!procs)
+		return count ? -ENOMEM : -EINVAL;
+	for (i = 0; i < count; i++) {
+		if (!ret)
+			ret = kb_freeze_one(procs[i], info);
+		kb_proc_put(procs[i]);
+	}
+	kfree(procs);
+	return ret;
+}
+
+/**
+ * kb_freeze_get_info() - BINDER_GET_FROZEN_INFO
+ * @info: in: the pid; out: what the frozen process received (sync_recv
+ *	bit 1: calls still pending)
+ *
+ * Return: 0 or -EINVAL (no such process).
+ */
+int kb_freeze_get_info(struct binder_frozen_status_info *info)
+{
+	struct kb_proc *proc;
+	bool found = false;
+
+	info->sync_recv = 0;
+	info->async_recv = 0;
+	mutex_lock(&kb_freeze_lock);
+	list_for_each_entry(proc, &kb_freeze_procs, freeze_entry) {
+		if (proc->pid != info->pid)
+			continue;
+		found = true;
+		spin_lock(&proc->inner_lock);
+		info->sync_recv |= proc->inner.sync_recv |
+				   (kb_freeze_txns_pending(proc) << 1);
+		info->async_recv |= proc->inner.async_recv;
+		spin_unlock(&proc->inner_lock);
+	}
+	mutex_unlock(&kb_freeze_lock);
+	return found ? 0 : -EINVAL;
+}
