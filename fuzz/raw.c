@@ -183,6 +183,9 @@ static size_t add_command(struct fz_thread *t, uint8_t *w, size_t at,
 				(uint8_t)(1u << fz_below(r, 8));
 			fz_txn_uncheck(b);
 		}
+		/* the builder chose _SG or not (and judged validity by it) */
+		cmd = b->cmd;
+		memcpy(w + at - 4, &cmd, 4);
 		if (reply)
 			fz_count(C_REPLIES, 1);
 		else

@@ -63,5 +63,22 @@ dmesg | sed -n 's/.*binder[a-z_]*: //p' | grep -v ' ioctl ' |
 	sed 's/[0-9a-f]*[0-9][0-9a-f]*/N/g' |
 	sort | uniq -c | sort -rn | head -n 25
 [ -n "${KBFUZZ_DEBUG:-}" ] && dmesg | grep 'binder' | grep -v ' ioctl ' | tail -n 80
-[ "$KBT_DRIVER" = kbinder ] && check_kbinder_teardown
+if [ "$KBT_DRIVER" = kbinder ]; then
+	# If objects stay alive, show what is left before the verdict.
+	tries=50
+	while ! live_counters_are_zero && [ $tries -gt 0 ]; do
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	if ! live_counters_are_zero; then
+		echo "=== kbinder objects still alive after the run (seed $seed)"
+		cat /sys/kernel/debug/kbinder/live
+		echo "=== processes"
+		ps
+		echo "=== blocked tasks (sysrq w) and the kernel log's tail"
+		echo w >/proc/sysrq-trigger 2>/dev/null
+		dmesg | tail -n 60
+	fi
+	check_kbinder_teardown
+fi
 exit 0
