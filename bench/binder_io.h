@@ -203,7 +203,7 @@ static inline long bio_ioctl_wr(int fd, const void *w, size_t wlen, void *r,
 	return (long)bwr.read_consumed;
 }
 
-/* Size of a BR_* return's payload, or -1 for one this code does not know. */
+/* Size of a BR_* return's payload: every BR_ code encodes it (_IOC_SIZE). */
 static inline long bio_br_size(uint32_t br)
 {
 	return _IOC_SIZE(br);
