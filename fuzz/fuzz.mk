@@ -23,6 +23,8 @@ FUZZ_CHECK_DURATION ?= 60
 FUZZ_DRIVER = $(or $(DRIVER),kbinder)
 # Boot, wind-down and teardown on top of the fuzzing time.
 FUZZ_MARGIN ?= 180
+# Where the run's logs go (two runs at once need two directories).
+FUZZ_LOGDIR ?= $(BUILD)/fuzz/run-$(FUZZ_DRIVER)
 
 .PHONY: fuzz-program fuzz check-fuzz
 fuzz-program: $(FUZZ_PROGRAM)
@@ -38,7 +40,7 @@ $(BUILD)/fuzz/initramfs-kbinder.cpio.gz: $(FUZZ_PROGRAM) $(MODULE) $(TOOLS) $(VM
 
 # fuzz_run SECONDS: boot, fuzz, judge, tally (exit status 1 on any FAIL).
 define fuzz_run
-	@dir=$(BUILD)/fuzz/run-$(FUZZ_DRIVER); \
+	@dir=$(FUZZ_LOGDIR); \
 	tests/vm/run.sh --kernel $(VMLINUZ) \
 		--initramfs $(BUILD)/fuzz/initramfs-$(FUZZ_DRIVER).cpio.gz \
 		--accel-cache $(BUILD)/vm/accel --timeout $$(($(1) + $(FUZZ_MARGIN))) \
