@@ -181,6 +181,9 @@ struct fz_config {
 	/* the driver may consume a truncated command past write_size
 	 * (upstream binder_thread_write does): count it, do not fail */
 	bool allow_overread;
+	/* never send the binder fd itself (FD objects): such fds in queued
+	 * transactions can form reference cycles between dead processes */
+	bool no_binder_fds;
 };
 
 extern struct fz_config fz_cfg;

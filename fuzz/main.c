@@ -8,7 +8,7 @@
  *
  * usage: kbfuzz [--device PATH] [--seed N] [--duration S] [--procs N]
  *               [--threads N] [--kill-ms MS] [--stuck S] [--ops N] [--trace]
- *               [--allow-overread]
+ *               [--allow-overread] [--no-binder-fds]
  * Prints "PASS fuzz/run" or "FAIL fuzz/run: why"; exit status 0 or 1.
  */
 #define _GNU_SOURCE
@@ -71,7 +71,8 @@ static void usage(FILE *f)
 		"  --ops N         each thread stops after N ops, no respawns (replay)\n"
 		"  --trace         print every op (slot.generation.thread #seq op/sub arg)\n"
 		"  --allow-overread  a command cut by write_size may be consumed past it\n"
-		"                  (upstream does): count it instead of failing\n",
+		"                  (upstream does): count it instead of failing\n"
+		"  --no-binder-fds never send the binder fd itself in FD objects\n",
 		FZ_MAX_PROCS, FZ_MAX_THREADS);
 }
 
@@ -102,6 +103,7 @@ static void parse_args(int argc, char **argv)
 		{ "ops", required_argument, NULL, 'o' },
 		{ "trace", no_argument, NULL, 'x' },
 		{ "allow-overread", no_argument, NULL, 'O' },
+		{ "no-binder-fds", no_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -120,6 +122,7 @@ static void parse_args(int argc, char **argv)
 		case 'o': fz_cfg.ops = (unsigned int)number(optarg, "ops"); break;
 		case 'x': fz_cfg.trace = true; break;
 		case 'O': fz_cfg.allow_overread = true; break;
+		case 'B': fz_cfg.no_binder_fds = true; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}

@@ -114,6 +114,8 @@ int fz_pick_spare_fd(struct fz_thread *t)
 {
 	uint32_t i = fz_below(&t->rng, 5);
 
+	if (i == 4 && fz_cfg.no_binder_fds)
+		i = 2;
 	return i < 4 ? t->p->spare_fds[i] : t->p->fd;
 }
 

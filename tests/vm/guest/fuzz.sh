@@ -10,6 +10,7 @@
 #   KBT_FUZZ_PROCS     actor processes (4)
 #   KBT_FUZZ_THREADS   starting threads per process (2)
 #   KBT_FUZZ_KILL_MS   mean time between SIGKILLs of an actor (1500; 0: none)
+#   KBT_FUZZ_BINDER_FDS  0: never send the binder fd itself (1)
 . /scripts/lib.sh
 
 : "${KBT_FUZZ_DURATION:=60}"
@@ -38,6 +39,7 @@ set -- --device "$dev" --duration "$KBT_FUZZ_DURATION" --procs "$KBT_FUZZ_PROCS"
 # Upstream consumes a command cut short by write_size past its end (it
 # reads the code and payload without checking they fit); kbinder must not.
 [ "$KBT_DRIVER" = reference ] && set -- "$@" --allow-overread
+[ "${KBT_FUZZ_BINDER_FDS:-1}" = 0 ] && set -- "$@" --no-binder-fds
 echo "=== kbfuzz $*"
 kmsg_mark "program fuzz"
 # kbfuzz bounds itself (a watchdog, 30 s of wind-down); this is the backstop.
