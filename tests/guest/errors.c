@@ -545,3 +545,39 @@ TEST(garbage_command_streams_never_crash)
 	ping_ok(&t);
 	kbt_stop_ctxmgr(&t, &s);
 }
+
+/*
+ * A transaction that fails stops the write right after it: the commands
+ * behind it are not consumed (write_consumed says so), the ioctl itself
+ * succeeds, and the failure is read as BR_FAILED_REPLY.
+ */
+TEST(failed_transaction_stops_the_write_after_it)
+{
+	struct kbt_server s;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct binder_transaction_data tr;
+	struct kb_return ret;
+	uint8_t wbuf[256];
+	struct kb_writer w;
+	size_t consumed = 0, first;
+
+	start(&s, &p, &t);
+	memset(&tr, 0, sizeof(tr));
+	tr.target.handle = 4711;	/* no such handle */
+	kb_writer_init(&w, wbuf, sizeof(wbuf));
+	kb_put_handle_cmd(&w, BC_INCREFS, 0);
+	kb_put_txn(&w, BC_TRANSACTION, &tr);
+	first = w.len;
+	kb_put_handle_cmd(&w, BC_ACQUIRE, 0);
+	kb_put_handle_cmd(&w, BC_RELEASE, 0);
+	ASSERT_OK(kb_write(p.fd, wbuf, w.len, &consumed));
+	ASSERT_EQ(consumed, first);
+	kbt_expect(&t, BR_FAILED_REPLY, &ret);
+	/* the rest goes through once resubmitted */
+	ASSERT_OK(kb_write(p.fd, wbuf + first, w.len - first, &consumed));
+	ASSERT_EQ(consumed, w.len - first);
+	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
+	ping_ok(&t);
+	kbt_stop_ctxmgr(&t, &s);
+}
