@@ -581,3 +581,48 @@ TEST(failed_transaction_stops_the_write_after_it)
 	ping_ok(&t);
 	kbt_stop_ctxmgr(&t, &s);
 }
+
+static void extended_error(int fd, struct binder_extended_error *ee)
+{
+	memset(ee, 0xff, sizeof(*ee));
+	ASSERT_EQ(ioctl(fd, BINDER_GET_EXTENDED_ERROR, ee), 0);
+}
+
+/*
+ * BINDER_GET_EXTENDED_ERROR tells why the thread's last transaction failed
+ * (the command and a negative errno), once: reading it resets it.
+ */
+TEST(extended_error_describes_last_failure_once)
+{
+	struct kbt_server s;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct binder_extended_error ee;
+
+	start(&s, &p, &t);
+	extended_error(p.fd, &ee);
+	ASSERT_EQ(ee.command, BR_OK);
+	ASSERT_EQ(ee.param, 0);
+	ASSERT_EQ(kbt_call_status(&t, 4711, CODE_PING, NULL, 0), BR_FAILED_REPLY);
+	/* kbt_call_status read it to log it: fail again, then look */
+	ASSERT_EQ(kbt_call_status(&t, 4711, CODE_PING, NULL, TF_ONE_WAY),
+		  BR_FAILED_REPLY);
+	extended_error(p.fd, &ee);
+	ASSERT_EQ(ee.command, BR_OK);	/* already taken by the logger */
+	{
+		struct kb_reply r;
+
+		ASSERT_OK(kb_transact(&t, 4711, CODE_PING, NULL, 0, &r, NULL,
+				      NULL, KBT_WAIT_MS));
+		ASSERT_EQ(r.status, BR_FAILED_REPLY);
+	}
+	extended_error(p.fd, &ee);
+	ASSERT_EQ(ee.command, BR_FAILED_REPLY);
+	ASSERT_EQ(ee.param, -EINVAL);
+	ASSERT_NE(ee.id, 0);
+	extended_error(p.fd, &ee);
+	ASSERT_EQ(ee.command, BR_OK);
+	ASSERT_EQ(ee.param, 0);
+	ping_ok(&t);
+	kbt_stop_ctxmgr(&t, &s);
+}
