@@ -543,6 +543,15 @@ int main(int argc, char **argv)
 	int first = 1, failed = 0, passed = 0, skipped = 0;
 
 	kbt_suite_name = slash ? slash + 1 : argv[0];
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: %s [-l] [GLOB...]\n"
+		       "  run the tests of suite %s (those matching a GLOB)\n"
+		       "  -l  list the tests\n"
+		       "env: BINDER_DEVICE (default /dev/binder), KBINDER_DRIVER\n"
+		       "     (kbinder|reference), KBINDER_RESULTS (append result lines)\n",
+		       argv[0], kbt_suite_name);
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "-l")) {
 		for (t = kbt_tests; t; t = t->next)
 			printf("%s/%s\n", kbt_suite_name, t->name);
