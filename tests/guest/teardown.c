@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * kbinder only: a dying process releases everything it held. Processes are
+ * killed in the middle of every kind of activity (kept buffers, nodes with
+ * remote references, queued one-way calls, calls in flight in both
+ * directions, death notifications), and kbinder's live-object counters in
+ * /sys/kernel/debug/kbinder/live must come back to where they were.
+ */
+#include "binder_util.h"
+
+#include <signal.h>
+#include <stdio.h>
+
+#define LIVE "/sys/kernel/debug/kbinder/live"
+#define MAX_COUNTERS 16
+
+struct live {
+	int n;
+	char name[MAX_COUNTERS][32];
+	long value[MAX_COUNTERS];
+};
+
+static int read_live(struct live *l)
+{
+	FILE *f = fopen(LIVE, "r");
+
+	l->n = 0;
+	if (!f)
+		return -errno;
+	while (l->n < MAX_COUNTERS &&
+	       fscanf(f, "%31s %ld", l->name[l->n], &l->value[l->n]) == 2)
+		l->n++;
+	fclose(f);
+	return 0;
+}
+
+/* Wait up to 5 s for the counters to equal @base; describe a difference. */
+static bool back_to(const struct live *base, char *why, size_t size)
+{
+	int64_t deadline = kbt_now_ms() + 5000;
+	struct live now;
+	int i;
+
+	for (;;) {
+		bool same = true;
+
+		if (read_live(&now))
+			return false;
+		why[0] = 0;
+		for (i = 0; i < base->n && i < now.n; i++) {
+			if (now.value[i] != base->value[i]) {
+				snprintf(why, size, "%s %ld, was %ld", now.name[i],
+					 now.value[i], base->value[i]);
+				same = false;
+				break;
+			}
+		}
+		if (same)
+			return true;
+		if (kbt_now_ms() > deadline)
+			return false;
+		kbt_msleep(20);
+	}
+}
+
+static int keeper(struct kb_thread *t, const struct binder_transaction_data *tr,
+		  struct kb_parcel *reply, void *arg)
+{
+	struct flat_binder_object obj;
+
+	(void)arg;
+	if (tr->offsets_size) {
+		kbt_txn_object(tr, 0, &obj);
+		EXPECT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
+		EXPECT_OK(kb_request_death(t, obj.handle, 0x99));
+	}
+	if (tr->code == 3)	/* hang in the call: a transaction in flight */
+		for (;;)
+			pause();
+	kb_parcel_write_u32(reply, 1);
+	return tr->code == 2 ? KBT_KEPT : KBT_REPLY;	/* 2: keep the buffer */
+}
+
+static void busy_client(void *arg)
+{
+	struct kbt_chan *chan = arg;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_parcel data;
+	struct kb_reply r;
+	int i;
+
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, 0));
+	ASSERT_OK(kb_request_death(&t, 0, 0x42));
+	kb_parcel_init(&data);
+	for (i = 0; i < 8; i++) {
+		kb_parcel_reset(&data);
+		kb_parcel_write_binder(&data, 0x1000 + i, i, 0, false);
+		kb_parcel_write(&data, "payload", 7);
+		kbt_call(&t, 0, 2, &data, &r);	/* the server keeps these */
+		/* and we keep the replies */
+	}
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(kbt_call_status(&t, 0, 1, &data, TF_ONE_WAY),
+			  BR_TRANSACTION_COMPLETE);
+	ASSERT_SIGNAL(chan, 'S');
+	/* a call the server never answers */
+	kb_transact(&t, 0, 3, &data, 0, &r, NULL, NULL, -1);
+}
+
+TEST(killed_processes_leave_no_live_objects)
+{
+	struct live base;
+	struct kbt_server s;
+	struct kbt_chan chan;
+	char why[128];
+	pid_t c;
+
+	REQUIRE_KBINDER("counts kbinder's live objects");
+	if (read_live(&base))
+		SKIP("%s is not readable", LIVE);
+	ASSERT_GT(base.n, 0);
+	kbt_start_ctxmgr(&s, keeper, NULL);
+	kbt_chan_init(&chan);
+	c = kbt_fork(busy_client, &chan);
+	ASSERT_WAIT(&chan, 'S');
+	kbt_msleep(300);	/* the last call is in flight */
+	{
+		struct live mid;
+		int i, differ = 0;
+
+		ASSERT_OK(read_live(&mid));
+		for (i = 0; i < mid.n && i < base.n; i++) {
+			differ += mid.value[i] != base.value[i];
+			kbt_log("%s: %ld -> %ld", mid.name[i], base.value[i],
+				mid.value[i]);
+		}
+		ASSERT_GT(differ, 3);	/* the test sees what it counts */
+	}
+	kbt_kill(c);
+	kbt_msleep(100);
+	kbt_kill(s.pid);
+	if (!back_to(&base, why, sizeof(why)))
+		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+}
+
+/* The same with the server killed first. */
+TEST(killed_server_first_leaves_no_live_objects)
+{
+	struct live base;
+	struct kbt_server s;
+	struct kbt_chan chan;
+	char why[128];
+	pid_t c;
+
+	REQUIRE_KBINDER("counts kbinder's live objects");
+	if (read_live(&base))
+		SKIP("%s is not readable", LIVE);
+	kbt_start_ctxmgr(&s, keeper, NULL);
+	kbt_chan_init(&chan);
+	c = kbt_fork(busy_client, &chan);
+	ASSERT_WAIT(&chan, 'S');
+	kbt_msleep(300);
+	kbt_kill(s.pid);
+	kbt_msleep(100);
+	kbt_kill(c);
+	if (!back_to(&base, why, sizeof(why)))
+		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+}
