@@ -3,7 +3,7 @@
 # The fuzzer (included by the top Makefile).
 #
 #   make fuzz [DRIVER=kbinder|reference] [DURATION=S] [SEED=N] [FUZZ_PROCS=N]
-#             [FUZZ_THREADS=N] [FUZZ_KILL_MS=MS]
+#             [FUZZ_THREADS=N] [FUZZ_KILL_MS=MS] [FUZZ_ARGS=--opt,value,...]
 #        boot one VM with its own initramfs, run kbfuzz for DURATION seconds
 #        (default 300) on the driver, tally the result lines
 #   make check-fuzz   the same, short (FUZZ_CHECK_DURATION, default 60 s)
@@ -19,6 +19,8 @@ SEED ?=
 FUZZ_PROCS ?= 4
 FUZZ_THREADS ?= 2
 FUZZ_KILL_MS ?= 1500
+# More kbfuzz options, commas for spaces (the kernel command line carries them).
+FUZZ_ARGS ?=
 FUZZ_CHECK_DURATION ?= 60
 FUZZ_DRIVER = $(or $(DRIVER),kbinder)
 # Boot, wind-down and teardown on top of the fuzzing time.
@@ -45,7 +47,7 @@ define fuzz_run
 		--initramfs $(BUILD)/fuzz/initramfs-$(FUZZ_DRIVER).cpio.gz \
 		--accel-cache $(BUILD)/vm/accel --timeout $$(($(1) + $(FUZZ_MARGIN))) \
 		--driver $(FUZZ_DRIVER) --logdir $$dir \
-		--append "KBT_FUZZ_DURATION=$(1) KBT_FUZZ_SEED=$(SEED) KBT_FUZZ_PROCS=$(FUZZ_PROCS) KBT_FUZZ_THREADS=$(FUZZ_THREADS) KBT_FUZZ_KILL_MS=$(FUZZ_KILL_MS)" \
+		--append "KBT_FUZZ_DURATION=$(1) KBT_FUZZ_SEED=$(SEED) KBT_FUZZ_PROCS=$(FUZZ_PROCS) KBT_FUZZ_THREADS=$(FUZZ_THREADS) KBT_FUZZ_KILL_MS=$(FUZZ_KILL_MS) KBT_FUZZ_ARGS=$(FUZZ_ARGS)" \
 		fuzz; \
 	echo "--- fuzz summary ($(FUZZ_DRIVER), logs in $$dir)"; \
 	tr -d '\r' <$$dir/results.log | sed -n 's/^FUZZ /kbfuzz: /p'; \

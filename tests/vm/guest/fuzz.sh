@@ -11,6 +11,8 @@
 #   KBT_FUZZ_THREADS   starting threads per process (2)
 #   KBT_FUZZ_KILL_MS   mean time between SIGKILLs of an actor (1500; 0: none)
 #   KBT_FUZZ_BINDER_FDS  0: never send the binder fd itself (1)
+#   KBT_FUZZ_ARGS      more kbfuzz options, commas for spaces
+#                      (e.g. --ops,200,--trace,--kill-ms,0)
 . /scripts/lib.sh
 
 : "${KBT_FUZZ_DURATION:=60}"
@@ -40,6 +42,8 @@ set -- --device "$dev" --duration "$KBT_FUZZ_DURATION" --procs "$KBT_FUZZ_PROCS"
 # reads the code and payload without checking they fit); kbinder must not.
 [ "$KBT_DRIVER" = reference ] && set -- "$@" --allow-overread
 [ "${KBT_FUZZ_BINDER_FDS:-1}" = 0 ] && set -- "$@" --no-binder-fds
+# shellcheck disable=SC2046
+[ -n "${KBT_FUZZ_ARGS:-}" ] && set -- "$@" $(echo "$KBT_FUZZ_ARGS" | tr , ' ')
 echo "=== kbfuzz $*"
 kmsg_mark "program fuzz"
 # kbfuzz bounds itself (a watchdog, 30 s of wind-down); this is the backstop.
