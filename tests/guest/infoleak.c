@@ -122,7 +122,7 @@ TEST(debugfs_and_returns_show_no_kernel_addresses)
 	struct kb_reply r;
 	int files;
 
-	REQUIRE_KBINDER("a kbinder promise; the reference logs vma flags and %pK pointers");
+	REQUIRE_KBINDER("scans kbinder's own debugfs files");
 	kbt_start_ctxmgr(&s, holder, NULL);
 	kbt_open(&p);
 	kb_thread_init(&t, p.fd);
