@@ -166,6 +166,16 @@ static struct kb_status kb_translate_one_fd(struct kb_objects_ctx *ctx,
 		kfree(fixup);
 		return kb_fail(BR_FAILED_REPLY, -EBADF);
 	}
+	/*
+	 * A binder file in flight keeps its process's binder state alive;
+	 * two processes passing each other their binder fds would keep both
+	 * alive forever after they exit. Refuse binder files themselves.
+	 */
+	if (file->f_op == &kb_proc_fops) {
+		fput(file);
+		kfree(fixup);
+		return kb_fail(BR_FAILED_REPLY, -EPERM);
+	}
 	if (security_binder_transfer_file(ctx->proc->cred, ctx->target->cred,
 					  file)) {
 		fput(file);
