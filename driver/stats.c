@@ -49,7 +49,7 @@ DEFINE_SHOW_ATTRIBUTE(kb_live);
 /**
  * kb_stats_init() - create /sys/kernel/debug/kbinder and its files
  *
- * debugfs is optional: without it the driver works, only the counters are
+ * Without debugfs the driver still works; only the counters are
  * not visible.
  *
  * Return: 0 (debugfs failures are not fatal).
