@@ -47,12 +47,12 @@ static int kb_live_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(kb_live);
 
 /**
- * kb_stats_init() - create /sys/kernel/debug/kbinder and its files
+ * kb_stats_init() - create the debugfs directory kbinder and its files
  *
  * Without debugfs the driver still works; only the counters are
  * not visible.
  *
- * Return: 0 (debugfs failures are not fatal).
+ * Return: 0, debugfs failures are not fatal.
  */
 int kb_stats_init(void)
 {
