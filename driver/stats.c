@@ -49,10 +49,7 @@ DEFINE_SHOW_ATTRIBUTE(kb_live);
 /**
  * kb_stats_init() - create the debugfs directory kbinder and its files
  *
- * Without debugfs the driver still works; only the counters are
- * not visible.
- *
- * Return: 0, debugfs failures are not fatal.
+ * Return: 0 (failures of debugfs are not fatal).
  */
 int kb_stats_init(void)
 {
