@@ -50,16 +50,10 @@
 
 /*
  * Our UAPI header, by explicit path: the kernel's include/uapi comes before
- * ccflags in the search order. Until the tree's header exists we use the
- * kernel's copy, which is ABI-identical.
+ * ccflags in the search order, so <linux/android/binder.h> would be the
+ * kernel's copy.
  */
-#if __has_include("../include/uapi/linux/android/binder.h")
 #include "../include/uapi/linux/android/binder.h"
-#define KB_OWN_UAPI 1
-#else
-#include <uapi/linux/android/binder.h>
-#define KB_OWN_UAPI 0
-#endif
 
 /*
  * The protocol version this driver speaks (64-bit layout: binder_uintptr_t

@@ -500,6 +500,8 @@ retry:
 		if (list_empty(&thread->inner.todo))
 			thread->inner.process_todo = false;
 		ret = work->ops->deliver(work, thread, &out);
+		/* every deliver op drops the lock (sparse cannot see it) */
+		__release(&proc->inner_lock);
 		if (ret < 0)
 			return ret;
 		if (ret == KB_READ_STOP)
