@@ -5,13 +5,13 @@
 # the debug checks. The host expects every run but bug=none to FAIL, and to
 # fail for the detector that bug is meant for. KBT_CANARY=fault instead shows
 # that systematic fault injection works (that run must pass).
-# shellcheck source=../tests/vm/guest/lib.sh
+# shellcheck source=tests/vm/guest/lib.sh
 . /scripts/lib.sh
 
 bug=${KBT_CANARY:-none}
 kmsg_mark "canary $bug"
 if [ "$bug" = fault ]; then
-	# shellcheck source=guest-fault.sh
+	# shellcheck source=debug/guest-fault.sh
 	. /scripts/fault.sh
 	if fault_nth_setup; then
 		kbinder-fault-demo
