@@ -281,6 +281,8 @@ TEST(thread_exit_with_transaction_pending_fails_the_caller)
 	kb_close(&p);
 }
 
+static int blocked_reader_done;
+
 static void *blocked_reader(void *arg)
 {
 	struct kb_proc *p = arg;
@@ -299,6 +301,7 @@ static void *blocked_reader(void *arg)
 	EXPECT_EQ(consumed, 4);
 	memcpy(&first, buf, 4);
 	EXPECT_EQ(first, BR_NOOP);
+	__atomic_store_n(&blocked_reader_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -307,14 +310,23 @@ TEST(flush_wakes_blocked_reader)
 {
 	struct kb_proc p;
 	pthread_t th;
-	int dup_fd;
+	int dup_fd, i;
 
 	kbt_open(&p);
 	ASSERT_EQ(pthread_create(&th, NULL, blocked_reader, &p), 0);
-	kbt_msleep(200);	/* let it block */
-	dup_fd = dup(p.fd);
-	ASSERT_GE(dup_fd, 0);
-	close(dup_fd);
+	/*
+	 * A flush only reaches threads the driver already knows, and we cannot
+	 * see when the reader has blocked: flush again until it wakes (a flush
+	 * that came too early is lost, one that finds it blocked must wake it).
+	 */
+	for (i = 0; i < 200 && !__atomic_load_n(&blocked_reader_done,
+						__ATOMIC_ACQUIRE); i++) {
+		dup_fd = dup(p.fd);
+		ASSERT_GE(dup_fd, 0);
+		close(dup_fd);
+		kbt_msleep(50);
+	}
+	ASSERT_EQ(__atomic_load_n(&blocked_reader_done, __ATOMIC_ACQUIRE), 1);
 	pthread_join(th, NULL);
 	kb_close(&p);
 }
