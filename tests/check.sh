@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# usage: tests/check.sh all|host|runner|guest   (run by the Makefile)
+# usage: tests/check.sh all|host|runner|guest|fuzz   (run by the Makefile)
 #
 # Runs the stages of `make check`, keeps every stage's result lines under
 # $BUILD/results/, and ends with one tally over all of them:
@@ -10,6 +10,9 @@
 #           log shows a splat, and a run whose guest dies without a verdict
 #   guest   the guest suite, one boot per driver in $DRIVERS (kbinder and/or
 #           reference): conformance tests must pass on both
+#   fuzz    a short kbfuzz run on kbinder (FUZZ_CHECK_DURATION s, fixed
+#           FUZZ_CHECK_SEED so CI explores the same ground every time;
+#           `make fuzz` picks a new seed)
 # Exit status is non-zero on any failure.
 set -uo pipefail
 
@@ -74,12 +77,31 @@ stage_guest() {
 	done
 }
 
+stage_fuzz() {
+	local dir=$BUILD/fuzz/check.$$
+	[ -f fuzz/fuzz.mk ] || return 0
+	mkdir -p "$BUILD/fuzz"
+	case " $DRIVERS " in *" kbinder "*) ;; *) return 0 ;; esac
+	echo "--- fuzz: ${FUZZ_CHECK_DURATION:-45} s on kbinder, seed ${FUZZ_CHECK_SEED:-1}"
+	make -s --no-print-directory check-fuzz DRIVER=kbinder FUZZ_LOGDIR="$dir" \
+		FUZZ_CHECK_DURATION="${FUZZ_CHECK_DURATION:-45}" \
+		SEED="${FUZZ_CHECK_SEED:-1}" >"$dir.out" 2>&1
+	grep -m1 '^kbfuzz: seed' "$dir.out" || true
+	if [ -r "$dir/judged.log" ]; then
+		inputs+=("kbinder:$dir/judged.log")
+	else
+		echo "FAIL fuzz/run: no judged.log (see $dir.out)" | tee "$dir.fail"
+		inputs+=("kbinder:$dir.fail")
+	fi
+}
+
 case "${1:-all}" in
-all) stage_host; stage_runner; stage_guest ;;
+all) stage_host; stage_runner; stage_guest; stage_fuzz ;;
+fuzz) stage_fuzz ;;
 host) stage_host ;;
 runner) stage_runner ;;
 guest) stage_guest ;;
-*) echo "usage: $0 all|host|runner|guest" >&2; exit 2 ;;
+*) echo "usage: $0 all|host|runner|guest|fuzz" >&2; exit 2 ;;
 esac
 
 echo "--- summary"
