@@ -34,7 +34,9 @@ JOBS=${JOBS:-2}
 mkdir -p "$logs"
 
 failed=0
-driver_files=(driver/*.c driver/*.h)
+# Our sources only: the tracked files, never kbuild's generated *.mod.c.
+mapfile -t driver_files < <(git ls-files 'driver/*.c' 'driver/*.h' 2>/dev/null ||
+	ls driver/*.[ch] | grep -v '\.mod\.c$')
 uapi_files=(include/uapi/linux/android/*.h)
 
 pass() { echo "PASS lint/$1"; }
