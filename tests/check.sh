@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# usage: tests/check.sh all|host|runner|guest|fuzz   (run by the Makefile)
+# usage: tests/check.sh all|host|lint|runner|guest|fuzz   (run by the Makefile)
 #
 # Runs the stages of `make check`, keeps every stage's result lines under
 # $BUILD/results/, and ends with one tally over all of them:
 #   host    host unit tests and the ABI check (each tests/host/*.mk target)
+#   lint    checkpatch --strict, sparse, W=1, kernel-doc on the module
 #   runner  the VM runner's own tests: it must fail a run whose guest kernel
 #           log shows a splat, and a run whose guest dies without a verdict
 #   guest   the guest suite, one boot per driver in $DRIVERS (kbinder and/or
@@ -22,6 +23,15 @@ cd "$root" || exit 1
 results=$BUILD/results
 mkdir -p "$results"
 inputs=()
+
+# The module's hygiene is a test too: checkpatch --strict, sparse, W=1 and
+# kernel-doc over driver/ and the UAPI headers (scripts/lint.sh).
+stage_lint() {
+	echo "--- lint"
+	scripts/deps.sh --lint --check >/dev/null || scripts/deps.sh --lint
+	scripts/lint.sh 2>&1 | tee "$results/lint.log"
+	inputs+=("host:$results/lint.log")
+}
 
 stage_host() {
 	local target
@@ -96,12 +106,13 @@ stage_fuzz() {
 }
 
 case "${1:-all}" in
-all) stage_host; stage_runner; stage_guest; stage_fuzz ;;
+all) stage_host; stage_lint; stage_runner; stage_guest; stage_fuzz ;;
+lint) stage_lint ;;
 fuzz) stage_fuzz ;;
 host) stage_host ;;
 runner) stage_runner ;;
 guest) stage_guest ;;
-*) echo "usage: $0 all|host|runner|guest|fuzz" >&2; exit 2 ;;
+*) echo "usage: $0 all|host|lint|runner|guest|fuzz" >&2; exit 2 ;;
 esac
 
 echo "--- summary"
