@@ -257,11 +257,12 @@ void fz_op_bc_stream(struct fz_thread *t)
 	uint32_t sub = fz_below(r, 10);
 	size_t at = 0, len;
 
-	b = malloc(sizeof(*b));
+	/* one buffer per command: each transaction points into its own */
+	b = malloc(n * sizeof(*b));
 	if (!b)
 		return;
 	for (unsigned int i = 0; i < n; i++)
-		at = add_command(t, w, at, b);
+		at = add_command(t, w, at, &b[i]);
 	len = at;
 	if (sub == 0 && len)		/* truncated mid-command */
 		len = fz_below(r, (uint32_t)len);
