@@ -86,5 +86,7 @@ if [ "$KBT_DRIVER" = kbinder ]; then
 		dmesg | tail -n 60
 	fi
 	check_kbinder_teardown
+	# A variant initramfs (the debug kernel's) may add its own checks.
+	[ -f /scripts/post-check.sh ] && sh /scripts/post-check.sh
 fi
 exit 0
