@@ -4,7 +4,8 @@
 #
 #   make                 build everything (module, library, tools, tests)
 #   make run             boot a VM with kbinder loaded and show it working
-#   make check           every test: host tests, runner self-tests, guest suite
+#   make check           every test: lint, host tests, runner self-tests, the
+#                        guest suite on both drivers, a short fuzz run
 #   make check-guest     only the guest suite, in one boot
 #   make bench           kbinder against the upstream driver, same boot
 #   make help            the rest
@@ -174,6 +175,7 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "Other targets: module lib tools guest-tests initramfs check-host"
 	@echo "  check-runner (the VM runner's own tests) lint deps clean"
+	@echo "  fuzz check-fuzz (DURATION= SEED=)  check-debug check-debug-canary"
