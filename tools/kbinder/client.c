@@ -11,17 +11,28 @@
 #include "kbinder_tool.h"
 #include "svcmgr_proto.h"
 
-/* Send @data to @handle and wait for a reply; a status-code reply becomes
- * its (negative) status. On success the caller frees reply->txn's buffer. */
+/* A request parcel for @interface: its strict-mode word and token. */
+static void request_start(struct kb_parcel *data, const char *interface)
+{
+	kb_parcel_init(data);
+	put_header(data, interface);
+}
+
+/* Send @data (then freed) to @handle and wait for a reply; a status-code
+ * reply becomes its (negative) status. On success the caller frees
+ * reply->txn's buffer. */
 static int call(struct kb_thread *t, uint32_t handle, uint32_t code,
-		const struct kb_parcel *data, struct kb_reply *reply)
+		struct kb_parcel *data, struct kb_reply *reply)
 {
 	struct kb_parcel_view v;
 	uint32_t status;
 	int err;
 
-	err = kb_transact(t, handle, code, data, 0, reply, NULL, NULL,
-			  TOOL_TIMEOUT_MS);
+	err = data->err;
+	if (!err)
+		err = kb_transact(t, handle, code, data, 0, reply, NULL, NULL,
+				  TOOL_TIMEOUT_MS);
+	kb_parcel_fini(data);
 	if (err)
 		return err;
 	switch (reply->status) {
@@ -49,12 +60,9 @@ int svc_get(struct kb_thread *t, const char *name, uint32_t *handle)
 	struct kb_reply reply;
 	int err;
 
-	kb_parcel_init(&data);
-	put_header(&data, SVCMGR_INTERFACE);
+	request_start(&data, SVCMGR_INTERFACE);
 	put_string16(&data, name);
-	err = data.err ? data.err : call(t, SVCMGR_HANDLE, SVCMGR_CHECK_SERVICE,
-					 &data, &reply);
-	kb_parcel_fini(&data);
+	err = call(t, SVCMGR_HANDLE, SVCMGR_CHECK_SERVICE, &data, &reply);
 	if (err)
 		return err;
 	kb_view_init(&v, &reply.txn);
@@ -75,16 +83,13 @@ int svc_add(struct kb_thread *t, const char *name, binder_uintptr_t ptr)
 	struct kb_reply reply;
 	int err;
 
-	kb_parcel_init(&data);
-	put_header(&data, SVCMGR_INTERFACE);
+	request_start(&data, SVCMGR_INTERFACE);
 	put_string16(&data, name);
 	kb_parcel_write_binder(&data, ptr, ptr, FLAT_BINDER_FLAG_ACCEPTS_FDS | 0x7f,
 			       false);
 	kb_parcel_write_u32(&data, 0);	/* allow isolated */
 	kb_parcel_write_u32(&data, 0);	/* dump priority */
-	err = data.err ? data.err : call(t, SVCMGR_HANDLE, SVCMGR_ADD_SERVICE,
-					 &data, &reply);
-	kb_parcel_fini(&data);
+	err = call(t, SVCMGR_HANDLE, SVCMGR_ADD_SERVICE, &data, &reply);
 	if (!err)
 		kb_free_buffer(t, reply.txn.data.ptr.buffer);
 	return err;
@@ -97,12 +102,9 @@ int svc_list(struct kb_thread *t, uint32_t index, char *name, size_t size)
 	struct kb_reply reply;
 	int err;
 
-	kb_parcel_init(&data);
-	put_header(&data, SVCMGR_INTERFACE);
+	request_start(&data, SVCMGR_INTERFACE);
 	kb_parcel_write_u32(&data, index);
-	err = data.err ? data.err : call(t, SVCMGR_HANDLE, SVCMGR_LIST_SERVICES,
-					 &data, &reply);
-	kb_parcel_fini(&data);
+	err = call(t, SVCMGR_HANDLE, SVCMGR_LIST_SERVICES, &data, &reply);
 	if (err)
 		return err;
 	kb_view_init(&v, &reply.txn);
@@ -120,12 +122,10 @@ int echo_call(struct kb_thread *t, uint32_t handle, const char *text,
 	uint32_t n;
 	int err;
 
-	kb_parcel_init(&data);
-	put_header(&data, ECHO_INTERFACE);
+	request_start(&data, ECHO_INTERFACE);
 	kb_parcel_write_u32(&data, (uint32_t)strlen(text));
 	kb_parcel_write(&data, text, strlen(text));
-	err = data.err ? data.err : call(t, handle, ECHO_CODE, &data, &reply);
-	kb_parcel_fini(&data);
+	err = call(t, handle, ECHO_CODE, &data, &reply);
 	if (err)
 		return err;
 	kb_view_init(&v, &reply.txn);
