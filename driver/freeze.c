@@ -10,6 +10,10 @@
  *
  * Processes are found by pid through a list used only by these ioctls
  * (kb_freeze_lock), never on the transaction path.
+ *
+ * While the process is frozen, a one-way call flagged TF_UPDATE_TXN
+ * replaces a call still waiting on the same node that has the same code,
+ * the same flags and the same sending process (as upstream since 5.19).
  */
 #include "internal.h"
 
@@ -19,8 +23,10 @@
 #include <linux/wait.h>
 
 #include "freeze.h"
+#include "node.h"
 #include "proc.h"
 #include "thread.h"
+#include "transaction.h"
 
 static DEFINE_MUTEX(kb_freeze_lock);
 static LIST_HEAD(kb_freeze_procs);
@@ -176,4 +182,35 @@ int kb_freeze_get_info(struct binder_frozen_status_info *info)
 	}
 	mutex_unlock(&kb_freeze_lock);
 	return found ? 0 : -EINVAL;
+}
+
+/**
+ * kb_freeze_take_outdated() - TF_UPDATE_TXN: find the call @t supersedes
+ * @node: the target node, whose one-way queue @t is about to join
+ * @t: a one-way call with TF_UPDATE_TXN to a frozen process
+ *
+ * Removes the first call in @node's one-way queue with the same code,
+ * flags and sending process as @t. The caller frees it after dropping the
+ * locks.
+ *
+ * Return: the removed call, or NULL.
+ */
+struct kb_transaction *kb_freeze_take_outdated(struct kb_node *node,
+					       struct kb_transaction *t)
+	__must_hold(&node->lock)
+{
+	struct kb_transaction *old;
+	struct kb_work *w;
+
+	lockdep_assert_held(&node->lock);
+	list_for_each_entry(w, &node->inner.async_todo, entry) {
+		old = kb_transaction_from_work(w);
+		if (!old || old->code != t->code || old->flags != t->flags ||
+		    old->sender_tgid != t->sender_tgid ||
+		    old->to_proc != t->to_proc)
+			continue;
+		list_del_init(&w->entry);
+		return old;
+	}
+	return NULL;
 }

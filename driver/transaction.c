@@ -20,6 +20,7 @@
 
 #include "alloc.h"
 #include "context.h"
+#include "freeze.h"
 #include "node.h"
 #include "objects.h"
 #include "proc.h"
@@ -332,6 +333,33 @@ static int kb_transaction_deliver(struct kb_work *work,
 	return KB_READ_STOP;
 }
 
+/**
+ * kb_transaction_from_work() - the transaction a work item is
+ * @work: a queued item
+ *
+ * Return: the transaction, or NULL if @work is another kind of work.
+ */
+struct kb_transaction *kb_transaction_from_work(struct kb_work *work)
+{
+	if (work->ops != &kb_transaction_ops)
+		return NULL;
+	return container_of(work, struct kb_transaction, work);
+}
+
+/* A one-way call replaced by a newer one (TF_UPDATE_TXN): never read. */
+static void kb_transaction_discard(struct kb_transaction *t)
+{
+	struct kb_proc *to = t->to_proc;
+	struct kb_buffer *buffer;
+
+	spin_lock(&to->inner_lock);
+	buffer = t->buffer;
+	spin_unlock(&to->inner_lock);
+	if (buffer)
+		kb_transaction_release_buffer(to, buffer, SIZE_MAX, 0);
+	kb_transaction_free(t);
+}
+
 /* The receiver went away before reading the call. */
 static void kb_transaction_cancel(struct kb_work *work)
 {
@@ -378,6 +406,8 @@ static const struct kb_work_ops kb_transaction_ops = {
  * @buffer: the payload in the receiver's area
  * @objects: the object translation state
  * @debug_id: the transaction's id (also reported as extended error id)
+ * @pending_frozen: a one-way call queued to a frozen process: the sender
+ *	gets BR_TRANSACTION_PENDING_FROZEN (mainline 6.7)
  */
 struct kb_send {
 	struct kb_thread *thread;
@@ -393,6 +423,7 @@ struct kb_send {
 	struct kb_buffer *buffer;
 	struct kb_objects_ctx objects;
 	int debug_id;
+	bool pending_frozen;
 };
 
 /* Count in a sender; a dying process accepts none. */
@@ -668,6 +699,7 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	struct kb_proc *proc = s->target_proc;
 	struct kb_thread *thread = s->target_thread;
 	bool oneway = t->flags & TF_ONE_WAY;
+	struct kb_transaction *outdated = NULL;
 	struct kb_status st = KB_OK;
 
 	spin_lock(&node->lock);
@@ -681,6 +713,8 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	} else if (proc->inner.is_dead || (thread && thread->inner.is_dead)) {
 		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
 	} else if (oneway && node->inner.has_async_transaction) {
+		if (proc->inner.is_frozen && (t->flags & TF_UPDATE_TXN))
+			outdated = kb_freeze_take_outdated(node, t);
 		list_add_tail(&t->work.entry, &node->inner.async_todo);
 	} else {
 		if (oneway)
@@ -696,9 +730,12 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	if (kb_ok(st)) {
 		t->counted = true;
 		proc->inner.outstanding++;
+		s->pending_frozen = oneway && proc->inner.is_frozen;
 	}
 	spin_unlock(&proc->inner_lock);
 	spin_unlock(&node->lock);
+	if (outdated)
+		kb_transaction_discard(outdated);
 	return st;
 }
 
@@ -759,6 +796,11 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 
 	st = kb_send_queue_call(s);
 	if (kb_ok(st)) {
+		if (s->pending_frozen) {
+			spin_lock(&s->proc->inner_lock);
+			kb_tcomplete_set_pending_frozen(s->tcomplete);
+			spin_unlock(&s->proc->inner_lock);
+		}
 		s->tcomplete = NULL;
 		return st;
 	}

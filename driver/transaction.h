@@ -74,6 +74,7 @@ struct kb_transaction {
 	struct list_head fd_fixups;
 };
 
+struct kb_transaction *kb_transaction_from_work(struct kb_work *work);
 void kb_transaction_send(struct kb_thread *thread,
 			 const struct binder_transaction_data *tr,
 			 bool reply, u64 extra_buffers_size);

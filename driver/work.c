@@ -120,10 +120,13 @@ void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
  * struct kb_tcomplete - BR_TRANSACTION_COMPLETE for a sender
  * @work: queued on the sending thread
  * @spam: the one-way call was suspected of spamming the receiver
+ * @pending_frozen: the one-way call was queued to a frozen process
+ *	(protected by the sender process's inner_lock once queued)
  */
 struct kb_tcomplete {
 	struct kb_work work;
 	bool spam;
+	bool pending_frozen;
 };
 
 static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
@@ -133,7 +136,9 @@ static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
 	struct kb_tcomplete *tc = container_of(work, struct kb_tcomplete, work);
 	u32 cmd = BR_TRANSACTION_COMPLETE;
 
-	if (tc->spam && thread->proc->inner.spam_detection)
+	if (tc->pending_frozen)
+		cmd = BR_TRANSACTION_PENDING_FROZEN;
+	else if (tc->spam && thread->proc->inner.spam_detection)
 		cmd = BR_ONEWAY_SPAM_SUSPECT;
 	spin_unlock(&thread->proc->inner_lock);
 	kb_tcomplete_free(work);
@@ -175,6 +180,17 @@ struct kb_work *kb_tcomplete_new(void)
 void kb_tcomplete_set_spam(struct kb_work *work)
 {
 	container_of(work, struct kb_tcomplete, work)->spam = true;
+}
+
+/**
+ * kb_tcomplete_set_pending_frozen() - answer BR_TRANSACTION_PENDING_FROZEN
+ *	(mainline 6.7): the one-way call waits in a frozen process
+ * @work: a notice from kb_tcomplete_new(), queued on the sending thread
+ *	that calls this
+ */
+void kb_tcomplete_set_pending_frozen(struct kb_work *work)
+{
+	container_of(work, struct kb_tcomplete, work)->pending_frozen = true;
 }
 
 /**

@@ -89,6 +89,7 @@ void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
 
 struct kb_work *kb_tcomplete_new(void);
 void kb_tcomplete_set_spam(struct kb_work *work);
+void kb_tcomplete_set_pending_frozen(struct kb_work *work);
 void kb_tcomplete_free(struct kb_work *work);
 
 bool kb_work_queued(struct kb_proc *proc, struct kb_work *work);

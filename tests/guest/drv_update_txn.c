@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * kbinder driver checks: one-way calls to a frozen process.
+ *
+ * TF_UPDATE_TXN (both drivers, upstream since 5.19): while the target is
+ * frozen, a one-way call with the flag replaces one still waiting on the
+ * same node with the same code and flags from the same process.
+ *
+ * BR_TRANSACTION_PENDING_FROZEN (mainline 6.7): the sender of a one-way
+ * call to a frozen process is told so instead of BR_TRANSACTION_COMPLETE.
+ * kbinder matches mainline; the 6.1 reference answers
+ * BR_TRANSACTION_COMPLETE. Each driver is held to its own behaviour.
+ */
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "binder_util.h"
+
+#define CODE_FIRST	0x100	/* kept by the server until CODE_RELEASE */
+#define CODE_UPDATE	0x101	/* the one-way calls under test */
+#define CODE_RELEASE	0x102	/* sync: free CODE_FIRST's buffer */
+#define CODE_QUERY	0x103	/* sync: reply with what arrived */
+#define MAX_SEEN	16
+
+/* Server side (the forked context manager's own copies). */
+static uint32_t seen[MAX_SEEN];	/* code << 8 | first payload byte */
+static uint32_t nseen;
+static binder_uintptr_t kept;
+
+static int record(struct kb_thread *t, const struct binder_transaction_data *tr,
+		  struct kb_parcel *reply, void *arg)
+{
+	uint32_t val = 0;
+	uint32_t i;
+
+	(void)arg;
+	if (tr->data_size >= sizeof(val))
+		memcpy(&val, (const void *)(uintptr_t)tr->data.ptr.buffer,
+		       sizeof(val));
+	if (tr->code == CODE_QUERY) {
+		kb_parcel_write_u32(reply, nseen);
+		for (i = 0; i < nseen; i++)
+			kb_parcel_write_u32(reply, seen[i]);
+		return KBT_REPLY;
+	}
+	if (nseen < MAX_SEEN)
+		seen[nseen++] = tr->code << 8 | (val & 0xff);
+	if (tr->code == CODE_FIRST) {
+		kept = tr->data.ptr.buffer;
+		return KBT_KEPT;
+	}
+	if (tr->code == CODE_RELEASE && kept) {
+		ASSERT_OK(kb_free_buffer(t, kept));
+		kept = 0;
+	}
+	return KBT_REPLY;
+}
+
+static int freeze(int fd, pid_t pid, bool enable, uint32_t timeout_ms)
+{
+	struct binder_freeze_info info = {
+		.pid = (uint32_t)pid, .enable = enable, .timeout_ms = timeout_ms,
+	};
+
+	return ioctl(fd, BINDER_FREEZE, &info) ? -errno : 0;
+}
+
+/*
+ * libkbinder's reader does not know BR_TRANSACTION_PENDING_FROZEN (-EPROTO),
+ * so one-way calls here go through a raw BINDER_WRITE_READ: write the
+ * call and read until the driver says how it took it.
+ */
+static uint32_t raw_oneway(int fd, uint32_t code, const void *data,
+			   size_t size, uint32_t flags)
+{
+	struct {
+		uint32_t cmd;
+		struct binder_transaction_data tr;
+	} __attribute__((packed)) wr;
+	struct binder_write_read bwr;
+	uint32_t rd[32], cmd;
+	size_t i;
+	int tries;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.cmd = BC_TRANSACTION;
+	wr.tr.code = code;
+	wr.tr.flags = TF_ONE_WAY | flags;
+	wr.tr.data_size = size;
+	wr.tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)data;
+	memset(&bwr, 0, sizeof(bwr));
+	bwr.write_buffer = (binder_uintptr_t)(uintptr_t)&wr;
+	bwr.write_size = sizeof(wr);
+	for (tries = 0; tries < 4; tries++) {
+		bwr.read_buffer = (binder_uintptr_t)(uintptr_t)rd;
+		bwr.read_size = sizeof(rd);
+		bwr.read_consumed = 0;
+		ASSERT_EQ(ioctl(fd, BINDER_WRITE_READ, &bwr), 0);
+		ASSERT_EQ(bwr.write_consumed, sizeof(wr));
+		for (i = 0; i + 4 <= bwr.read_consumed; i += 4) {
+			cmd = rd[i / 4];
+			if (cmd == BR_NOOP)
+				continue;
+			ASSERT_EQ(i + 4, bwr.read_consumed);
+			return cmd;
+		}
+	}
+	kbt_fail(__FILE__, __LINE__, true, "no answer to a one-way call");
+	return 0;
+}
+
+/* Send a one-way call with one u32 of payload; returns how it was taken. */
+static uint32_t oneway(struct kb_thread *t, uint32_t code, uint32_t val,
+		       uint32_t flags)
+{
+	return raw_oneway(t->fd, code, &val, sizeof(val), flags);
+}
+
+/* What a one-way call to a frozen process gets on this driver. */
+static uint32_t frozen_oneway_status(void)
+{
+	return kbt_is_reference() ? BR_TRANSACTION_COMPLETE :
+				    BR_TRANSACTION_PENDING_FROZEN;
+}
+
+/* What the server received, in order. */
+static uint32_t query(struct kb_thread *t, uint32_t *out)
+{
+	struct kb_reply reply;
+	const uint32_t *p;
+	uint32_t n, i;
+
+	kbt_call(t, 0, CODE_QUERY, NULL, &reply);
+	p = (const uint32_t *)(uintptr_t)reply.txn.data.ptr.buffer;
+	ASSERT_GE(reply.txn.data_size, sizeof(uint32_t));
+	n = p[0];
+	ASSERT_LE(n, MAX_SEEN);
+	ASSERT_EQ(reply.txn.data_size, (n + 1) * sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		out[i] = p[i + 1];
+	ASSERT_OK(kb_free_buffer(t, reply.txn.data.ptr.buffer));
+	return n;
+}
+
+/*
+ * The one-way calls reach the server one after the other (each waits for
+ * the previous one's buffer to be freed), so a query may overtake the last
+ * of them: ask again until @want arrived (or give up after ~2 s).
+ */
+static uint32_t query_until(struct kb_thread *t, uint32_t want, uint32_t *out)
+{
+	uint32_t n = 0;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		n = query(t, out);
+		if (n >= want)
+			break;
+		usleep(10000);
+	}
+	return n;
+}
+
+/*
+ * Send CODE_FIRST (kept by the server, so the next one-way calls wait on
+ * the node), freeze, send two CODE_UPDATE calls with @flags, thaw, release
+ * CODE_FIRST, and return what the server received.
+ */
+static uint32_t frozen_pair(uint32_t flags, uint32_t want, uint32_t *got)
+{
+	struct kbt_server s;
+	struct kb_thread t;
+	struct kb_proc p;
+	uint32_t n;
+
+	kbt_start_ctxmgr(&s, record, NULL);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_EQ(oneway(&t, CODE_FIRST, 0, 0), BR_TRANSACTION_COMPLETE);
+	/* Waits until CODE_FIRST was read (no call of it is pending). */
+	ASSERT_OK(freeze(p.fd, s.pid, true, 5000));
+	ASSERT_EQ(oneway(&t, CODE_UPDATE, 1, flags), frozen_oneway_status());
+	ASSERT_EQ(oneway(&t, CODE_UPDATE, 2, flags), frozen_oneway_status());
+	ASSERT_OK(freeze(p.fd, s.pid, false, 0));
+	ASSERT_EQ(oneway(&t, CODE_UPDATE, 3, 0), BR_TRANSACTION_COMPLETE);
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_RELEASE, NULL, 0), BR_REPLY);
+	n = query_until(&t, want, got);
+	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
+	return n;
+}
+
+TEST(update_txn_to_frozen_target_replaces_the_queued_one)
+{
+	uint32_t got[MAX_SEEN];
+
+	ASSERT_EQ(frozen_pair(TF_UPDATE_TXN, 4, got), 4);
+	EXPECT_EQ(got[0], CODE_FIRST << 8);
+	EXPECT_EQ(got[1], CODE_RELEASE << 8);
+	EXPECT_EQ(got[2], CODE_UPDATE << 8 | 2);
+	EXPECT_EQ(got[3], CODE_UPDATE << 8 | 3);
+}
+
+TEST(oneway_to_frozen_target_without_update_keeps_both)
+{
+	uint32_t got[MAX_SEEN];
+
+	ASSERT_EQ(frozen_pair(0, 5, got), 5);
+	EXPECT_EQ(got[0], CODE_FIRST << 8);
+	EXPECT_EQ(got[1], CODE_RELEASE << 8);
+	EXPECT_EQ(got[2], CODE_UPDATE << 8 | 1);
+	EXPECT_EQ(got[3], CODE_UPDATE << 8 | 2);
+	EXPECT_EQ(got[4], CODE_UPDATE << 8 | 3);
+}
+
+TEST(update_txn_to_thawed_target_replaces_nothing)
+{
+	struct kbt_server s;
+	struct kb_thread t;
+	struct kb_proc p;
+	uint32_t got[MAX_SEEN];
+
+	kbt_start_ctxmgr(&s, record, NULL);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_EQ(oneway(&t, CODE_FIRST, 0, 0), BR_TRANSACTION_COMPLETE);
+	ASSERT_EQ(oneway(&t, CODE_UPDATE, 1, TF_UPDATE_TXN),
+		  BR_TRANSACTION_COMPLETE);
+	ASSERT_EQ(oneway(&t, CODE_UPDATE, 2, TF_UPDATE_TXN),
+		  BR_TRANSACTION_COMPLETE);
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_RELEASE, NULL, 0), BR_REPLY);
+	ASSERT_EQ(query_until(&t, 4, got), 4);
+	EXPECT_EQ(got[2], CODE_UPDATE << 8 | 1);
+	EXPECT_EQ(got[3], CODE_UPDATE << 8 | 2);
+	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
+}
