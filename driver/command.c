@@ -14,6 +14,7 @@
 
 #include "command.h"
 #include "death.h"
+#include "freeze_notify.h"
 #include "node.h"
 #include "proc.h"
 #include "ref.h"
@@ -124,6 +125,35 @@ static int kb_command_death(struct kb_thread *thread, u32 cmd,
 	return 0;
 }
 
+static int kb_command_freeze_notify(struct kb_thread *thread, u32 cmd,
+				    struct kb_rbuf *in)
+{
+	struct binder_handle_cookie hc;
+	binder_uintptr_t cookie;
+	int ret;
+
+	if (cmd == BC_FREEZE_NOTIFICATION_DONE) {
+		ret = kb_rbuf_get(in, &cookie, sizeof(cookie));
+		if (ret)
+			return ret;
+		ret = kb_freeze_notify_done(thread, cookie);
+	} else {
+		ret = kb_rbuf_get(in, &hc, sizeof(hc));
+		if (ret)
+			return ret;
+		if (cmd == BC_REQUEST_FREEZE_NOTIFICATION)
+			ret = kb_freeze_notify_request(thread, hc.handle,
+						       hc.cookie);
+		else
+			ret = kb_freeze_notify_clear(thread, hc.handle,
+						     hc.cookie);
+	}
+	/* Unlike death notifications, mainline fails the write here. */
+	if (ret)
+		kb_command_error(thread, cmd, ret);
+	return ret;
+}
+
 static int kb_command_free_buffer(struct kb_thread *thread, u32 cmd,
 				  struct kb_rbuf *in)
 {
@@ -170,6 +200,10 @@ static int kb_command_one(struct kb_thread *thread, u32 cmd,
 	case BC_CLEAR_DEATH_NOTIFICATION:
 	case BC_DEAD_BINDER_DONE:
 		return kb_command_death(thread, cmd, in);
+	case BC_REQUEST_FREEZE_NOTIFICATION:
+	case BC_CLEAR_FREEZE_NOTIFICATION:
+	case BC_FREEZE_NOTIFICATION_DONE:
+		return kb_command_freeze_notify(thread, cmd, in);
 	default:
 		/* Including BC_ATTEMPT_ACQUIRE and BC_ACQUIRE_RESULT. */
 		return -EINVAL;

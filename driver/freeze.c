@@ -23,6 +23,7 @@
 #include <linux/wait.h>
 
 #include "freeze.h"
+#include "freeze_notify.h"
 #include "node.h"
 #include "proc.h"
 #include "thread.h"
@@ -91,8 +92,10 @@ static int kb_freeze_one(struct kb_proc *proc,
 	proc->inner.async_recv = false;
 	proc->inner.is_frozen = info->enable;
 	spin_unlock(&proc->inner_lock);
-	if (!info->enable)
+	if (!info->enable) {
+		kb_freeze_notify_changed(proc, false);
 		return 0;
+	}
 
 	if (info->timeout_ms > 0)
 		ret = wait_event_interruptible_timeout(proc->freeze_wait,
@@ -104,7 +107,10 @@ static int kb_freeze_one(struct kb_proc *proc,
 	if (ret < 0)
 		proc->inner.is_frozen = false;
 	spin_unlock(&proc->inner_lock);
-	return ret < 0 ? ret : 0;
+	if (ret < 0)
+		return ret;
+	kb_freeze_notify_changed(proc, true);
+	return 0;
 }
 
 /* Every process with @pid, each with a memory reference. */

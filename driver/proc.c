@@ -121,6 +121,7 @@ static int kb_proc_open(struct inode *inode, struct file *file)
 	proc->inner.nodes = RB_ROOT;
 	INIT_LIST_HEAD(&proc->inner.waiting_threads);
 	INIT_LIST_HEAD(&proc->inner.delivered_death);
+	INIT_LIST_HEAD(&proc->inner.delivered_freeze);
 	init_waitqueue_head(&proc->senders_wait);
 	init_waitqueue_head(&proc->freeze_wait);
 	kb_alloc_init(&proc->alloc);
@@ -153,6 +154,7 @@ static void kb_proc_release_work(struct work_struct *work)
 	kb_proc_release_nodes(proc);
 	kb_proc_release_refs(proc);
 	kb_work_cancel_list(proc, &proc->inner.delivered_death);
+	kb_work_cancel_list(proc, &proc->inner.delivered_freeze);
 	left = kb_alloc_release(&proc->alloc);
 	atomic_long_sub(left, &kb_live[KB_OBJ_BUFFER]);
 	kb_proc_put(proc);

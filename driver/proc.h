@@ -29,6 +29,8 @@ struct kb_thread;
  *	first is woken first
  * @delivered_death: death notifications delivered and not yet
  *	acknowledged with BC_DEAD_BINDER_DONE
+ * @delivered_freeze: freeze notifications delivered and not yet
+ *	acknowledged with BC_FREEZE_NOTIFICATION_DONE
  * @is_dead: the file was released; no new work is accepted
  * @max_threads: BINDER_SET_MAX_THREADS
  * @requested_threads: BR_SPAWN_LOOPER sent and not yet registered
@@ -49,6 +51,7 @@ struct kb_proc_inner {
 	struct rb_root nodes;
 	struct list_head waiting_threads;
 	struct list_head delivered_death;
+	struct list_head delivered_freeze;
 	bool is_dead;
 	u32 max_threads;
 	u32 requested_threads;

@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 
 #include "death.h"
+#include "freeze_notify.h"
 #include "context.h"
 #include "node.h"
 #include "proc.h"
@@ -162,6 +163,7 @@ static void kb_ref_destroy_locked(struct kb_ref *ref)
 {
 	struct kb_proc *proc = ref->proc;
 	struct kb_node *node = ref->node;
+	struct kb_freeze_note *freeze;
 	struct kb_death *death;
 	bool retire;
 
@@ -173,6 +175,8 @@ static void kb_ref_destroy_locked(struct kb_ref *ref)
 	hlist_del(&ref->node_entry);
 	death = ref->death;
 	ref->death = NULL;
+	freeze = ref->freeze;
+	ref->freeze = NULL;
 	if (ref->strong)
 		retire = kb_node_dec_locked(node, true, true);
 	else
@@ -182,6 +186,8 @@ static void kb_ref_destroy_locked(struct kb_ref *ref)
 
 	if (death)
 		kb_death_free(proc, death);
+	if (freeze)
+		kb_freeze_notify_free(proc, freeze);
 	kfree(ref);
 	kb_stats_destroyed(KB_OBJ_REF);
 }

@@ -11,6 +11,7 @@
 #include "internal.h"
 
 struct kb_death;
+struct kb_freeze_note;
 struct kb_node;
 struct kb_proc;
 struct kb_thread;
@@ -28,6 +29,8 @@ struct kb_thread;
  * @weak: weak count (protected by proc->refs_lock)
  * @death: the death notification request, or NULL (protected by
  *	proc->refs_lock)
+ * @freeze: the freeze notification request, or NULL (written under
+ *	proc->refs_lock and node->lock; read under either)
  */
 struct kb_ref {
 	int debug_id;
@@ -40,6 +43,7 @@ struct kb_ref {
 	int strong;
 	int weak;
 	struct kb_death *death;
+	struct kb_freeze_note *freeze;
 };
 
 struct kb_ref *kb_ref_lookup_locked(struct kb_proc *proc, u32 desc,
