@@ -14,7 +14,7 @@ tr -d '\r' <"$1" | awk '
 		s = $0; sub(/.*kbinder-runner: /, "", s); gsub(/ /, "_", s)
 		current = "vm/" s; next
 	}
-	/BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|hung task|blocked for more than|general protection|Call Trace|unreferenced object|Kernel panic|suspected memory leak/ {
+	/BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|hung task|blocked for more than|general protection|Call Trace|unreferenced object|Kernel panic/ {
 		line = $0; sub(/^\[[ 0-9.]*\] /, "", line)
 		name = (current == "") ? "vm/boot" : current
 		if (!(name in seen)) {
