@@ -121,7 +121,12 @@ int kb_handle_default(struct kb_thread *t, const struct kb_return *ret,
 	case BR_OK:
 	case BR_CLEAR_DEATH_NOTIFICATION_DONE:
 	case BR_ONEWAY_SPAM_SUSPECT:
+	case BR_CLEAR_FREEZE_NOTIFICATION_DONE:
 		return 0;
+	case BR_FROZEN_BINDER:
+		return kb_write_cmd(t, BC_FREEZE_NOTIFICATION_DONE,
+				    &ret->u.frozen.cookie,
+				    sizeof(ret->u.frozen.cookie));
 	case BR_INCREFS:
 		return kb_ref_done(t, BC_INCREFS_DONE, ret->u.ptr_cookie.ptr,
 				   ret->u.ptr_cookie.cookie);
@@ -161,10 +166,11 @@ static int kb_wait_outcome(struct kb_thread *t, bool want_reply,
 		err = kb_next(t, &ret, timeout_ms);
 		if (err)
 			return err;
-		if (ret.cmd == BR_TRANSACTION_COMPLETE && !complete) {
+		if ((ret.cmd == BR_TRANSACTION_COMPLETE ||
+		     ret.cmd == BR_TRANSACTION_PENDING_FROZEN) && !complete) {
 			complete = true;
 			if (!want_reply) {
-				reply->status = BR_TRANSACTION_COMPLETE;
+				reply->status = ret.cmd;
 				return 0;
 			}
 			continue;

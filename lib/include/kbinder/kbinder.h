@@ -160,7 +160,9 @@ struct kb_return {
 		struct binder_transaction_data_secctx txn_secctx; /* BR_TRANSACTION_SEC_CTX */
 		struct binder_ptr_cookie ptr_cookie;      /* BR_INCREFS..BR_DECREFS */
 		struct binder_pri_ptr_cookie pri_ptr_cookie; /* BR_ATTEMPT_ACQUIRE */
-		binder_uintptr_t cookie;   /* BR_DEAD_BINDER, BR_CLEAR_DEATH_NOTIFICATION_DONE */
+		binder_uintptr_t cookie;   /* BR_DEAD_BINDER, BR_CLEAR_DEATH_NOTIFICATION_DONE,
+					      BR_CLEAR_FREEZE_NOTIFICATION_DONE */
+		struct binder_frozen_state_info frozen;  /* BR_FROZEN_BINDER */
 	} u;
 };
 
@@ -310,7 +312,8 @@ typedef int (*kb_event_fn)(struct kb_thread *t, const struct kb_return *ret,
 /**
  * kb_handle_default() - default handling of an unexpected command: ack
  * BR_INCREFS/BR_ACQUIRE, ignore BR_RELEASE/DECREFS/NOOP/SPAWN_LOOPER,
- * BC_DEAD_BINDER_DONE a BR_DEAD_BINDER, free the buffer of a BR_TRANSACTION
+ * BC_DEAD_BINDER_DONE a BR_DEAD_BINDER, BC_FREEZE_NOTIFICATION_DONE a
+ * BR_FROZEN_BINDER, free the buffer of a BR_TRANSACTION
  * and reply empty to a synchronous one; -EPROTO for anything else.
  */
 int kb_handle_default(struct kb_thread *t, const struct kb_return *ret,
@@ -318,8 +321,10 @@ int kb_handle_default(struct kb_thread *t, const struct kb_return *ret,
 
 /**
  * struct kb_reply - outcome of a transaction.
- * @status: BR_REPLY, BR_TRANSACTION_COMPLETE (one-way), BR_DEAD_REPLY,
- *          BR_FAILED_REPLY or BR_FROZEN_REPLY
+ * @status: BR_REPLY, BR_TRANSACTION_COMPLETE (one-way),
+ *          BR_TRANSACTION_PENDING_FROZEN (one-way, target frozen: queued
+ *          until it thaws; mainline 6.7+), BR_DEAD_REPLY, BR_FAILED_REPLY
+ *          or BR_FROZEN_REPLY
  * @txn:    the reply when @status is BR_REPLY; free its buffer with
  *          kb_free_buffer()
  */
