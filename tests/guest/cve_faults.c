@@ -374,10 +374,16 @@ TEST(fault_mmap_area_fills_up)
 		ASSERT_LE(n_sync, (int)(SMALL_MAP / FILL_CHUNK));
 		server_cmd(&s, 'F');
 		cve_ping(&t, 0);
-		/* after the frees the same number fits again */
+		/*
+		 * After the frees at least as many fit again: nothing the
+		 * first fill used stayed allocated. (More may fit: one-way
+		 * buffers of the previous round can still have been draining
+		 * while the first fill ran, on a slow or debug kernel.)
+		 */
 		server_cmd(&s, 'K');
 		n = fill(&t, 0);
-		ASSERT_EQ(n, n_sync);
+		ASSERT_GE(n, n_sync);
+		ASSERT_LE(n, (int)(SMALL_MAP / FILL_CHUNK));
 		server_cmd(&s, 'F');
 		server_cmd(&s, 'K');
 
