@@ -8,8 +8,9 @@
  * BC_CLEAR_FREEZE_NOTIFICATION answers BR_CLEAR_FREEZE_NOTIFICATION_DONE.
  * The 6.1 reference has none of this: the tests skip there.
  *
- * libkbinder's reader does not know these BR_ codes, so commands are
- * written and read with raw BINDER_WRITE_READ calls.
+ * Commands are written and read with raw BINDER_WRITE_READ calls, so each
+ * test sees exactly the stream the driver produced (libkbinder's default
+ * handler would acknowledge BR_FROZEN_BINDER on its own).
  */
 #include <poll.h>
 #include <sys/ioctl.h>

@@ -66,55 +66,18 @@ static int freeze(int fd, pid_t pid, bool enable, uint32_t timeout_ms)
 	return ioctl(fd, BINDER_FREEZE, &info) ? -errno : 0;
 }
 
-/*
- * libkbinder's reader does not know BR_TRANSACTION_PENDING_FROZEN (-EPROTO),
- * so one-way calls here go through a raw BINDER_WRITE_READ: write the
- * call and read until the driver says how it took it.
- */
-static uint32_t raw_oneway(int fd, uint32_t code, const void *data,
-			   size_t size, uint32_t flags)
-{
-	struct {
-		uint32_t cmd;
-		struct binder_transaction_data tr;
-	} __attribute__((packed)) wr;
-	struct binder_write_read bwr;
-	uint32_t rd[32], cmd;
-	size_t i;
-	int tries;
-
-	memset(&wr, 0, sizeof(wr));
-	wr.cmd = BC_TRANSACTION;
-	wr.tr.code = code;
-	wr.tr.flags = TF_ONE_WAY | flags;
-	wr.tr.data_size = size;
-	wr.tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)data;
-	memset(&bwr, 0, sizeof(bwr));
-	bwr.write_buffer = (binder_uintptr_t)(uintptr_t)&wr;
-	bwr.write_size = sizeof(wr);
-	for (tries = 0; tries < 4; tries++) {
-		bwr.read_buffer = (binder_uintptr_t)(uintptr_t)rd;
-		bwr.read_size = sizeof(rd);
-		bwr.read_consumed = 0;
-		ASSERT_EQ(ioctl(fd, BINDER_WRITE_READ, &bwr), 0);
-		ASSERT_EQ(bwr.write_consumed, sizeof(wr));
-		for (i = 0; i + 4 <= bwr.read_consumed; i += 4) {
-			cmd = rd[i / 4];
-			if (cmd == BR_NOOP)
-				continue;
-			ASSERT_EQ(i + 4, bwr.read_consumed);
-			return cmd;
-		}
-	}
-	kbt_fail(__FILE__, __LINE__, true, "no answer to a one-way call");
-	return 0;
-}
-
 /* Send a one-way call with one u32 of payload; returns how it was taken. */
 static uint32_t oneway(struct kb_thread *t, uint32_t code, uint32_t val,
 		       uint32_t flags)
 {
-	return raw_oneway(t->fd, code, &val, sizeof(val), flags);
+	struct kb_parcel data;
+	uint32_t status;
+
+	kb_parcel_init(&data);
+	kb_parcel_write_u32(&data, val);
+	status = kbt_call_status(t, 0, code, &data, TF_ONE_WAY | flags);
+	kb_parcel_fini(&data);
+	return status;
 }
 
 /* What a one-way call to a frozen process gets on this driver. */
