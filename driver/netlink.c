@@ -60,15 +60,30 @@ static struct genl_family kb_nl_family = {
 	.n_mcgrps = ARRAY_SIZE(kb_nl_groups),
 };
 
+/*
+ * The family is ours: set at load, before any device exists, and constant
+ * until unload.
+ */
+static bool kb_nl_registered;
+
 /**
  * kb_netlink_init() - register the "binder" generic netlink family
  *
- * Return: 0 or a negative errno (-EEXIST if another driver registered a
- * family of that name, e.g. a mainline binder built into the kernel).
+ * Return: 0, also when another driver owns a family of that name (a
+ * mainline binder loaded beside kbinder: kbinder then runs without
+ * reports), or a negative errno.
  */
 int kb_netlink_init(void)
 {
-	return genl_register_family(&kb_nl_family);
+	int ret = genl_register_family(&kb_nl_family);
+
+	if (ret == -EEXIST) {
+		pr_warn("netlink family \"%s\" belongs to another driver: no transaction reports\n",
+			BINDER_FAMILY_NAME);
+		return 0;
+	}
+	kb_nl_registered = !ret;
+	return ret;
 }
 
 /**
@@ -79,7 +94,9 @@ int kb_netlink_init(void)
  */
 void kb_netlink_exit(void)
 {
-	genl_unregister_family(&kb_nl_family);
+	if (kb_nl_registered)
+		genl_unregister_family(&kb_nl_family);
+	kb_nl_registered = false;
 }
 
 /* A thread id of the initial pid namespace, as @ns numbers it (0: none). */
@@ -153,7 +170,7 @@ void kb_netlink_report(const struct kb_netlink_txn *r)
 	void *hdr;
 
 	might_sleep();
-	if (!current->nsproxy)
+	if (!kb_nl_registered || !current->nsproxy)
 		return;
 	net = current->nsproxy->net_ns;
 	if (!genl_has_listeners(&kb_nl_family, net, KB_NLGRP_REPORT))
