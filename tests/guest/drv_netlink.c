@@ -237,6 +237,67 @@ TEST(failed_reply_is_reported)
 	kb_report_close(&l);
 }
 
+/* A call back to the caller's node, malformed, while the caller waits. */
+static int bad_nested_call(struct kb_thread *t,
+			   const struct binder_transaction_data *tr,
+			   struct kb_parcel *reply, void *arg)
+{
+	struct binder_transaction_data out;
+	struct flat_binder_object obj;
+	uint64_t word = 9;
+	struct kb_return ret;
+
+	(void)reply;
+	(void)arg;
+	kbt_txn_object(tr, 0, &obj);
+	memset(&out, 0, sizeof(out));
+	out.target.handle = obj.handle;
+	out.code = 0x4e455354;
+	out.data_size = sizeof(word);
+	out.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&word;
+	out.offsets_size = 6;
+	out.data.ptr.offsets = (binder_uintptr_t)(uintptr_t)&word;
+	write_txn(t, BC_TRANSACTION, &out);
+	kbt_expect(t, BR_FAILED_REPLY, &ret);
+	return KBT_REPLY;
+}
+
+TEST(failed_nested_call_names_the_waiting_thread)
+{
+	struct kb_report_listener l;
+	struct kb_parcel data;
+	struct kb_reply reply;
+	struct kbt_server s;
+	struct kb_report r;
+	struct kb_thread t;
+	struct kb_proc p;
+
+	open_listener(&l);
+	kbt_start_ctxmgr(&s, bad_nested_call, NULL);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	kb_parcel_init(&data);
+	kb_parcel_write_binder(&data, 0x3000, 0x4000, 0, false);
+	kbt_call(&t, 0, CODE_HELLO, &data, &reply);
+	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
+
+	expect_one(&l, &r);
+	EXPECT_EQ(r.error, BR_FAILED_REPLY);
+	EXPECT_EQ(r.from_pid, s.pid);
+	EXPECT_EQ(r.from_tid, s.pid);
+	/* the call back goes to the thread that waits for the server */
+	EXPECT_EQ(r.to_pid, getpid());
+	EXPECT_EQ(r.to_tid, kbt_gettid());
+	EXPECT_FALSE(r.is_reply);
+	EXPECT_EQ(r.code, 0x4e455354);
+	EXPECT_EQ(r.flags, 0);
+	EXPECT_EQ(r.data_size, 8);
+	kb_parcel_fini(&data);
+	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
+	kb_report_close(&l);
+}
+
 static int freeze(int fd, pid_t pid, bool enable)
 {
 	struct binder_freeze_info info = {
