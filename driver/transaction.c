@@ -837,24 +837,61 @@ static void kb_send_cleanup(struct kb_send *s)
 }
 
 /*
+ * For a report: the target's thread that waits on the sender of a nested
+ * synchronous call, even if the send failed before it was looked up
+ * (mainline names it then too). With a memory reference, or NULL.
+ */
+static struct kb_thread *kb_send_report_waiter(const struct kb_send *s)
+{
+	struct kb_thread *found = NULL;
+	struct kb_transaction *t;
+
+	if (s->reply || (s->tr->flags & TF_ONE_WAY))
+		return NULL;
+	spin_lock(&s->proc->inner_lock);
+	t = s->thread->inner.transaction_stack;
+	if (t && t->to_thread != s->thread)
+		t = NULL;
+	for (; t && !found; t = t->from_parent) {
+		spin_lock(&t->lock);
+		if (t->from && t->from->proc == s->target_proc) {
+			found = t->from;
+			kb_thread_get(found);
+		}
+		spin_unlock(&t->lock);
+	}
+	spin_unlock(&s->proc->inner_lock);
+	return found;
+}
+
+/*
  * A netlink report about this send (mainline 6.18), from what the sender
  * gave and the target it resolved; never from s->t, which the receiver may
  * already own.
  */
 static void kb_send_report(const struct kb_send *s, u32 error)
 {
+	struct kb_thread *waiter = NULL;
 	struct kb_netlink_txn r = {
 		.ctx = s->proc->ctx,
 		.error = error,
-		.to_proc = s->target_known ? s->target_proc : NULL,
-		.to_thread = s->target_known ? s->target_thread : NULL,
 		.is_reply = s->reply,
 		.flags = s->tr->flags,
 		.code = s->tr->code,
 		.data_size = s->tr->data_size,
 	};
 
+	if (s->target_known) {
+		r.to_proc = s->target_proc;
+		r.to_thread = s->target_thread;
+		if (!r.to_thread) {
+			waiter = kb_send_report_waiter(s);
+			r.to_thread = waiter;
+		}
+	}
 	kb_netlink_report(&r);
+	if (waiter)
+		kb_thread_put(waiter);
 }
 
 /**
