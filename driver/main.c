@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "context.h"
+#include "netlink.h"
 #include "proc.h"
 #include "stats.h"
 
@@ -41,12 +42,18 @@ static int __init kb_init(void)
 	if (ret)
 		goto err_proc;
 	kb_stats_init();
+	/* Before the devices: a failed call may be reported at once. */
+	ret = kb_netlink_init();
+	if (ret)
+		goto err_stats;
 	/* Last: once a device exists, userspace can open it. */
 	ret = kb_devices_create(devices);
 	if (ret)
-		goto err_stats;
+		goto err_netlink;
 	return 0;
 
+err_netlink:
+	kb_netlink_exit();
 err_stats:
 	kb_stats_exit();
 	kb_alloc_shrinker_unregister();
@@ -61,6 +68,7 @@ static void __exit kb_exit(void)
 	kb_devices_destroy();
 	/* Waits for the deferred teardown of released processes. */
 	kb_proc_module_exit();
+	kb_netlink_exit();
 	kb_stats_exit();
 	kb_alloc_shrinker_unregister();
 }

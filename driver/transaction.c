@@ -21,6 +21,7 @@
 #include "alloc.h"
 #include "context.h"
 #include "freeze.h"
+#include "netlink.h"
 #include "node.h"
 #include "objects.h"
 #include "proc.h"
@@ -408,6 +409,8 @@ static const struct kb_work_ops kb_transaction_ops = {
  * @debug_id: the transaction's id (also reported as extended error id)
  * @pending_frozen: a one-way call queued to a frozen process: the sender
  *	gets BR_TRANSACTION_PENDING_FROZEN (mainline 6.7)
+ * @target_known: the target was found (a netlink report names it)
+ * @spam_suspect: the one-way call's buffer was flagged as spam
  */
 struct kb_send {
 	struct kb_thread *thread;
@@ -424,6 +427,8 @@ struct kb_send {
 	struct kb_objects_ctx objects;
 	int debug_id;
 	bool pending_frozen;
+	bool target_known;
+	bool spam_suspect;
 };
 
 /* Count in a sender; a dying process accepts none. */
@@ -660,8 +665,10 @@ static struct kb_status kb_send_copy_payload(struct kb_send *s, u64 extra)
 	}
 	mutex_lock(&alloc->lock);
 	buffer->clear_on_free = !!(tr->flags & TF_CLEAR_BUF);
-	if (buffer->oneway_spam_suspect)
+	if (buffer->oneway_spam_suspect) {
 		kb_tcomplete_set_spam(s->tcomplete);
+		s->spam_suspect = true;
+	}
 	mutex_unlock(&alloc->lock);
 	buffer->transaction = s->t;
 	s->t->buffer = buffer;
@@ -829,6 +836,64 @@ static void kb_send_cleanup(struct kb_send *s)
 		kb_tcomplete_free(s->tcomplete);
 }
 
+/*
+ * For a report: the target's thread that waits on the sender of a nested
+ * synchronous call, even if the send failed before it was looked up
+ * (mainline names it then too). With a memory reference, or NULL.
+ */
+static struct kb_thread *kb_send_report_waiter(const struct kb_send *s)
+{
+	struct kb_thread *found = NULL;
+	struct kb_transaction *t;
+
+	if (s->reply || (s->tr->flags & TF_ONE_WAY))
+		return NULL;
+	spin_lock(&s->proc->inner_lock);
+	t = s->thread->inner.transaction_stack;
+	if (t && t->to_thread != s->thread)
+		t = NULL;
+	for (; t && !found; t = t->from_parent) {
+		spin_lock(&t->lock);
+		if (t->from && t->from->proc == s->target_proc) {
+			found = t->from;
+			kb_thread_get(found);
+		}
+		spin_unlock(&t->lock);
+	}
+	spin_unlock(&s->proc->inner_lock);
+	return found;
+}
+
+/*
+ * A netlink report about this send (mainline 6.18), from what the sender
+ * gave and the target it resolved; never from s->t, which the receiver may
+ * already own.
+ */
+static void kb_send_report(const struct kb_send *s, u32 error)
+{
+	struct kb_thread *waiter = NULL;
+	struct kb_netlink_txn r = {
+		.ctx = s->proc->ctx,
+		.error = error,
+		.is_reply = s->reply,
+		.flags = s->tr->flags,
+		.code = s->tr->code,
+		.data_size = s->tr->data_size,
+	};
+
+	if (s->target_known) {
+		r.to_proc = s->target_proc;
+		r.to_thread = s->target_thread;
+		if (!r.to_thread) {
+			waiter = kb_send_report_waiter(s);
+			r.to_thread = waiter;
+		}
+	}
+	kb_netlink_report(&r);
+	if (waiter)
+		kb_thread_put(waiter);
+}
+
 /**
  * kb_transaction_send() - BC_TRANSACTION or BC_REPLY
  * @thread: the sending thread
@@ -856,19 +921,25 @@ void kb_transaction_send(struct kb_thread *thread,
 	kb_thread_set_error(thread, s.debug_id, BR_OK, 0);
 	st = reply ? kb_send_find_reply_target(&s) :
 		     kb_send_find_call_target(&s);
+	s.target_known = kb_ok(st);
 	if (kb_ok(st))
 		st = kb_send_prepare(&s, extra_buffers_size);
 	if (kb_ok(st))
 		st = kb_send_copy_payload(&s, extra_buffers_size);
 	if (kb_ok(st))
 		st = reply ? kb_send_commit_reply(&s) : kb_send_commit_call(&s);
+	if (unlikely(s.spam_suspect))
+		kb_send_report(&s, BR_ONEWAY_SPAM_SUSPECT);
 	if (kb_ok(st)) {
+		if (unlikely(s.pending_frozen))
+			kb_send_report(&s, BR_TRANSACTION_PENDING_FROZEN);
 		s.t = NULL;
 		s.buffer = NULL;
 	} else {
 		pr_debug("%d:%d transaction failed: %u, %d\n",
 			 s.proc->pid, thread->pid, st.reply, st.err);
 		kb_send_cleanup(&s);
+		kb_send_report(&s, st.reply);
 	}
 
 	if (s.target_node)

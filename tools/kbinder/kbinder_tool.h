@@ -31,5 +31,6 @@ int echo_serve(const char *device, const char *name, int ready_fd);
 /* commands */
 int cmd_demo(const char *device);
 int cmd_stats(void);
+int cmd_report(const char *device, int argc, char **argv);
 
 #endif

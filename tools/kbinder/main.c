@@ -25,6 +25,11 @@ static const char usage_text[] =
 "  call NAME TEXT        call echo service NAME with TEXT, print the answer\n"
 "  demo                  a service manager, a service and a client, with\n"
 "                        a death notification at the end\n"
+"  report [--count N] [--timeout S]\n"
+"                        print transaction reports (failed, frozen, spam\n"
+"                        calls; netlink, mainline 6.18) until interrupted,\n"
+"                        N reports or S seconds (exit 1 if N reports did\n"
+"                        not come in time); -d: only that device's reports\n"
 "  help                  this text\n";
 
 int tool_error(int err, const char *fmt, ...)
@@ -156,6 +161,8 @@ int main(int argc, char **argv)
 		return cmd_call(device, argv[0], argv[1]) ? 1 : 0;
 	if (!strcmp(cmd, "demo") && argc == 0)
 		return cmd_demo(device) ? 1 : 0;
+	if (!strcmp(cmd, "report"))
+		return cmd_report(device, argc, argv);
 	fprintf(stderr, "kbinder: unknown command or wrong arguments: %s\n\n", cmd);
 	fputs(usage_text, stderr);
 	return 2;

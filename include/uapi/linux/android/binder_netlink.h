@@ -3,10 +3,15 @@
  * kbinder: the "binder" generic netlink family (transaction reports).
  *
  * The driver multicasts one BINDER_CMD_REPORT message to the "report"
- * group for each transaction that fails, so a monitor can see failed
- * calls without polling.  Family name, group name, command and attribute
- * numbers are ABI (the same as mainline Linux 6.18), checked by
- * tests/host/abi_check.c.
+ * group for each transaction that fails while being sent, for each one-way
+ * call suspected of spam and for each one-way call queued to a frozen
+ * process, so a monitor can see them without polling.  The family has no
+ * commands.  Family name, group name, command and attribute numbers are
+ * ABI (the same as mainline Linux 6.18), checked by tests/host/abi_check.c.
+ *
+ * kbinder sends a report only to listeners in the sender's network
+ * namespace, with pids as the sender's pid namespace numbers them
+ * (mainline: always the initial namespaces); see docs/design.md.
  */
 
 #ifndef _LINUX_ANDROID_BINDER_NETLINK_H
@@ -21,7 +26,8 @@
 /*
  * Attributes of a report:
  * BINDER_A_REPORT_ERROR: u32, the BR_* code the sender got
- *	(BR_FAILED_REPLY, BR_DEAD_REPLY, BR_FROZEN_REPLY, ...)
+ *	(BR_FAILED_REPLY, BR_DEAD_REPLY, BR_FROZEN_REPLY,
+ *	BR_ONEWAY_SPAM_SUSPECT, BR_TRANSACTION_PENDING_FROZEN)
  * BINDER_A_REPORT_CONTEXT: string, name of the binder device
  * BINDER_A_REPORT_FROM_PID: u32, sender process id
  * BINDER_A_REPORT_FROM_TID: u32, sender thread id

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * kbinder driver checks: transaction reports over generic netlink (family
+ * "binder", group "report", mainline 6.18). Every failed send or reply,
+ * every one-way call flagged as spam and every one-way call queued to a
+ * frozen process gives exactly one report, with both sides' pids and tids,
+ * code, flags, data size, device and the BR_ code; a successful call gives
+ * none; a report reaches only the sender's network namespace.
+ *
+ * Debian's 6.1 binder has no such family: every test skips there.
+ */
+#include "harness.h"	/* first: it sets _GNU_SOURCE (unshare) */
+#include "binder_util.h"
+
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+
+#include <kbinder/report.h>
+
+#define NO_REPORT_MS 200
+#define CODE_HELLO 0x48454c4fu
+
+static void open_listener(struct kb_report_listener *l)
+{
+	REQUIRE_KBINDER("binder netlink reports are mainline 6.18; Debian 6.1 has none");
+	ASSERT_OK(kb_report_open(l));
+}
+
+/* Exactly one report is queued (the event that sends it is over). */
+static void expect_one(struct kb_report_listener *l, struct kb_report *r)
+{
+	struct kb_report extra;
+
+	ASSERT_OK(kb_report_next(l, r, KBT_WAIT_MS));
+	ASSERT_EQ(kb_report_next(l, &extra, NO_REPORT_MS), -ETIMEDOUT);
+}
+
+static void expect_none(struct kb_report_listener *l)
+{
+	struct kb_report r;
+	int err = kb_report_next(l, &r, NO_REPORT_MS);
+
+	if (!err)
+		kbt_fail(__FILE__, __LINE__, true,
+			 "unexpected report %s from %u:%u code %#x",
+			 kb_return_name(r.error), r.from_pid, r.from_tid,
+			 r.code);
+	ASSERT_EQ(err, -ETIMEDOUT);
+}
+
+/* The report comes from this thread of this process. */
+static void expect_from_me(const struct kb_report *r)
+{
+	EXPECT_EQ(r->from_pid, getpid());
+	EXPECT_EQ(r->from_tid, kbt_gettid());
+}
+
+/* A BC_TRANSACTION or BC_REPLY written by hand (to make it malformed). */
+static void write_txn(struct kb_thread *t, uint32_t cmd,
+		      const struct binder_transaction_data *tr)
+{
+	uint8_t buf[128];
+	struct kb_writer w;
+
+	kb_writer_init(&w, buf, sizeof(buf));
+	ASSERT_OK(kb_put_txn(&w, cmd, tr));
+	ASSERT_OK(kb_write(t->fd, buf, w.len, NULL));
+}
+
+/* The family exists with kbinder loaded; Debian's 6.1 binder has none. */
+TEST(family_exists_only_with_a_reporting_driver)
+{
+	struct kb_report_listener l;
+	int err = kb_report_open(&l);
+
+	if (kbt_is_reference()) {
+		ASSERT_EQ(err, -ENOENT);
+		return;
+	}
+	ASSERT_OK(err);
+	ASSERT_GT(l.family, 0);
+	ASSERT_GT(l.group, 0);
+	kb_report_close(&l);
+}
+
+/* Handle 0 is answered with a reference to the server's own node. */
+static int give_node(struct kb_thread *t,
+		     const struct binder_transaction_data *tr,
+		     struct kb_parcel *reply, void *arg)
+{
+	(void)t;
+	(void)tr;
+	(void)arg;
+	kb_parcel_write_binder(reply, 0x1000, 0x2000, 0, false);
+	return KBT_REPLY;
+}
+
+TEST(call_to_dead_node_is_reported)
+{
+	struct kb_report_listener l;
+	struct flat_binder_object obj;
+	struct kb_return ret;
+	struct kb_reply reply;
+	struct kbt_server s;
+	struct kb_report r;
+	struct kb_thread t;
+	struct kb_proc p;
+	uint32_t handle;
+
+	open_listener(&l);
+	kbt_start_ctxmgr(&s, give_node, NULL);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	kbt_call(&t, 0, 1, NULL, &reply);
+	kbt_txn_object(&reply.txn, 0, &obj);
+	handle = obj.handle;
+	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, handle));
+	ASSERT_OK(kb_request_death(&t, handle, 0x77));
+	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
+	kbt_stop_ctxmgr(&t, &s);
+	kbt_expect(&t, BR_DEAD_BINDER, &ret);
+	ASSERT_OK(kb_dead_binder_done(&t, ret.u.cookie));
+	expect_none(&l);
+
+	ASSERT_EQ(kbt_call_status(&t, handle, CODE_HELLO, NULL, 0),
+		  BR_DEAD_REPLY);
+	expect_one(&l, &r);
+	EXPECT_EQ(r.error, BR_DEAD_REPLY);
+	EXPECT_EQ(strcmp(r.context, "binder"), 0);
+	expect_from_me(&r);
+	/* the target could not be determined: no receiving side */
+	EXPECT_EQ(r.to_pid, 0);
+	EXPECT_EQ(r.to_tid, 0);
+	EXPECT_FALSE(r.is_reply);
+	EXPECT_EQ(r.code, CODE_HELLO);
+	EXPECT_EQ(r.flags, 0);
+	EXPECT_EQ(r.data_size, 0);
+	kb_close(&p);
+	kb_report_close(&l);
+}
+
+TEST(malformed_call_is_reported)
+{
+	struct binder_transaction_data tr;
+	struct kb_report_listener l;
+	uint64_t payload = 42;
+	struct kb_return ret;
+	struct kbt_server s;
+	struct kb_report r;
+	struct kb_thread t;
+	struct kb_proc p;
+
+	open_listener(&l);
+	kbt_start_ctxmgr(&s, NULL, NULL);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	memset(&tr, 0, sizeof(tr));
+	tr.code = CODE_HELLO;
+	tr.flags = TF_ACCEPT_FDS;
+	tr.data_size = sizeof(payload);
+	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&payload;
+	tr.offsets_size = 3;	/* not a whole offset */
+	tr.data.ptr.offsets = (binder_uintptr_t)(uintptr_t)&payload;
+	write_txn(&t, BC_TRANSACTION, &tr);
+	kbt_expect(&t, BR_FAILED_REPLY, &ret);
+
+	expect_one(&l, &r);
+	EXPECT_EQ(r.error, BR_FAILED_REPLY);
+	EXPECT_EQ(strcmp(r.context, "binder"), 0);
+	expect_from_me(&r);
+	EXPECT_EQ(r.to_pid, s.pid);
+	EXPECT_EQ(r.to_tid, 0);
+	EXPECT_FALSE(r.is_reply);
+	EXPECT_EQ(r.code, CODE_HELLO);
+	EXPECT_EQ(r.flags, TF_ACCEPT_FDS);
+	EXPECT_EQ(r.data_size, sizeof(payload));
+	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
+	kb_report_close(&l);
+}
+
+/* Reply with an offsets size that is not a whole offset. */
+static int bad_reply(struct kb_thread *t,
+		     const struct binder_transaction_data *tr,
+		     struct kb_parcel *reply, void *arg)
+{
+	struct binder_transaction_data out;
+	uint32_t word = 7;
+	struct kb_return ret;
+
+	(void)tr;
+	(void)reply;
+	(void)arg;
+	memset(&out, 0, sizeof(out));
+	out.code = 0x5250;
+	out.data_size = sizeof(word);
+	out.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&word;
+	out.offsets_size = 5;
+	out.data.ptr.offsets = (binder_uintptr_t)(uintptr_t)&word;
+	write_txn(t, BC_REPLY, &out);
+	/* the replier is done; the caller gets the failure */
+	kbt_expect(t, BR_TRANSACTION_COMPLETE, &ret);
+	return KBT_REPLIED;
+}
+
+TEST(failed_reply_is_reported)
+{
+	struct kb_report_listener l;
+	struct kbt_server s;
+	struct kb_report r;
+	struct kb_thread t;
+	struct kb_proc p;
+
+	open_listener(&l);
+	kbt_start_ctxmgr(&s, bad_reply, NULL);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, TF_ACCEPT_FDS),
+		  BR_FAILED_REPLY);
+
+	expect_one(&l, &r);
+	EXPECT_EQ(r.error, BR_FAILED_REPLY);
+	EXPECT_EQ(strcmp(r.context, "binder"), 0);
+	/* the replier sent it; the caller it could not reach is the target */
+	EXPECT_EQ(r.from_pid, s.pid);
+	EXPECT_EQ(r.from_tid, s.pid);	/* kbt_serve runs on the main thread */
+	EXPECT_EQ(r.to_pid, getpid());
+	EXPECT_EQ(r.to_tid, kbt_gettid());
+	EXPECT_TRUE(r.is_reply);
+	EXPECT_EQ(r.code, 0x5250);
+	EXPECT_EQ(r.flags, 0);
+	EXPECT_EQ(r.data_size, 4);
+	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
+	kb_report_close(&l);
+}
+
+/* A call back to the caller's node, malformed, while the caller waits. */
+static int bad_nested_call(struct kb_thread *t,
+			   const struct binder_transaction_data *tr,
+			   struct kb_parcel *reply, void *arg)
+{
+	struct binder_transaction_data out;
+	struct flat_binder_object obj;
+	uint64_t word = 9;
+	struct kb_return ret;
+
+	(void)reply;
+	(void)arg;
+	kbt_txn_object(tr, 0, &obj);
+	memset(&out, 0, sizeof(out));
+	out.target.handle = obj.handle;
+	out.code = 0x4e455354;
+	out.data_size = sizeof(word);
+	out.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&word;
+	out.offsets_size = 6;
+	out.data.ptr.offsets = (binder_uintptr_t)(uintptr_t)&word;
+	write_txn(t, BC_TRANSACTION, &out);
+	kbt_expect(t, BR_FAILED_REPLY, &ret);
+	return KBT_REPLY;
+}
+
+TEST(failed_nested_call_names_the_waiting_thread)
+{
+	struct kb_report_listener l;
+	struct kb_parcel data;
+	struct kb_reply reply;
+	struct kbt_server s;
+	struct kb_report r;
+	struct kb_thread t;
+	struct kb_proc p;
+
+	open_listener(&l);
+	kbt_start_ctxmgr(&s, bad_nested_call, NULL);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	kb_parcel_init(&data);
+	kb_parcel_write_binder(&data, 0x3000, 0x4000, 0, false);
+	kbt_call(&t, 0, CODE_HELLO, &data, &reply);
+	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
+
+	expect_one(&l, &r);
+	EXPECT_EQ(r.error, BR_FAILED_REPLY);
+	EXPECT_EQ(r.from_pid, s.pid);
+	EXPECT_EQ(r.from_tid, s.pid);
+	/* the call back goes to the thread that waits for the server */
+	EXPECT_EQ(r.to_pid, getpid());
+	EXPECT_EQ(r.to_tid, kbt_gettid());
+	EXPECT_FALSE(r.is_reply);
+	EXPECT_EQ(r.code, 0x4e455354);
+	EXPECT_EQ(r.flags, 0);
+	EXPECT_EQ(r.data_size, 8);
+	kb_parcel_fini(&data);
+	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
+	kb_report_close(&l);
+}
+
+static int freeze(int fd, pid_t pid, bool enable)
+{
+	struct binder_freeze_info info = {
+		.pid = (uint32_t)pid, .enable = enable, .timeout_ms = 1000,
+	};
+
+	return ioctl(fd, BINDER_FREEZE, &info) ? -errno : 0;
+}
+
+TEST(calls_to_frozen_process_are_reported)
+{
+	struct kb_report_listener l;
+	struct kb_parcel data;
+	struct kbt_server s;
+	struct kb_report r;
+	struct kb_thread t;
+	struct kb_proc p;
+
+	open_listener(&l);
+	kbt_start_ctxmgr(&s, NULL, NULL);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	kb_parcel_init(&data);
+	kb_parcel_write_u64(&data, 1);
+	ASSERT_OK(freeze(p.fd, s.pid, true));
+
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, &data, 0),
+		  BR_FROZEN_REPLY);
+	expect_one(&l, &r);
+	EXPECT_EQ(r.error, BR_FROZEN_REPLY);
+	expect_from_me(&r);
+	EXPECT_EQ(r.to_pid, s.pid);
+	EXPECT_EQ(r.to_tid, 0);
+	EXPECT_FALSE(r.is_reply);
+	EXPECT_EQ(r.code, CODE_HELLO);
+	EXPECT_EQ(r.flags, 0);
+	EXPECT_EQ(r.data_size, 8);
+
+	/* one-way: queued until the thaw, and reported as pending */
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO + 1, &data, TF_ONE_WAY),
+		  BR_TRANSACTION_PENDING_FROZEN);
+	expect_one(&l, &r);
+	EXPECT_EQ(r.error, BR_TRANSACTION_PENDING_FROZEN);
+	expect_from_me(&r);
+	EXPECT_EQ(r.to_pid, s.pid);
+	EXPECT_EQ(r.to_tid, 0);
+	EXPECT_EQ(r.code, CODE_HELLO + 1);
+	EXPECT_EQ(r.flags, TF_ONE_WAY);
+	EXPECT_EQ(r.data_size, 8);
+
+	ASSERT_OK(freeze(p.fd, s.pid, false));
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, &data, 0), BR_REPLY);
+	expect_none(&l);
+	kb_parcel_fini(&data);
+	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
+	kb_report_close(&l);
+}
+
+/*
+ * A context manager with a 128 KiB area that never reads: its 64 KiB of
+ * one-way space fills up.
+ */
+static void small_sleeping_ctxmgr(void *arg)
+{
+	struct kbt_chan *chan = arg;
+	struct kb_proc p;
+
+	kbt_open_dev(&p, NULL, 128 * 1024);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	ASSERT_SIGNAL(chan, 'R');
+	ASSERT_WAIT(chan, 'Q');
+	kb_close(&p);
+}
+
+TEST(oneway_spam_suspect_is_reported_once)
+{
+	static uint8_t blob[1024];
+	struct kb_report_listener l;
+	struct kb_parcel data;
+	struct kbt_chan chan;
+	struct kb_report r;
+	struct kb_thread t;
+	struct kb_proc p;
+	int sent, err = 0;
+	pid_t pid;
+
+	open_listener(&l);
+	kbt_chan_init(&chan);
+	pid = kbt_fork(small_sleeping_ctxmgr, &chan);
+	ASSERT_WAIT(&chan, 'R');
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	kb_parcel_init(&data);
+	memset(blob, 0xab, sizeof(blob));
+	ASSERT_OK(kb_parcel_write(&data, blob, sizeof(blob)));
+
+	/*
+	 * Spam detection is not enabled on this fd: like mainline, the driver
+	 * reports a suspect anyway. The suspect is the call that leaves less
+	 * than a tenth of the area free (the 52nd of 1 KiB here).
+	 */
+	for (sent = 0; sent < 60; sent++) {
+		ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, &data, TF_ONE_WAY),
+			  BR_TRANSACTION_COMPLETE);
+		err = kb_report_next(&l, &r, 0);
+		if (err != -ETIMEDOUT)
+			break;
+	}
+	ASSERT_OK(err);
+	kbt_log("spam suspect after %d one-way calls", sent + 1);
+	EXPECT_EQ(r.error, BR_ONEWAY_SPAM_SUSPECT);
+	expect_from_me(&r);
+	EXPECT_EQ(r.to_pid, pid);
+	EXPECT_EQ(r.to_tid, 0);
+	EXPECT_FALSE(r.is_reply);
+	EXPECT_EQ(r.code, CODE_HELLO);
+	EXPECT_EQ(r.flags, TF_ONE_WAY);
+	EXPECT_EQ(r.data_size, 1024);
+
+	/* still low on space, but already reported: no second report */
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, &data, TF_ONE_WAY),
+			  BR_TRANSACTION_COMPLETE);
+	expect_none(&l);
+	ASSERT_SIGNAL(&chan, 'Q');
+	ASSERT_CHILD_OK(pid);
+	kbt_chan_close(&chan);
+	kb_parcel_fini(&data);
+	kb_close(&p);
+	kb_report_close(&l);
+}
+
+TEST(successful_calls_are_not_reported)
+{
+	struct kb_report_listener l;
+	struct kbt_server s;
+	struct kb_thread t;
+	struct kb_proc p;
+
+	open_listener(&l);
+	kbt_start_ctxmgr(&s, NULL, NULL);
+	kbt_open(&p);
+	kb_thread_init(&t, p.fd);
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, 0), BR_REPLY);
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, TF_ONE_WAY),
+		  BR_TRANSACTION_COMPLETE);
+	kbt_stop_ctxmgr(&t, &s);
+	expect_none(&l);
+	kb_close(&p);
+	kb_report_close(&l);
+}
+
+/*
+ * A call on @dev to a context manager that does not exist: BR_DEAD_REPLY,
+ * reported with that device as context.
+ */
+static void fail_call_on(const char *dev)
+{
+	struct kb_thread t;
+	struct kb_proc p;
+
+	kbt_open_dev(&p, dev, KBT_MAP_SIZE);
+	kb_thread_init(&t, p.fd);
+	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, 0), BR_DEAD_REPLY);
+	kb_close(&p);
+}
+
+TEST(report_names_the_senders_device)
+{
+	struct kb_report_listener l;
+	struct kb_report r;
+
+	open_listener(&l);
+	fail_call_on("/dev/hwbinder");
+	expect_one(&l, &r);
+	EXPECT_EQ(r.error, BR_DEAD_REPLY);
+	EXPECT_EQ(strcmp(r.context, "hwbinder"), 0);
+	expect_from_me(&r);
+	fail_call_on("/dev/vndbinder");
+	expect_one(&l, &r);
+	EXPECT_EQ(strcmp(r.context, "vndbinder"), 0);
+	kb_report_close(&l);
+}
+
+/* In a new network namespace: listen, then fail a call on request. */
+static void netns_child(void *arg)
+{
+	struct kbt_chan *chan = arg;
+	struct kb_report_listener l;
+	struct kb_report r;
+
+	if (unshare(CLONE_NEWNET)) {
+		kbt_log("unshare(CLONE_NEWNET): %s", kbt_strerr(errno));
+		ASSERT_SIGNAL(chan, 'S');
+		return;
+	}
+	/* the family is there in every namespace */
+	ASSERT_OK(kb_report_open(&l));
+	ASSERT_SIGNAL(chan, 'R');
+	/* the parent's failure stays in the parent's namespace */
+	ASSERT_WAIT(chan, 'F');
+	expect_none(&l);
+	/* ours stays in ours */
+	fail_call_on("/dev/hwbinder");
+	expect_one(&l, &r);
+	EXPECT_EQ(r.from_pid, getpid());
+	EXPECT_EQ(strcmp(r.context, "hwbinder"), 0);
+	ASSERT_SIGNAL(chan, 'D');
+	kb_report_close(&l);
+}
+
+TEST(reports_stay_in_the_senders_network_namespace)
+{
+	struct kb_report_listener l;
+	struct kbt_chan chan;
+	struct kb_report r;
+	char token = 0;
+	pid_t pid;
+
+	open_listener(&l);
+	kbt_chan_init(&chan);
+	pid = kbt_fork(netns_child, &chan);
+	ASSERT_OK(kbt_recv(&chan, &token, 1, KBT_WAIT_MS));
+	if (token == 'S') {
+		ASSERT_CHILD_OK(pid);
+		SKIP("no network namespaces here");
+	}
+	ASSERT_EQ(token, 'R');
+	fail_call_on("/dev/hwbinder");
+	expect_one(&l, &r);
+	EXPECT_EQ(r.from_pid, getpid());
+	ASSERT_SIGNAL(&chan, 'F');
+	ASSERT_WAIT(&chan, 'D');
+	expect_none(&l);
+	ASSERT_CHILD_OK(pid);
+	kbt_chan_close(&chan);
+	kb_report_close(&l);
+}
+
+TEST(kbinder_report_prints_one_line_per_report)
+{
+	char line[256] = "", want[256];
+	struct pollfd pfd;
+	FILE *tool;
+	int tries;
+
+	REQUIRE_KBINDER("binder netlink reports are mainline 6.18; Debian 6.1 has none");
+	if (access("/usr/bin/kbinder", X_OK))
+		SKIP("the kbinder tool is not installed in this guest");
+	tool = popen("exec /usr/bin/kbinder -d /dev/hwbinder report --count 1 --timeout 20", "r");
+	ASSERT_TRUE(tool != NULL);
+	pfd.fd = fileno(tool);
+	pfd.events = POLLIN;
+	/* the tool joins the group at some point: fail calls until it tells */
+	for (tries = 0; tries < 50 && !poll(&pfd, 1, 0); tries++) {
+		fail_call_on("/dev/hwbinder");
+		poll(&pfd, 1, 200);
+	}
+	ASSERT_TRUE(fgets(line, sizeof(line), tool) != NULL);
+	ASSERT_EQ(pclose(tool), 0);
+	snprintf(want, sizeof(want),
+		 "BR_DEAD_REPLY context=hwbinder from=%d:%d to=- reply=no flags=0 code=%#x size=0\n",
+		 getpid(), kbt_gettid(), CODE_HELLO);
+	if (strcmp(line, want))
+		kbt_fail(__FILE__, __LINE__, true, "got \"%s\", want \"%s\"",
+			 line, want);
+}
