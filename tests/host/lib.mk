@@ -10,7 +10,7 @@ LIB_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 LIB_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h \
 	tests/host/lib_check.h include/uapi/linux/android/*.h)
 LIB_HOST_TESTS := $(LIB_HOST_BIN)/lib_writer $(LIB_HOST_BIN)/lib_reader \
-	$(LIB_HOST_BIN)/lib_parcel
+	$(LIB_HOST_BIN)/lib_parcel $(LIB_HOST_BIN)/lib_report
 
 $(LIB_HOST_BIN)/lib_writer: tests/host/lib_writer.c lib/src/writer.c $(LIB_HOST_DEPS)
 	@mkdir -p $(@D)
@@ -21,6 +21,9 @@ $(LIB_HOST_BIN)/lib_reader: tests/host/lib_reader.c lib/src/reader.c $(LIB_HOST_
 $(LIB_HOST_BIN)/lib_parcel: tests/host/lib_parcel.c lib/src/parcel.c $(LIB_HOST_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_HOST_CFLAGS) -o $@ tests/host/lib_parcel.c lib/src/parcel.c
+$(LIB_HOST_BIN)/lib_report: tests/host/lib_report.c lib/src/report.c $(LIB_HOST_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(LIB_HOST_CFLAGS) -o $@ tests/host/lib_report.c lib/src/report.c
 
 .PHONY: host-lib-check
 host-lib-check: $(LIB_HOST_TESTS)
