@@ -51,4 +51,5 @@ TEST(frozen_target_refuses_sync_and_queues_oneway)
 	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_REPLY);
 	ASSERT_EQ(freeze(p.fd, 0x7ffffff0, true, 0), -EINVAL);
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
 }

@@ -29,6 +29,13 @@ static void start(struct kbt_server *s, struct kb_proc *p, struct kb_thread *t)
 	kb_thread_init(t, p->fd);
 }
 
+/* Quit the server started by start() and close the caller's binder fd. */
+static void stop(struct kbt_server *s, struct kb_proc *p, struct kb_thread *t)
+{
+	kbt_stop_ctxmgr(t, s);
+	kb_close(p);
+}
+
 /* After an error the process must still work: a ping gets its answer. */
 static void ping_ok(struct kb_thread *t)
 {
@@ -89,7 +96,7 @@ TEST(unknown_handle_gives_failed_reply)
 	ASSERT_EQ(kbt_call_status(&t, 12345, CODE_PING, NULL, TF_ONE_WAY),
 		  BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(no_context_manager_gives_dead_reply)
@@ -109,6 +116,7 @@ TEST(no_context_manager_gives_dead_reply)
 		kbt_msleep(20);
 	} while (kbt_now_ms() < deadline);
 	ASSERT_EQ(st, BR_DEAD_REPLY);
+	kb_close(&p);
 }
 
 TEST(offsets_not_multiple_of_8_fail)
@@ -123,7 +131,7 @@ TEST(offsets_not_multiple_of_8_fail)
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 4), BR_FAILED_REPLY);
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 12), BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 /* Build a 24-byte BINDER_TYPE_BINDER object at @at in @data. */
@@ -150,7 +158,7 @@ TEST(offset_not_4_byte_aligned_fails)
 	put_binder(data, 2, 0x100);
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(offset_out_of_range_fails)
@@ -170,7 +178,7 @@ TEST(offset_out_of_range_fails)
 	offs[0] = (binder_size_t)-8;	/* wraps when the size is added */
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(overlapping_objects_fail)
@@ -199,7 +207,7 @@ TEST(overlapping_objects_fail)
 	offs[1] = 40;
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 16), BR_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(unknown_object_type_fails)
@@ -215,7 +223,7 @@ TEST(unknown_object_type_fails)
 	memcpy(data, &type, 4);
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(handle_object_with_unknown_handle_fails)
@@ -231,7 +239,7 @@ TEST(handle_object_with_unknown_handle_fails)
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_PING, &data, 0), BR_FAILED_REPLY);
 	kb_parcel_fini(&data);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(fd_to_node_refusing_fds_fails)
@@ -249,7 +257,7 @@ TEST(fd_to_node_refusing_fds_fails)
 		  BR_FAILED_REPLY);
 	kb_parcel_fini(&data);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(sizes_that_overflow_fail)
@@ -272,7 +280,7 @@ TEST(sizes_that_overflow_fail)
 	/* bigger than the target's whole 1 MiB area */
 	ASSERT_EQ(raw_call(&t, data, (size_t)2 << 20, NULL, 0), BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(unreadable_payload_gives_failed_reply)
@@ -288,7 +296,7 @@ TEST(unreadable_payload_gives_failed_reply)
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), (void *)16, 8), BR_FAILED_REPLY);
 	(void)offs;
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(reply_without_transaction_fails)
@@ -307,6 +315,7 @@ TEST(reply_without_transaction_fails)
 	kb_put_txn(&w, BC_REPLY, &tr);
 	ASSERT_OK(kb_write(p.fd, wbuf, w.len, NULL));
 	kbt_expect(&t, BR_FAILED_REPLY, &ret);
+	kb_close(&p);
 }
 
 TEST(bad_write_buffer_gives_efault)
@@ -327,6 +336,7 @@ TEST(bad_write_buffer_gives_efault)
 	/* the reference answers EINVAL here; EFAULT would be fine too */
 	ASSERT_EQ(ioctl(p.fd, BINDER_VERSION, (void *)16), -1);
 	ASSERT_TRUE(errno == EINVAL || errno == EFAULT);
+	kb_close(&p);
 }
 
 TEST(bad_read_buffer_gives_efault)
@@ -340,6 +350,7 @@ TEST(bad_read_buffer_gives_efault)
 	bwr.read_buffer = 16;
 	ASSERT_EQ(kb_write_read(p.fd, &bwr), -EFAULT);
 	ASSERT_EQ(bwr.read_consumed, 0);
+	kb_close(&p);
 }
 
 /* Commands before a bad one are done and counted; the bad one is not. */
@@ -359,6 +370,7 @@ TEST(unknown_command_gives_einval_and_stops_there)
 	memset(wbuf + w.len + 4, 0, 4);
 	ASSERT_EQ(kb_write(p.fd, wbuf, w.len + 8, &consumed), -EINVAL);
 	ASSERT_EQ(consumed, w.len);
+	kb_close(&p);
 }
 
 /* Unsupported commands of the protocol are refused the same way. */
@@ -375,6 +387,7 @@ TEST(unsupported_commands_give_einval)
 	memcpy(wbuf + 4, &pd, sizeof(pd));
 	ASSERT_EQ(kb_write(p.fd, wbuf, 4 + sizeof(pd), &consumed), -EINVAL);
 	ASSERT_EQ(consumed, 0);
+	kb_close(&p);
 }
 
 /*
@@ -404,6 +417,7 @@ TEST(truncated_command_at_end_of_mapping_is_refused)
 		kbt_strerr(ret), consumed);
 	ASSERT_TRUE(ret == -EFAULT || ret == -EINVAL);
 	ASSERT_EQ(consumed, 4);
+	kb_close(&p);
 }
 
 /*
@@ -425,6 +439,7 @@ TEST(truncated_command_is_not_read_past_write_size)
 	ret = kb_write(p.fd, wbuf, 6, &consumed);
 	ASSERT_TRUE(ret == -EINVAL || ret == -EFAULT);
 	ASSERT_EQ(consumed, 0);
+	kb_close(&p);
 }
 
 /* A read buffer too small for the next item leaves it queued. */
@@ -466,7 +481,7 @@ TEST(read_buffer_too_small_keeps_work_queued)
 			ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 		}
 	}
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(free_buffer_of_bad_pointer_is_harmless)
@@ -485,7 +500,7 @@ TEST(free_buffer_of_bad_pointer_is_harmless)
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	EXPECT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(ref_commands_on_unknown_handle_are_harmless)
@@ -504,7 +519,7 @@ TEST(ref_commands_on_unknown_handle_are_harmless)
 	EXPECT_OK(kb_dead_binder_done(&t, 0x4444));
 	ASSERT_EQ(kbt_no_event(&t, 100), 0);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 TEST(garbage_command_streams_never_crash)
@@ -543,7 +558,7 @@ TEST(garbage_command_streams_never_crash)
 	/* drain whatever the garbage caused, then check we still work */
 	kbt_no_event(&t, 200);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 /*
@@ -579,7 +594,7 @@ TEST(failed_transaction_stops_the_write_after_it)
 	ASSERT_EQ(consumed, w.len - first);
 	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }
 
 static void extended_error(int fd, struct binder_extended_error *ee)
@@ -624,5 +639,5 @@ TEST(extended_error_describes_last_failure_once)
 	ASSERT_EQ(ee.command, BR_OK);
 	ASSERT_EQ(ee.param, 0);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	stop(&s, &p, &t);
 }

@@ -131,6 +131,7 @@ static void send_oneway_on_signal(void *arg)
 	kb_thread_init(&t, p.fd);
 	ASSERT_EQ(kbt_call_status(&t, 0, 9, NULL, TF_ONE_WAY),
 		  BR_TRANSACTION_COMPLETE);
+	kb_close(&p);
 }
 
 /*
@@ -165,6 +166,7 @@ TEST(poll_reports_pending_work)
 	ASSERT_CHILD_OK(c);
 	/* drained: not readable any more */
 	ASSERT_EQ(poll(&pfd, 1, 100), 0);
+	kbt_chan_close(&chan);
 	kb_close(&p);
 }
 

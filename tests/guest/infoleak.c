@@ -141,4 +141,5 @@ TEST(debugfs_and_returns_show_no_kernel_addresses)
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	kb_parcel_fini(&data);
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
 }

@@ -129,6 +129,8 @@ static uint32_t run(uint32_t depth)
 	ASSERT_EQ(side.n_handled, (int)(depth / 2 + 1));
 	ASSERT_EQ(__atomic_load_n(&idle_got, __ATOMIC_SEQ_CST), 0);
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);	/* the close's flush ends the idle looper's read */
+	ASSERT_EQ(pthread_join(th, NULL), 0);
 	return v;
 }
 
@@ -199,6 +201,7 @@ static void side_server_main(void *arg)
 	ASSERT_OK(kb_enter_looper(&t));
 	ASSERT_SIGNAL(&s->chan, 'R');
 	ASSERT_OK(kbt_serve(&t, side_server, NULL));
+	kb_close(&side_server_proc);
 }
 
 static int side_served_by_idle;
@@ -267,4 +270,6 @@ TEST(calls_outside_the_chain_skip_the_waiting_thread)
 	ASSERT_EQ(__atomic_load_n(&side_served_by_idle, __ATOMIC_SEQ_CST), 2);
 	kb_parcel_fini(&data);
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);	/* the close's flush ends the idle looper's read */
+	ASSERT_EQ(pthread_join(th, NULL), 0);
 }

@@ -190,6 +190,7 @@ TEST(first_strong_ref_sends_increfs_then_acquire)
 	collect(&t, &r, 200);
 	ASSERT_EQ(r.n, 2);
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
 }
 
 TEST(node_debug_info_lists_node_state)
@@ -209,6 +210,7 @@ TEST(node_debug_info_lists_node_state)
 	node_debug(p.fd, NODE_PTR, &info);
 	ASSERT_EQ(info.ptr, 0);		/* the end of the list */
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
 }
 
 TEST(last_release_sends_release_then_decrefs_and_frees_node)
@@ -230,6 +232,7 @@ TEST(last_release_sends_release_then_decrefs_and_frees_node)
 	node_debug(p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
 }
 
 TEST(weak_reference_keeps_node_until_decrefs)
@@ -257,6 +260,7 @@ TEST(weak_reference_keeps_node_until_decrefs)
 	node_debug(p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
 }
 
 TEST(strong_count_on_a_handle_is_counted)
@@ -275,6 +279,7 @@ TEST(strong_count_on_a_handle_is_counted)
 	collect_until(&t, &r, 3);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
 }
 
 /*
@@ -303,6 +308,7 @@ TEST(strong_ref_cannot_be_revived_from_weak)
 	ASSERT_EQ((int32_t)kbt_txn_u32(&reply.txn, 0), -EINVAL);
 	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
 }
 
 static void info(struct kb_thread *t, struct rec *r, uint32_t *strong,
@@ -336,6 +342,7 @@ static void third_holder(void *arg)
 	ASSERT_OK(kb_ref(&t, BC_RELEASE, obj.handle));
 	ASSERT_SIGNAL(chan, 'D');
 	ASSERT_WAIT(chan, 'X');
+	kb_close(&p);
 }
 
 TEST(node_info_for_ref_counts_strong_holders)
@@ -364,6 +371,8 @@ TEST(node_info_for_ref_counts_strong_holders)
 	ASSERT_SIGNAL(&chan, 'X');
 	ASSERT_CHILD_OK(b);
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
+	kbt_chan_close(&chan);
 }
 
 TEST(node_info_for_ref_is_for_the_context_manager_only)
@@ -384,6 +393,7 @@ TEST(node_info_for_ref_is_for_the_context_manager_only)
 	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
 	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
 }
 
 /* When the holder dies, its references go and the owner hears of it. */
@@ -402,6 +412,7 @@ TEST(dying_holder_releases_its_references)
 	ASSERT_EVENT(&r, 3, BR_DECREFS);
 	node_debug(p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
+	kb_close(&p);
 }
 
 /* Sending the same node again does not ask for references again. */
@@ -423,4 +434,5 @@ TEST(known_node_sent_again_sends_no_new_increfs)
 	ASSERT_EQ(r.n, 2);
 	kb_parcel_fini(&data);
 	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
 }

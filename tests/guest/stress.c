@@ -106,6 +106,7 @@ static void registry_main(void *arg)
 	ASSERT_OK(kb_enter_looper(&t));
 	ASSERT_SIGNAL(&s->chan, 'R');
 	ASSERT_OK(kbt_serve(&t, registry_handler, NULL));
+	kb_close(&p);
 }
 
 /* ---- workers ---- */
@@ -428,5 +429,6 @@ TEST_TIMEOUT(random_calls_with_a_killed_worker, 90)
 		kbt_open(&p);
 		kb_thread_init(&t, p.fd);
 		kbt_stop_ctxmgr(&t, &reg);
+		kb_close(&p);
 	}
 }
