@@ -43,6 +43,7 @@ static void call_zero(void *arg)
 	struct kb_proc p;
 	struct kb_thread t;
 	struct kb_parcel data;
+	struct kbt_fd_snap before;
 	int fd = -1;
 
 	kbt_open(&p);
@@ -60,8 +61,12 @@ static void call_zero(void *arg)
 		kbt_log("sending fd %d", fd);
 		kb_parcel_write_fd(&data, fd, 0x99);
 	}
+	ASSERT_OK(kbt_fd_snapshot(&before));
 	ASSERT_EQ(kbt_call_status(&t, 0, 5, &data, fd >= 0 ? TF_ACCEPT_FDS : 0),
 		  BR_REPLY);
+	/* sending an fd neither closes nor adds one on the sender's side */
+	ASSERT_FDS_UNCHANGED(&before);
+	kbt_fd_snap_free(&before);
 	if (fd >= 0)
 		close(fd);
 	kb_parcel_fini(&data);
@@ -109,6 +114,7 @@ TEST(context_manager_ext_flags_allow_fds)
 	struct kb_proc p;
 	struct kb_thread t;
 	struct kb_return ret;
+	struct kbt_fd_snap before;
 	struct stat mine, got;
 	pid_t c;
 
@@ -119,6 +125,7 @@ TEST(context_manager_ext_flags_allow_fds)
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, &obj));
 	kb_thread_init(&t, p.fd);
 	ASSERT_OK(kb_enter_looper(&t));
+	ASSERT_OK(kbt_fd_snapshot(&before));
 	c = kbt_fork(call_zero, (void *)1);
 	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
 			      NULL, KBT_WAIT_MS));
@@ -133,6 +140,8 @@ TEST(context_manager_ext_flags_allow_fds)
 		/* a new fd in this process for the sender's file */
 		kbt_log("received fd %u", fdo.fd);
 		ASSERT_NE(fdo.fd, 100);
+		ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
+		kbt_fd_snap_free(&before);
 		ASSERT_EQ(fstat((int)fdo.fd, &got), 0);
 		ASSERT_EQ(stat("/proc/self/exe", &mine), 0);
 		ASSERT_EQ(got.st_ino, mine.st_ino);

@@ -237,6 +237,7 @@ TEST(valid_pointer_tree_with_fd_array_arrives)
 	binder_size_t offs[3] = { 0, CVE_PTR_SIZE, 2 * CVE_PTR_SIZE };
 	struct { uint64_t child; int32_t fds[2]; } parent;
 	uint8_t child[20];
+	struct kbt_fd_snap before;
 	struct kb_reply r;
 	struct fixture f;
 	struct cve_txn x;
@@ -244,6 +245,7 @@ TEST(valid_pointer_tree_with_fd_array_arrives)
 
 	up(&f);
 	kbt_fill(child, sizeof(child), 7);
+	ASSERT_OK(kbt_fd_snapshot(&before));
 	for (round = 0; round < 4; round++) {
 		parent.child = (uint64_t)(uintptr_t)child;
 		parent.fds[0] = f.pfd[1];
@@ -268,7 +270,12 @@ TEST(valid_pointer_tree_with_fd_array_arrives)
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 6), cve_sum(child, sizeof(child)));
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 7), BINDER_TYPE_FDA);
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 8), 2);
+		/* the receiver holds exactly the array's two new fds ... */
+		ASSERT_EQ(kbt_txn_u32(&r.txn, 10), 2);
 		ASSERT_OK(kb_free_buffer(&f.t, r.txn.data.ptr.buffer));
+		/* ... and the sender neither lost nor gained one */
+		ASSERT_FDS_UNCHANGED(&before);
 	}
+	kbt_fd_snap_free(&before);
 	down(&f);
 }

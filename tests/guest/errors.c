@@ -248,13 +248,18 @@ TEST(fd_to_node_refusing_fds_fails)
 	struct kb_proc p;
 	struct kb_thread t;
 	struct kb_parcel data;
+	struct kbt_fd_snap before;
 
 	start(&s, &p, &t);
 	/* a plain context manager node does not accept fds */
 	kb_parcel_init(&data);
 	kb_parcel_write_fd(&data, 1, 0);
+	ASSERT_OK(kbt_fd_snapshot(&before));
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_PING, &data, TF_ACCEPT_FDS),
 		  BR_FAILED_REPLY);
+	/* the sender keeps its fd (the server's own check: it got none) */
+	ASSERT_FDS_UNCHANGED(&before);
+	kbt_fd_snap_free(&before);
 	kb_parcel_fini(&data);
 	ping_ok(&t);
 	stop(&s, &p, &t);
