@@ -46,8 +46,7 @@ static void call_zero(void *arg)
 	struct kbt_fd_snap before;
 	int fd = -1;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kb_parcel_init(&data);
 	kb_parcel_write_u32(&data, 0x11223344);
 	if (arg) {
@@ -121,10 +120,7 @@ TEST(context_manager_ext_flags_allow_fds)
 	memset(&obj, 0, sizeof(obj));
 	obj.hdr.type = BINDER_TYPE_BINDER;
 	obj.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS;
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, &obj));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, &obj);
 	ASSERT_OK(kbt_fd_snapshot(&before));
 	c = kbt_fork(call_zero, (void *)1);
 	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
@@ -255,8 +251,7 @@ static void call_at_nice(void *arg)
 	struct kb_thread t;
 
 	ASSERT_EQ(setpriority(PRIO_PROCESS, 0, nice), 0);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_REPLY);
 	kb_close(&p);
 }
@@ -295,10 +290,7 @@ TEST(callee_nice_is_bounded_by_node_min_priority)
 	memset(&obj, 0, sizeof(obj));
 	obj.hdr.type = BINDER_TYPE_BINDER;
 	obj.flags = 5;
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, &obj));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, &obj);
 	ASSERT_EQ(serve_nice(&t, 2), 2);	/* more urgent than 5: as caller */
 	ASSERT_EQ(getpriority(PRIO_PROCESS, 0), 0);	/* restored */
 	ASSERT_EQ(serve_nice(&t, 12), 5);	/* less urgent: the node's 5 */

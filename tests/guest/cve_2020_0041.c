@@ -30,8 +30,7 @@ static void up(struct fixture *f)
 	int i;
 
 	cve_registry_start(&f->r);
-	kbt_open(&f->p);
-	kb_thread_init(&f->t, f->p.fd);
+	kbt_client(&f->p, &f->t);
 	ASSERT_EQ(pipe2(f->pfd, O_CLOEXEC), 0);
 	for (i = 0; i < 4; i++)
 		f->fds[i] = f->pfd[1];

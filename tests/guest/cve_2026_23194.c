@@ -25,8 +25,7 @@ struct fixture {
 static void up(struct fixture *f)
 {
 	cve_registry_start(&f->r);
-	kbt_open(&f->p);
-	kb_thread_init(&f->t, f->p.fd);
+	kbt_client(&f->p, &f->t);
 }
 
 static void down(struct fixture *f)

@@ -669,8 +669,7 @@ static inline void cve_owner_main(void *arg)
 	char cmd;
 
 	memset(&c, 0, sizeof(c));
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	if (o->unacked) {
 		cve_owner_register(o, &t);
 		ASSERT_SIGNAL(&o->chan, 'R');
@@ -774,8 +773,7 @@ static inline void cve_world_up(struct cve_world *w)
 
 	cve_registry_start(&w->r);
 	cve_owner_start(&w->o, 0, CVE_OWNER_PTR, false);
-	kbt_open(&w->p);
-	kb_thread_init(&w->t, w->p.fd);
+	kbt_client(&w->p, &w->t);
 	h = cve_get(&w->t, 0, &w->get);
 	ASSERT_GE(h, 0);
 	w->h = (uint32_t)h;

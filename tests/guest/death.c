@@ -34,9 +34,7 @@ static int server(struct kb_thread *t, const struct binder_transaction_data *tr,
 /* A looper client holding a weak reference on handle 0. */
 static void client(struct kbt_server *s, struct kb_proc *p, struct kb_thread *t)
 {
-	kbt_start_ctxmgr(s, server, NULL);
-	kbt_open(p);
-	kb_thread_init(t, p->fd);
+	kbt_start_with_client(s, server, NULL, p, t);
 	ASSERT_OK(kb_enter_looper(t));
 	ASSERT_OK(kb_ref(t, BC_INCREFS, 0));
 }
@@ -184,8 +182,7 @@ static void hang_caller(void *arg)
 	struct kb_thread t;
 	uint32_t st;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_SIGNAL(chan, 'C');
 	st = kbt_call_status(&t, 0, CODE_HANG, NULL, 0);
 	ASSERT_EQ(st, BR_DEAD_REPLY);
@@ -198,8 +195,7 @@ static void queued_caller(void *arg)
 	struct kb_proc p;
 	struct kb_thread t;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_SIGNAL(chan, 'C');
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_PING, NULL, 0), BR_DEAD_REPLY);
 	kb_close(&p);
@@ -240,8 +236,7 @@ static void give_node_and_wait(void *arg)
 	struct kb_thread t;
 	struct kb_parcel data;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kb_parcel_init(&data);
 	kb_parcel_write_binder(&data, 0x7000, 0x7001, 0, false);
 	ASSERT_EQ(kbt_call_status(&t, 0, 1, &data, 0), BR_REPLY);
@@ -259,10 +254,7 @@ TEST(call_to_dead_node_gives_dead_reply)
 	struct kbt_chan chan;
 	pid_t c;
 
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	kbt_chan_init(&chan);
 	c = kbt_fork(give_node_and_wait, &chan);
 	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
@@ -293,8 +285,7 @@ static void call_and_wait(void *arg)
 	struct kb_proc p;
 	struct kb_thread t;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_SIGNAL(chan, 'C');
 	kbt_call_status(&t, 0, 1, NULL, 0);
 	ASSERT_SIGNAL(chan, 'X');	/* only when answered */
@@ -315,10 +306,7 @@ TEST(reply_to_dead_client_is_dropped)
 	struct kb_parcel reply;
 	pid_t c;
 
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	kbt_chan_init(&chan);
 	c = kbt_fork(call_and_wait, &chan);
 	ASSERT_WAIT(&chan, 'C');

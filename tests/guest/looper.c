@@ -31,8 +31,7 @@ static void caller(void *arg)
 	struct kb_proc p;
 	struct kb_thread t;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, code, NULL, 0), BR_REPLY);
 	kb_close(&p);
 }
@@ -44,8 +43,7 @@ static void quitter(void *arg)
 	struct kb_thread t;
 
 	(void)arg;
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kbt_quit(&t, 0);
 	kb_close(&p);
 }
@@ -154,8 +152,7 @@ static void call_tid(void *arg)
 	struct kb_reply r;
 	uint32_t tid;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kbt_call(&t, 0, (uint32_t)(chan ? CODE_TID : CODE_BLOCK), NULL, &r);
 	tid = kbt_txn_u32(&r.txn, 0);
 	if (chan)

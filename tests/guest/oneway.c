@@ -13,10 +13,7 @@
 /* This process becomes the manager; the test's calls come from children. */
 static void become_manager(struct kb_proc *p, struct kb_thread *t)
 {
-	kbt_open(p);
-	ASSERT_OK(kbt_become_ctxmgr(p->fd, NULL));
-	kb_thread_init(t, p->fd);
-	ASSERT_OK(kb_enter_looper(t));
+	kbt_manager(p, t, NULL);
 }
 
 static void client_with(void (*fn)(struct kb_thread *t, void *arg),
@@ -25,8 +22,7 @@ static void client_with(void (*fn)(struct kb_thread *t, void *arg),
 	struct kb_proc p;
 	struct kb_thread t;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	fn(&t, arg);
 	kb_close(&p);
 }
@@ -304,8 +300,7 @@ TEST(oneway_is_ordered_per_node)
 	kbt_chan_init(&chan);
 	s = kbt_fork(ordered_server, &chan);
 	ASSERT_WAIT(&chan, 'R');
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kb_parcel_init(&data);
 	for (i = 0; i < N_ORDERED; i++) {
 		kb_parcel_reset(&data);

@@ -90,8 +90,7 @@ static void busy_client(void *arg)
 	struct kb_reply r;
 	int i;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, 0));
 	ASSERT_OK(kb_request_death(&t, 0, 0x42));
 	kb_parcel_init(&data);
