@@ -23,6 +23,7 @@ struct fixture {
 	struct kb_thread t;
 	int pfd[2];
 	int fds[4];	/* all the pipe's write end */
+	struct kbt_fd_snap table;	/* ours, with the pipe open */
 };
 
 static void up(struct fixture *f)
@@ -34,11 +35,17 @@ static void up(struct fixture *f)
 	ASSERT_EQ(pipe2(f->pfd, O_CLOEXEC), 0);
 	for (i = 0; i < 4; i++)
 		f->fds[i] = f->pfd[1];
+	ASSERT_OK(kbt_fd_snapshot(&f->table));
 }
 
-/* No file reference stays behind; the registry still serves. */
+/*
+ * Sending fds, accepted or refused, changed nothing in our table; no file
+ * reference stays behind; the registry still serves.
+ */
 static void down(struct fixture *f)
 {
+	ASSERT_FDS_UNCHANGED(&f->table);
+	kbt_fd_snap_free(&f->table);
 	cve_ping(&f->t, 0);
 	close(f->pfd[1]);
 	ASSERT_TRUE(cve_pipe_hangs_up(f->pfd[0], 3000));
