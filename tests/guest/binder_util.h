@@ -68,6 +68,13 @@ static inline void kbt_open(struct kb_proc *p)
 	kbt_open_dev(p, NULL, KBT_MAP_SIZE);
 }
 
+/** kbt_client() - open $BINDER_DEVICE and make @t this thread's handle on it. */
+static inline void kbt_client(struct kb_proc *p, struct kb_thread *t)
+{
+	kbt_open(p);
+	kb_thread_init(t, p->fd);
+}
+
 /**
  * kbt_become_ctxmgr() - BINDER_SET_CONTEXT_MGR, retrying for a while on
  * EBUSY: the previous test's manager is released asynchronously.
@@ -86,6 +93,21 @@ static inline int kbt_become_ctxmgr(int fd,
 			return ret;
 		kbt_msleep(10);
 	}
+}
+
+/**
+ * kbt_manager() - open $BINDER_DEVICE as its context manager (with node
+ * object @ext, or NULL for a plain node) and enter the looper on @t: the
+ * test process serves the calls its children make to handle 0.
+ * kb_close(@p) when done.
+ */
+static inline void kbt_manager(struct kb_proc *p, struct kb_thread *t,
+			       const struct flat_binder_object *ext)
+{
+	kbt_open(p);
+	ASSERT_OK(kbt_become_ctxmgr(p->fd, ext));
+	kb_thread_init(t, p->fd);
+	ASSERT_OK(kb_enter_looper(t));
 }
 
 /** kbt_handle_or_fail() - kb_handle_default() that records failures. */
@@ -267,6 +289,30 @@ static inline void kbt_stop_ctxmgr(struct kb_thread *t, struct kbt_server *s)
 	kbt_quit(t, 0);
 	ASSERT_CHILD_OK(s->pid);
 	kbt_chan_close(&s->chan);
+}
+
+/**
+ * kbt_start_with_client() - fork a context manager serving with @fn
+ * (kbt_start_ctxmgr()) and open this process's client of it on @p/@t.
+ */
+static inline void kbt_start_with_client(struct kbt_server *s,
+					 kbt_handler_fn fn, void *arg,
+					 struct kb_proc *p, struct kb_thread *t)
+{
+	kbt_start_ctxmgr(s, fn, arg);
+	kbt_client(p, t);
+}
+
+/**
+ * kbt_stop_with_client() - quit the context manager through @t, check it
+ * exited 0 (kbt_stop_ctxmgr()) and close the client @p.
+ */
+static inline void kbt_stop_with_client(struct kb_thread *t,
+					struct kbt_server *s,
+					struct kb_proc *p)
+{
+	kbt_stop_ctxmgr(t, s);
+	kb_close(p);
 }
 
 /** kbt_expect() - the next event (skipping BR_NOOP) must be @cmd. */

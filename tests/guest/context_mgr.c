@@ -18,6 +18,7 @@ static void try_ctxmgr(void *arg)
 	(void)arg;
 	kbt_open(&p);
 	ASSERT_EQ(kb_set_context_mgr(p.fd), -EBUSY);
+	kb_close(&p);
 }
 
 TEST(second_context_manager_gets_ebusy)
@@ -34,6 +35,7 @@ TEST(second_context_manager_gets_ebusy)
 	kb_close(&q);
 	/* another task */
 	ASSERT_CHILD_OK(kbt_fork(try_ctxmgr, NULL));
+	kb_close(&p);
 }
 
 static void call_zero(void *arg)
@@ -41,21 +43,33 @@ static void call_zero(void *arg)
 	struct kb_proc p;
 	struct kb_thread t;
 	struct kb_parcel data;
-	int fd = arg ? open("/proc/self/exe", O_RDONLY | O_CLOEXEC) : -1;
+	struct kbt_fd_snap before;
+	int fd = -1;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kb_parcel_init(&data);
 	kb_parcel_write_u32(&data, 0x11223344);
-	if (fd >= 0) {
+	if (arg) {
+		int exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+
+		ASSERT_GE(exe, 0);
 		/* a number the receiver does not have: it must be translated */
-		fd = dup2(fd, 100);
+		fd = dup2(exe, 100);
+		ASSERT_EQ(fd, 100);
+		close(exe);
 		kbt_log("sending fd %d", fd);
 		kb_parcel_write_fd(&data, fd, 0x99);
 	}
+	ASSERT_OK(kbt_fd_snapshot(&before));
 	ASSERT_EQ(kbt_call_status(&t, 0, 5, &data, fd >= 0 ? TF_ACCEPT_FDS : 0),
 		  BR_REPLY);
+	/* sending an fd neither closes nor adds one on the sender's side */
+	ASSERT_FDS_UNCHANGED(&before);
+	kbt_fd_snap_free(&before);
+	if (fd >= 0)
+		close(fd);
 	kb_parcel_fini(&data);
+	kb_close(&p);
 }
 
 TEST(context_manager_ext_node_has_given_ptr_and_cookie)
@@ -89,6 +103,7 @@ TEST(context_manager_ext_node_has_given_ptr_and_cookie)
 	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
+	kb_close(&p);
 }
 
 /* A manager node made with FLAT_BINDER_FLAG_ACCEPTS_FDS receives fds. */
@@ -98,16 +113,15 @@ TEST(context_manager_ext_flags_allow_fds)
 	struct kb_proc p;
 	struct kb_thread t;
 	struct kb_return ret;
+	struct kbt_fd_snap before;
 	struct stat mine, got;
 	pid_t c;
 
 	memset(&obj, 0, sizeof(obj));
 	obj.hdr.type = BINDER_TYPE_BINDER;
 	obj.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS;
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, &obj));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, &obj);
+	ASSERT_OK(kbt_fd_snapshot(&before));
 	c = kbt_fork(call_zero, (void *)1);
 	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
 			      NULL, KBT_WAIT_MS));
@@ -122,6 +136,8 @@ TEST(context_manager_ext_flags_allow_fds)
 		/* a new fd in this process for the sender's file */
 		kbt_log("received fd %u", fdo.fd);
 		ASSERT_NE(fdo.fd, 100);
+		ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
+		kbt_fd_snap_free(&before);
 		ASSERT_EQ(fstat((int)fdo.fd, &got), 0);
 		ASSERT_EQ(stat("/proc/self/exe", &mine), 0);
 		ASSERT_EQ(got.st_ino, mine.st_ino);
@@ -130,6 +146,7 @@ TEST(context_manager_ext_flags_allow_fds)
 	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
+	kb_close(&p);
 }
 
 static void ctxmgr_as_other_uid(void *arg)
@@ -148,6 +165,7 @@ static void ctxmgr_as_other_uid(void *arg)
 			kbt_msleep(10);
 	} while (ret == -EBUSY && kbt_now_ms() < deadline);
 	ASSERT_EQ(ret, -EPERM);
+	kb_close(&p);
 }
 
 /*
@@ -193,6 +211,7 @@ static void hw_manager(void *arg)
 	ASSERT_OK(kb_send_reply(&t, &reply, 0, KBT_WAIT_MS));
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	kb_parcel_fini(&reply);
+	kb_close(&p);
 }
 
 /* Each device has its own manager and its own handles. */
@@ -220,6 +239,9 @@ TEST(devices_are_separate_contexts)
 	ASSERT_CHILD_OK(c);
 	/* we are the manager of binder: asking again there is EBUSY */
 	ASSERT_EQ(kb_set_context_mgr(p.fd), -EBUSY);
+	kbt_chan_close(&chan);
+	kb_close(&hw);
+	kb_close(&p);
 }
 
 static void call_at_nice(void *arg)
@@ -229,9 +251,9 @@ static void call_at_nice(void *arg)
 	struct kb_thread t;
 
 	ASSERT_EQ(setpriority(PRIO_PROCESS, 0, nice), 0);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_REPLY);
+	kb_close(&p);
 }
 
 /* Serve one call, return the nice level the serving thread ran at. */
@@ -268,12 +290,10 @@ TEST(callee_nice_is_bounded_by_node_min_priority)
 	memset(&obj, 0, sizeof(obj));
 	obj.hdr.type = BINDER_TYPE_BINDER;
 	obj.flags = 5;
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, &obj));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, &obj);
 	ASSERT_EQ(serve_nice(&t, 2), 2);	/* more urgent than 5: as caller */
 	ASSERT_EQ(getpriority(PRIO_PROCESS, 0), 0);	/* restored */
 	ASSERT_EQ(serve_nice(&t, 12), 5);	/* less urgent: the node's 5 */
 	ASSERT_EQ(getpriority(PRIO_PROCESS, 0), 0);
+	kb_close(&p);
 }

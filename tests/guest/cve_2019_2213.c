@@ -127,8 +127,7 @@ static void start(struct kbt_server *s, struct kb_proc *p, struct kb_thread *t)
 	kbt_chan_init(&s->chan);
 	s->pid = kbt_fork(server_main, s);
 	ASSERT_WAIT(&s->chan, 'R');
-	kbt_open(p);
-	kb_thread_init(t, p->fd);
+	kbt_client(p, t);
 }
 
 /* A call with a kbt_fill()ed payload of @size; returns the u32 reply. */
@@ -176,8 +175,7 @@ TEST(double_free_is_harmless)
 	for (i = 0; i < 50; i++)
 		ASSERT_EQ(call_data(&t, CODE_DOUBLE_FREE, 64 + 8 * (size_t)i), 1);
 	mapping_still_whole(&t);
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(free_of_bogus_addresses_is_harmless)
@@ -191,8 +189,7 @@ TEST(free_of_bogus_addresses_is_harmless)
 	for (i = 0; i < 10; i++)
 		ASSERT_EQ(call_data(&t, CODE_BOGUS_FREES, 8192), 1);
 	mapping_still_whole(&t);
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /* ---------------------------------------------------------------- */
@@ -256,8 +253,7 @@ TEST(free_of_undelivered_buffer_is_ignored)
 		kbt_chan_init(&s.chan);
 		s.pid = kbt_fork(undelivered_server, &s);
 		ASSERT_WAIT(&s.chan, 'R');
-		kbt_open(&p);
-		kb_thread_init(&t, p.fd);
+		kbt_client(&p, &t);
 		oneway_data(&t, 256);
 		ASSERT_WAIT(&s.chan, 'A');
 		oneway_data(&t, 256);
@@ -265,8 +261,7 @@ TEST(free_of_undelivered_buffer_is_ignored)
 		ASSERT_OK(kbt_recv(&s.chan, &ok, sizeof(ok), KBT_WAIT_MS));
 		ASSERT_EQ(ok, 1);
 		mapping_still_whole(&t);
-		kbt_stop_ctxmgr(&t, &s);
-		kb_close(&p);
+		kbt_stop_with_client(&t, &s, &p);
 	}
 }
 
@@ -368,8 +363,7 @@ static void race(enum race_mode mode)
 	kbt_chan_init(&s.chan);
 	s.pid = kbt_fork(race_server, &s);
 	ASSERT_WAIT(&s.chan, 'R');
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	for (i = 0; i < RACE_ROUNDS; i++) {
 		uint8_t data[64];
 		struct cve_txn x = { .code = CODE_DATA, .data = data,
@@ -391,8 +385,7 @@ static void race(enum race_mode mode)
 	/* one-way calls may still be queued: let the server finish them */
 	ASSERT_OK(kbt_wait(&s.chan, 'D', 60000));
 	mapping_still_whole(&t);
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST_TIMEOUT(concurrent_frees_of_one_buffer_from_two_threads, 90)

@@ -23,6 +23,7 @@ struct fixture {
 	struct kb_thread t;
 	int pfd[2];
 	int fds[4];	/* all the pipe's write end */
+	struct kbt_fd_snap table;	/* ours, with the pipe open */
 };
 
 static void up(struct fixture *f)
@@ -30,16 +31,21 @@ static void up(struct fixture *f)
 	int i;
 
 	cve_registry_start(&f->r);
-	kbt_open(&f->p);
-	kb_thread_init(&f->t, f->p.fd);
+	kbt_client(&f->p, &f->t);
 	ASSERT_EQ(pipe2(f->pfd, O_CLOEXEC), 0);
 	for (i = 0; i < 4; i++)
 		f->fds[i] = f->pfd[1];
+	ASSERT_OK(kbt_fd_snapshot(&f->table));
 }
 
-/* No file reference stays behind; the registry still serves. */
+/*
+ * Sending fds, accepted or refused, changed nothing in our table; no file
+ * reference stays behind; the registry still serves.
+ */
 static void down(struct fixture *f)
 {
+	ASSERT_FDS_UNCHANGED(&f->table);
+	kbt_fd_snap_free(&f->table);
 	cve_ping(&f->t, 0);
 	close(f->pfd[1]);
 	ASSERT_TRUE(cve_pipe_hangs_up(f->pfd[0], 3000));
@@ -237,6 +243,7 @@ TEST(valid_pointer_tree_with_fd_array_arrives)
 	binder_size_t offs[3] = { 0, CVE_PTR_SIZE, 2 * CVE_PTR_SIZE };
 	struct { uint64_t child; int32_t fds[2]; } parent;
 	uint8_t child[20];
+	struct kbt_fd_snap before;
 	struct kb_reply r;
 	struct fixture f;
 	struct cve_txn x;
@@ -244,6 +251,7 @@ TEST(valid_pointer_tree_with_fd_array_arrives)
 
 	up(&f);
 	kbt_fill(child, sizeof(child), 7);
+	ASSERT_OK(kbt_fd_snapshot(&before));
 	for (round = 0; round < 4; round++) {
 		parent.child = (uint64_t)(uintptr_t)child;
 		parent.fds[0] = f.pfd[1];
@@ -268,7 +276,12 @@ TEST(valid_pointer_tree_with_fd_array_arrives)
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 6), cve_sum(child, sizeof(child)));
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 7), BINDER_TYPE_FDA);
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 8), 2);
+		/* the receiver holds exactly the array's two new fds ... */
+		ASSERT_EQ(kbt_txn_u32(&r.txn, 10), 2);
 		ASSERT_OK(kb_free_buffer(&f.t, r.txn.data.ptr.buffer));
+		/* ... and the sender neither lost nor gained one */
+		ASSERT_FDS_UNCHANGED(&before);
 	}
+	kbt_fd_snap_free(&before);
 	down(&f);
 }

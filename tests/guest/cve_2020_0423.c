@@ -119,8 +119,7 @@ TEST_TIMEOUT(process_exits_with_node_work_queued_while_receiver_drops_it, 60)
 		n += 4;
 	}
 	kbt_log("%d processes", n);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	cve_ping(&t, 0);
 	cve_server_stop(&t, &s);
 	kb_close(&p);
@@ -140,8 +139,7 @@ TEST_TIMEOUT(owner_exits_with_node_work_queued_while_handle_is_released, 60)
 	int i;
 
 	cve_registry_start(&s);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	for (i = 0; i < 30; i++) {
 		int64_t deadline = kbt_now_ms() + 5000;
 

@@ -70,8 +70,7 @@ TEST(weak_handle_to_unacknowledged_dead_node_fails_cleanly)
 	int i;
 
 	cve_registry_start(&s);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	dead_unacked_node(&t);
 	h = cve_get(&t, DEAD_SLOT, &dead_get);
 	ASSERT_GE(h, 0);
@@ -112,8 +111,7 @@ TEST_TIMEOUT(failed_weak_handle_races_target_release, 90)
 	int i, n[4] = { 0 };
 
 	cve_registry_start(&s);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	dead_unacked_node(&t);
 	h = cve_get(&t, DEAD_SLOT, &dead_get);
 	ASSERT_GE(h, 0);

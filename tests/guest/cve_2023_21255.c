@@ -69,11 +69,12 @@ TEST(failure_after_partial_translation_releases_exactly_that)
 	struct cve_world w;
 	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
 			     .offs = offs, .offs_size = sizeof(offs) };
-	int pfd[2], fds_before, round, i;
+	struct kbt_fd_snap before;
+	int pfd[2], round, i;
 
 	cve_world_up(&w);
 	ASSERT_EQ(pipe2(pfd, O_CLOEXEC), 0);
-	fds_before = kbt_fd_count();
+	ASSERT_OK(kbt_fd_snapshot(&before));
 	for (i = 0; i < 5; i++)
 		offs[i] = (binder_size_t)i * CVE_FLAT_SIZE;
 	for (round = 0; round < 6; round++) {
@@ -101,7 +102,9 @@ TEST(failure_after_partial_translation_releases_exactly_that)
 		}
 		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 	}
-	ASSERT_EQ(kbt_fd_count(), fds_before);
+	/* the sender's table is as it was: no fd lost or gained */
+	ASSERT_FDS_UNCHANGED(&before);
+	kbt_fd_snap_free(&before);
 	cve_expect_no_nodes(&w.t);
 	/* the driver holds no reference to the pipe's write end */
 	close(pfd[1]);

@@ -214,8 +214,7 @@ TEST_TIMEOUT(reclaim_racing_munmap_and_exit, 120)
 	int round;
 
 	reclaim_start(&rec);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	for (round = 0; round < 8; round++) {
 		uint32_t v;
 
@@ -256,8 +255,7 @@ TEST_TIMEOUT(reclaim_keeps_buffers_in_use_intact, 120)
 	int round, i;
 
 	server_start(&s);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	reclaim_start(&rec);
 	for (round = 0; round < 6; round++) {
 		for (i = 0; i < 3; i++)

@@ -25,8 +25,7 @@ struct fixture {
 static void up(struct fixture *f)
 {
 	cve_registry_start(&f->r);
-	kbt_open(&f->p);
-	kb_thread_init(&f->t, f->p.fd);
+	kbt_client(&f->p, &f->t);
 }
 
 static void down(struct fixture *f)
@@ -67,6 +66,7 @@ static void empty_at(struct fixture *f, const uint8_t *buf, size_t len,
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 4), BINDER_TYPE_FDA);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 5), 0);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 6), at);
+	ASSERT_EQ(kbt_txn_u32(&r.txn, 7), 0);	/* no fd in the receiver */
 	ASSERT_OK(kb_free_buffer(&f->t, r.txn.data.ptr.buffer));
 }
 
@@ -116,6 +116,7 @@ TEST(empty_fd_arrays_next_to_real_ones_work)
 	uint8_t data[CVE_PTR_SIZE + 4 * CVE_FDA_SIZE];
 	binder_size_t offs[5];
 	int32_t parent[4];
+	struct kbt_fd_snap before;
 	struct kb_reply r;
 	struct fixture f;
 	int pfd[2], i;
@@ -127,6 +128,7 @@ TEST(empty_fd_arrays_next_to_real_ones_work)
 
 	up(&f);
 	ASSERT_EQ(pipe2(pfd, O_CLOEXEC), 0);
+	ASSERT_OK(kbt_fd_snapshot(&before));
 	for (i = 0; i < 5; i++)
 		offs[i] = i ? CVE_PTR_SIZE + (i - 1) * CVE_FDA_SIZE : 0;
 	for (i = 0; i < 3; i++) {
@@ -144,8 +146,13 @@ TEST(empty_fd_arrays_next_to_real_ones_work)
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 8), 2);	/* the real one */
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 11), 0);
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 14), 0);
+		/* the receiver got exactly the real array's two fds ... */
+		ASSERT_EQ(kbt_txn_u32(&r.txn, 16), 2);
 		ASSERT_OK(kb_free_buffer(&f.t, r.txn.data.ptr.buffer));
+		/* ... and the sender's table is as it was */
+		ASSERT_FDS_UNCHANGED(&before);
 	}
+	kbt_fd_snap_free(&before);
 	/* the received fds were closed with the buffers */
 	close(pfd[1]);
 	ASSERT_TRUE(cve_pipe_hangs_up(pfd[0], 3000));
@@ -175,6 +182,7 @@ TEST(empty_fd_array_in_last_buffer_of_sg_area_is_accepted)
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 3), cve_sum(&a, 8));
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 6), cve_sum(&b, 8));
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 8), 0);
+	ASSERT_EQ(kbt_txn_u32(&r.txn, 10), 0);	/* no fd in the receiver */
 	ASSERT_OK(kb_free_buffer(&f.t, r.txn.data.ptr.buffer));
 	down(&f);
 }

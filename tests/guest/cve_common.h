@@ -251,6 +251,14 @@ struct cve_server {
 	int threads;
 };
 
+/*
+ * The server's fd table once it serves (in the server's own process): fds
+ * that transactions install must be accounted against it (CVE_SG_SUM
+ * reports how many are open while it handles a call, and the table must be
+ * back to it when the server quits).
+ */
+static struct kbt_fd_snap cve_srv_fds;
+
 struct cve_looper_arg {
 	struct cve_server *s;
 	int fd;
@@ -287,11 +295,17 @@ static inline void cve_server_main(void *arg)
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, &fds_ok));
 	kb_thread_init(&t, p.fd);
 	ASSERT_OK(kb_enter_looper(&t));
+	ASSERT_OK(kbt_fd_snapshot(&cve_srv_fds));
 	for (i = 0; i < s->threads; i++)
 		ASSERT_EQ(pthread_create(&th, NULL, cve_looper, &la), 0);
 	ASSERT_SIGNAL(&s->k.chan, 'R');
 	kbt_serve(&t, s->k.fn, s->k.arg);
-	/* the other loopers may still block in the driver: just leave */
+	/*
+	 * The other loopers may still block in the driver: just leave, with
+	 * the binder fd open; but every fd a transaction brought must be gone
+	 * (fd arrays are closed by the driver when their buffer is freed).
+	 */
+	kbt_fd_check(&cve_srv_fds, "child cve_server_main");
 	_exit(kbt_failed() ? 1 : 0);
 }
 
@@ -330,7 +344,8 @@ enum {
 	CVE_INFO,		/* u32 slot; reply: i32 err, u32 strong, u32 weak */
 	CVE_DROP,		/* u32 slot */
 	CVE_NOP,		/* just free (one-way or sync) */
-	CVE_SG_SUM,		/* reply: per object type, length, sum of bytes */
+	CVE_SG_SUM,		/* reply: per object type, length, sum of bytes;
+				 * then the number of received fds open */
 	CVE_BAD_REPLY,		/* u32 slot, u32 order: reply with slot's handle
 				 * and an unknown one (order 1: unknown first) */
 };
@@ -353,7 +368,11 @@ static inline uint32_t cve_sum(const void *buf, size_t n)
 	return s;
 }
 
-/* Describe every object of @tr into @reply (see CVE_SG_SUM). */
+/*
+ * Describe every object of @tr into @reply (see CVE_SG_SUM); then the number
+ * of fds this process has beyond its table when it started serving: those
+ * the transaction's fd objects and arrays installed.
+ */
 static inline void cve_sg_describe(const struct binder_transaction_data *tr,
 				   struct kb_parcel *reply)
 {
@@ -385,6 +404,8 @@ static inline void cve_sg_describe(const struct binder_transaction_data *tr,
 			kb_parcel_write_u32(reply, 0);
 		}
 	}
+	kb_parcel_write_u32(reply,
+			    (uint32_t)kbt_fd_changes_since(&cve_srv_fds, NULL));
 }
 
 static inline int cve_registry_fn(struct kb_thread *t,
@@ -648,8 +669,7 @@ static inline void cve_owner_main(void *arg)
 	char cmd;
 
 	memset(&c, 0, sizeof(c));
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	if (o->unacked) {
 		cve_owner_register(o, &t);
 		ASSERT_SIGNAL(&o->chan, 'R');
@@ -753,8 +773,7 @@ static inline void cve_world_up(struct cve_world *w)
 
 	cve_registry_start(&w->r);
 	cve_owner_start(&w->o, 0, CVE_OWNER_PTR, false);
-	kbt_open(&w->p);
-	kb_thread_init(&w->t, w->p.fd);
+	kbt_client(&w->p, &w->t);
 	h = cve_get(&w->t, 0, &w->get);
 	ASSERT_GE(h, 0);
 	w->h = (uint32_t)h;

@@ -50,10 +50,7 @@ static void deaf_main(void *arg)
 	struct kb_thread t;
 	struct kb_proc p;
 
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	ASSERT_SIGNAL(&s->chan, 'R');
 	for (;;)
 		pause();
@@ -84,8 +81,7 @@ TEST(fault_target_dies_mid_transaction)
 	struct kb_proc p;
 	int round;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	for (round = 0; round < 3; round++) {
 		/* the server got the call and dies before replying */
 		memset(&s, 0, sizeof(s));
@@ -197,9 +193,7 @@ TEST(fault_thread_exits_with_transaction_on_stack)
 	int round, ret;
 
 	memset(&s, 0, sizeof(s));
-	kbt_start_ctxmgr(&s, exit_fn, &s);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&s, exit_fn, &s, &p, &t);
 	for (round = 0; round < 5; round++) {
 		/* the serving thread exits: the caller gets BR_DEAD_REPLY */
 		ASSERT_STATUS(cve_transact(&t, &x, NULL), BR_DEAD_REPLY);
@@ -229,8 +223,7 @@ TEST(fault_thread_exits_with_transaction_on_stack)
 		nested_exit(&s, &t, round);
 		cve_ping(&t, 0);
 	}
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /* ---------------------------------------------------------------- */
@@ -363,8 +356,7 @@ TEST(fault_mmap_area_fills_up)
 	kbt_chan_init(&s.chan);
 	s.pid = kbt_fork(fill_server_main, &s);
 	ASSERT_WAIT(&s.chan, 'R');
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	for (round = 0; round < 3; round++) {
 		/* sync: kept buffers fill the whole area */
 		n_sync = fill(&t, 0);
@@ -409,6 +401,5 @@ TEST(fault_mmap_area_fills_up)
 		server_cmd(&s, 'K');
 	}
 	server_cmd(&s, 'F');
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 }

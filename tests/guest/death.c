@@ -34,9 +34,7 @@ static int server(struct kb_thread *t, const struct binder_transaction_data *tr,
 /* A looper client holding a weak reference on handle 0. */
 static void client(struct kbt_server *s, struct kb_proc *p, struct kb_thread *t)
 {
-	kbt_start_ctxmgr(s, server, NULL);
-	kbt_open(p);
-	kb_thread_init(t, p->fd);
+	kbt_start_with_client(s, server, NULL, p, t);
 	ASSERT_OK(kb_enter_looper(t));
 	ASSERT_OK(kb_ref(t, BC_INCREFS, 0));
 }
@@ -63,6 +61,7 @@ TEST(death_notification_on_process_exit)
 	ASSERT_OK(kb_dead_binder_done(&t, COOKIE));
 	/* exactly once */
 	ASSERT_EQ(kbt_no_event(&t, 200), 0);
+	kb_close(&p);
 }
 
 TEST(death_notification_on_kill)
@@ -76,6 +75,8 @@ TEST(death_notification_on_kill)
 	ASSERT_EQ(kbt_kill(s.pid), 128 + SIGKILL);
 	expect_dead_binder(&t, COOKIE + 1);
 	ASSERT_OK(kb_dead_binder_done(&t, COOKIE + 1));
+	kbt_chan_close(&s.chan);
+	kb_close(&p);
 }
 
 TEST(death_notification_on_already_dead_node)
@@ -90,6 +91,7 @@ TEST(death_notification_on_already_dead_node)
 	ASSERT_OK(kb_request_death(&t, 0, COOKIE + 2));
 	expect_dead_binder(&t, COOKIE + 2);
 	ASSERT_OK(kb_dead_binder_done(&t, COOKIE + 2));
+	kb_close(&p);
 }
 
 TEST(cleared_death_notification_is_not_sent)
@@ -106,6 +108,7 @@ TEST(cleared_death_notification_is_not_sent)
 	ASSERT_EQ(ret.u.cookie, COOKIE + 3);
 	kbt_stop_ctxmgr(&t, &s);
 	ASSERT_EQ(kbt_no_event(&t, 300), 0);
+	kb_close(&p);
 }
 
 TEST(clear_after_death_completes_after_dead_binder_done)
@@ -124,6 +127,7 @@ TEST(clear_after_death_completes_after_dead_binder_done)
 	ASSERT_OK(kb_dead_binder_done(&t, COOKIE + 4));
 	kbt_expect(&t, BR_CLEAR_DEATH_NOTIFICATION_DONE, &ret);
 	ASSERT_EQ(ret.u.cookie, COOKIE + 4);
+	kb_close(&p);
 }
 
 TEST(clear_with_wrong_cookie_is_ignored)
@@ -139,6 +143,7 @@ TEST(clear_with_wrong_cookie_is_ignored)
 	kbt_stop_ctxmgr(&t, &s);
 	expect_dead_binder(&t, COOKIE + 5);	/* still armed */
 	ASSERT_OK(kb_dead_binder_done(&t, COOKIE + 5));
+	kb_close(&p);
 }
 
 TEST(second_death_request_on_same_ref_is_ignored)
@@ -154,6 +159,7 @@ TEST(second_death_request_on_same_ref_is_ignored)
 	expect_dead_binder(&t, COOKIE + 7);
 	ASSERT_OK(kb_dead_binder_done(&t, COOKIE + 7));
 	ASSERT_EQ(kbt_no_event(&t, 200), 0);
+	kb_close(&p);
 }
 
 TEST(dead_server_gives_dead_reply)
@@ -165,6 +171,8 @@ TEST(dead_server_gives_dead_reply)
 	client(&s, &p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_DIE, NULL, 0), BR_DEAD_REPLY);
 	ASSERT_CHILD_OK(s.pid);
+	kbt_chan_close(&s.chan);
+	kb_close(&p);
 }
 
 static void hang_caller(void *arg)
@@ -174,11 +182,11 @@ static void hang_caller(void *arg)
 	struct kb_thread t;
 	uint32_t st;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_SIGNAL(chan, 'C');
 	st = kbt_call_status(&t, 0, CODE_HANG, NULL, 0);
 	ASSERT_EQ(st, BR_DEAD_REPLY);
+	kb_close(&p);
 }
 
 static void queued_caller(void *arg)
@@ -187,10 +195,10 @@ static void queued_caller(void *arg)
 	struct kb_proc p;
 	struct kb_thread t;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_SIGNAL(chan, 'C');
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_PING, NULL, 0), BR_DEAD_REPLY);
+	kb_close(&p);
 }
 
 /*
@@ -215,6 +223,9 @@ TEST(dying_process_fails_running_and_queued_calls)
 	kbt_kill(s.pid);
 	ASSERT_CHILD_OK(a);
 	ASSERT_CHILD_OK(b);
+	kbt_chan_close(&s.chan);
+	kbt_chan_close(&c1);
+	kbt_chan_close(&c2);
 }
 
 /* This process is the manager; a child hands it a node and dies. */
@@ -225,8 +236,7 @@ static void give_node_and_wait(void *arg)
 	struct kb_thread t;
 	struct kb_parcel data;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kb_parcel_init(&data);
 	kb_parcel_write_binder(&data, 0x7000, 0x7001, 0, false);
 	ASSERT_EQ(kbt_call_status(&t, 0, 1, &data, 0), BR_REPLY);
@@ -244,10 +254,7 @@ TEST(call_to_dead_node_gives_dead_reply)
 	struct kbt_chan chan;
 	pid_t c;
 
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	kbt_chan_init(&chan);
 	c = kbt_fork(give_node_and_wait, &chan);
 	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
@@ -268,6 +275,8 @@ TEST(call_to_dead_node_gives_dead_reply)
 	ASSERT_EQ(kbt_call_status(&t, obj.handle, 3, NULL, TF_ONE_WAY),
 		  BR_DEAD_REPLY);
 	ASSERT_OK(kb_ref(&t, BC_RELEASE, obj.handle));
+	kb_close(&p);
+	kbt_chan_close(&chan);
 }
 
 static void call_and_wait(void *arg)
@@ -276,11 +285,11 @@ static void call_and_wait(void *arg)
 	struct kb_proc p;
 	struct kb_thread t;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_SIGNAL(chan, 'C');
 	kbt_call_status(&t, 0, 1, NULL, 0);
 	ASSERT_SIGNAL(chan, 'X');	/* only when answered */
+	kb_close(&p);
 }
 
 /*
@@ -297,10 +306,7 @@ TEST(reply_to_dead_client_is_dropped)
 	struct kb_parcel reply;
 	pid_t c;
 
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	kbt_chan_init(&chan);
 	c = kbt_fork(call_and_wait, &chan);
 	ASSERT_WAIT(&chan, 'C');
@@ -314,6 +320,7 @@ TEST(reply_to_dead_client_is_dropped)
 	ASSERT_OK(kb_send_reply(&t, &reply, 0, KBT_WAIT_MS));
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	kb_parcel_fini(&reply);
+	kbt_chan_close(&chan);
 	/* the next caller is served normally */
 	kbt_chan_init(&chan);
 	c = kbt_fork(call_and_wait, &chan);
@@ -324,4 +331,6 @@ TEST(reply_to_dead_client_is_dropped)
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_WAIT(&chan, 'X');
 	ASSERT_CHILD_OK(c);
+	kb_close(&p);
+	kbt_chan_close(&chan);
 }

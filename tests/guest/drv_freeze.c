@@ -31,9 +31,7 @@ TEST(frozen_target_refuses_sync_and_queues_oneway)
 	struct kb_thread t;
 	struct kb_proc p;
 
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_REPLY);
 	ASSERT_OK(freeze(p.fd, s.pid, true, 1000));
 	info = frozen_info(p.fd, s.pid);
@@ -50,5 +48,5 @@ TEST(frozen_target_refuses_sync_and_queues_oneway)
 	ASSERT_OK(freeze(p.fd, s.pid, false, 0));
 	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_REPLY);
 	ASSERT_EQ(freeze(p.fd, 0x7ffffff0, true, 0), -EINVAL);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }

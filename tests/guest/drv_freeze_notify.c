@@ -104,9 +104,7 @@ TEST(freeze_notification_reports_state_changes)
 	uint32_t dummy;
 
 	REQUIRE_KBINDER("freeze notifications are mainline 6.12, the reference is 6.1");
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
 	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, 0));
 
@@ -145,8 +143,7 @@ TEST(freeze_notification_reports_state_changes)
 
 	ASSERT_OK(kb_ref(&t, BC_RELEASE, 0));
 	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(freeze_notification_cleared_while_sent_completes_after_done)
@@ -157,9 +154,7 @@ TEST(freeze_notification_cleared_while_sent_completes_after_done)
 	struct kb_proc p;
 
 	REQUIRE_KBINDER("freeze notifications are mainline 6.12, the reference is 6.1");
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
 	expect_frozen_binder(p.fd, 0);
@@ -170,8 +165,7 @@ TEST(freeze_notification_cleared_while_sent_completes_after_done)
 		  BR_CLEAR_FREEZE_NOTIFICATION_DONE);
 	EXPECT_EQ(cookie, COOKIE);
 	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(freeze_notification_left_pending_is_freed_at_exit)
@@ -181,17 +175,14 @@ TEST(freeze_notification_left_pending_is_freed_at_exit)
 	struct kb_proc p;
 
 	REQUIRE_KBINDER("freeze notifications are mainline 6.12, the reference is 6.1");
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
 	/* One delivered and never acknowledged, one change queued behind. */
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
 	expect_frozen_binder(p.fd, 0);
 	ASSERT_OK(freeze(p.fd, s.pid, true));
 	ASSERT_OK(freeze(p.fd, s.pid, false));
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 	/* The runner checks that every live counter returns to 0. */
 }
 
@@ -202,16 +193,13 @@ TEST(freeze_notification_cleared_but_unacknowledged_is_freed_at_exit)
 	struct kb_proc p;
 
 	REQUIRE_KBINDER("freeze notifications are mainline 6.12, the reference is 6.1");
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
 	expect_frozen_binder(p.fd, 0);
 	/* The note now belongs to the delivered list, not to the ref. */
 	ASSERT_OK(write_hc(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(freeze_notification_never_read_is_freed_at_exit)
@@ -221,12 +209,9 @@ TEST(freeze_notification_never_read_is_freed_at_exit)
 	struct kb_proc p;
 
 	REQUIRE_KBINDER("freeze notifications are mainline 6.12, the reference is 6.1");
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
 	/* Queued on the process, never read: the server quits from here. */
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 }

@@ -18,10 +18,7 @@ TEST(idle_looper_is_not_readable)
 	size_t consumed = 0;
 	int n;
 
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	pfd.fd = p.fd;
 	pfd.events = POLLIN;
 	n = poll(&pfd, 1, 0);

@@ -234,6 +234,7 @@ TEST_TIMEOUT(random_calls_with_kills_leave_no_trace, 120)
 	for (i = 0; i < N_SURVIVORS; i++)
 		ASSERT_EQ(kbt_reap(survivors[i], 90000), 0);
 	kbt_kill(server);
+	kbt_chan_close(&chan);
 }
 
 /* The manager dies while clients are calling: every call still ends. */
@@ -253,4 +254,5 @@ TEST_TIMEOUT(server_killed_mid_flight_fails_calls_cleanly, 120)
 	kbt_kill(server);
 	for (i = 0; i < N_VICTIMS; i++)
 		ASSERT_EQ(kbt_reap(clients[i], 90000), 0);
+	kbt_chan_close(&chan);
 }

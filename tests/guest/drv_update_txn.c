@@ -137,9 +137,7 @@ static uint32_t frozen_pair(uint32_t flags, uint32_t want, uint32_t *got)
 	struct kb_proc p;
 	uint32_t n;
 
-	kbt_start_ctxmgr(&s, record, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&s, record, NULL, &p, &t);
 	ASSERT_EQ(oneway(&t, CODE_FIRST, 0, 0), BR_TRANSACTION_COMPLETE);
 	/* Waits until CODE_FIRST was read (no call of it is pending). */
 	ASSERT_OK(freeze(p.fd, s.pid, true, 5000));
@@ -149,8 +147,7 @@ static uint32_t frozen_pair(uint32_t flags, uint32_t want, uint32_t *got)
 	ASSERT_EQ(oneway(&t, CODE_UPDATE, 3, 0), BR_TRANSACTION_COMPLETE);
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_RELEASE, NULL, 0), BR_REPLY);
 	n = query_until(&t, want, got);
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 	return n;
 }
 
@@ -184,9 +181,7 @@ TEST(update_txn_to_thawed_target_replaces_nothing)
 	struct kb_proc p;
 	uint32_t got[MAX_SEEN];
 
-	kbt_start_ctxmgr(&s, record, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&s, record, NULL, &p, &t);
 	ASSERT_EQ(oneway(&t, CODE_FIRST, 0, 0), BR_TRANSACTION_COMPLETE);
 	ASSERT_EQ(oneway(&t, CODE_UPDATE, 1, TF_UPDATE_TXN),
 		  BR_TRANSACTION_COMPLETE);
@@ -196,6 +191,5 @@ TEST(update_txn_to_thawed_target_replaces_nothing)
 	ASSERT_EQ(query_until(&t, 4, got), 4);
 	EXPECT_EQ(got[2], CODE_UPDATE << 8 | 1);
 	EXPECT_EQ(got[3], CODE_UPDATE << 8 | 2);
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_stop_with_client(&t, &s, &p);
 }

@@ -22,13 +22,6 @@ static int pong(struct kb_thread *t, const struct binder_transaction_data *tr,
 	return KBT_REPLY;
 }
 
-static void start(struct kbt_server *s, struct kb_proc *p, struct kb_thread *t)
-{
-	kbt_start_ctxmgr(s, pong, NULL);
-	kbt_open(p);
-	kb_thread_init(t, p->fd);
-}
-
 /* After an error the process must still work: a ping gets its answer. */
 static void ping_ok(struct kb_thread *t)
 {
@@ -84,12 +77,12 @@ TEST(unknown_handle_gives_failed_reply)
 	struct kb_proc p;
 	struct kb_thread t;
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 12345, CODE_PING, NULL, 0), BR_FAILED_REPLY);
 	ASSERT_EQ(kbt_call_status(&t, 12345, CODE_PING, NULL, TF_ONE_WAY),
 		  BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(no_context_manager_gives_dead_reply)
@@ -100,8 +93,7 @@ TEST(no_context_manager_gives_dead_reply)
 	uint32_t st;
 
 	/* a previous test's manager may still be being released */
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	do {
 		st = kbt_call_status(&t, 0, CODE_PING, NULL, 0);
 		if (st == BR_DEAD_REPLY)
@@ -109,6 +101,7 @@ TEST(no_context_manager_gives_dead_reply)
 		kbt_msleep(20);
 	} while (kbt_now_ms() < deadline);
 	ASSERT_EQ(st, BR_DEAD_REPLY);
+	kb_close(&p);
 }
 
 TEST(offsets_not_multiple_of_8_fail)
@@ -119,11 +112,11 @@ TEST(offsets_not_multiple_of_8_fail)
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[2] = { 0, 0 };
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 4), BR_FAILED_REPLY);
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 12), BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /* Build a 24-byte BINDER_TYPE_BINDER object at @at in @data. */
@@ -146,11 +139,11 @@ TEST(offset_not_4_byte_aligned_fails)
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[1] = { 2 };
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	put_binder(data, 2, 0x100);
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(offset_out_of_range_fails)
@@ -161,7 +154,7 @@ TEST(offset_out_of_range_fails)
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[1];
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	put_binder(data, 40, 0x100);
 	offs[0] = 48;		/* object would end 8 bytes past data_size */
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
@@ -170,7 +163,7 @@ TEST(offset_out_of_range_fails)
 	offs[0] = (binder_size_t)-8;	/* wraps when the size is added */
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(overlapping_objects_fail)
@@ -181,7 +174,7 @@ TEST(overlapping_objects_fail)
 	uint8_t data[96] = { 0 };
 	binder_size_t offs[2];
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	put_binder(data, 0, 0x100);
 	put_binder(data, 40, 0x200);
 	offs[0] = 0;
@@ -199,7 +192,7 @@ TEST(overlapping_objects_fail)
 	offs[1] = 40;
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 16), BR_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(unknown_object_type_fails)
@@ -211,11 +204,11 @@ TEST(unknown_object_type_fails)
 	binder_size_t offs[1] = { 0 };
 	uint32_t type = 0x12345678;
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	memcpy(data, &type, 4);
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(handle_object_with_unknown_handle_fails)
@@ -225,13 +218,13 @@ TEST(handle_object_with_unknown_handle_fails)
 	struct kb_thread t;
 	struct kb_parcel data;
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	kb_parcel_init(&data);
 	kb_parcel_write_handle(&data, 4242, 0, false);
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_PING, &data, 0), BR_FAILED_REPLY);
 	kb_parcel_fini(&data);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(fd_to_node_refusing_fds_fails)
@@ -240,16 +233,21 @@ TEST(fd_to_node_refusing_fds_fails)
 	struct kb_proc p;
 	struct kb_thread t;
 	struct kb_parcel data;
+	struct kbt_fd_snap before;
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	/* a plain context manager node does not accept fds */
 	kb_parcel_init(&data);
 	kb_parcel_write_fd(&data, 1, 0);
+	ASSERT_OK(kbt_fd_snapshot(&before));
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_PING, &data, TF_ACCEPT_FDS),
 		  BR_FAILED_REPLY);
+	/* the sender keeps its fd (the server's own check: it got none) */
+	ASSERT_FDS_UNCHANGED(&before);
+	kbt_fd_snap_free(&before);
 	kb_parcel_fini(&data);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(sizes_that_overflow_fail)
@@ -260,7 +258,7 @@ TEST(sizes_that_overflow_fail)
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[1] = { 0 };
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	ASSERT_EQ(raw_call(&t, data, (binder_size_t)-8, NULL, 0), BR_FAILED_REPLY);
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, (binder_size_t)-8),
 		  BR_FAILED_REPLY);
@@ -272,7 +270,7 @@ TEST(sizes_that_overflow_fail)
 	/* bigger than the target's whole 1 MiB area */
 	ASSERT_EQ(raw_call(&t, data, (size_t)2 << 20, NULL, 0), BR_FAILED_REPLY);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(unreadable_payload_gives_failed_reply)
@@ -283,12 +281,12 @@ TEST(unreadable_payload_gives_failed_reply)
 	uint8_t data[16] = { 0 };
 	binder_size_t offs[1] = { 0 };
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	ASSERT_EQ(raw_call(&t, (void *)16, 64, NULL, 0), BR_FAILED_REPLY);
 	ASSERT_EQ(raw_call(&t, data, sizeof(data), (void *)16, 8), BR_FAILED_REPLY);
 	(void)offs;
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(reply_without_transaction_fails)
@@ -300,13 +298,13 @@ TEST(reply_without_transaction_fails)
 	uint8_t wbuf[128];
 	struct kb_writer w;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	memset(&tr, 0, sizeof(tr));
 	kb_writer_init(&w, wbuf, sizeof(wbuf));
 	kb_put_txn(&w, BC_REPLY, &tr);
 	ASSERT_OK(kb_write(p.fd, wbuf, w.len, NULL));
 	kbt_expect(&t, BR_FAILED_REPLY, &ret);
+	kb_close(&p);
 }
 
 TEST(bad_write_buffer_gives_efault)
@@ -327,6 +325,7 @@ TEST(bad_write_buffer_gives_efault)
 	/* the reference answers EINVAL here; EFAULT would be fine too */
 	ASSERT_EQ(ioctl(p.fd, BINDER_VERSION, (void *)16), -1);
 	ASSERT_TRUE(errno == EINVAL || errno == EFAULT);
+	kb_close(&p);
 }
 
 TEST(bad_read_buffer_gives_efault)
@@ -340,6 +339,7 @@ TEST(bad_read_buffer_gives_efault)
 	bwr.read_buffer = 16;
 	ASSERT_EQ(kb_write_read(p.fd, &bwr), -EFAULT);
 	ASSERT_EQ(bwr.read_consumed, 0);
+	kb_close(&p);
 }
 
 /* Commands before a bad one are done and counted; the bad one is not. */
@@ -359,6 +359,7 @@ TEST(unknown_command_gives_einval_and_stops_there)
 	memset(wbuf + w.len + 4, 0, 4);
 	ASSERT_EQ(kb_write(p.fd, wbuf, w.len + 8, &consumed), -EINVAL);
 	ASSERT_EQ(consumed, w.len);
+	kb_close(&p);
 }
 
 /* Unsupported commands of the protocol are refused the same way. */
@@ -375,6 +376,7 @@ TEST(unsupported_commands_give_einval)
 	memcpy(wbuf + 4, &pd, sizeof(pd));
 	ASSERT_EQ(kb_write(p.fd, wbuf, 4 + sizeof(pd), &consumed), -EINVAL);
 	ASSERT_EQ(consumed, 0);
+	kb_close(&p);
 }
 
 /*
@@ -404,6 +406,7 @@ TEST(truncated_command_at_end_of_mapping_is_refused)
 		kbt_strerr(ret), consumed);
 	ASSERT_TRUE(ret == -EFAULT || ret == -EINVAL);
 	ASSERT_EQ(consumed, 4);
+	kb_close(&p);
 }
 
 /*
@@ -425,6 +428,7 @@ TEST(truncated_command_is_not_read_past_write_size)
 	ret = kb_write(p.fd, wbuf, 6, &consumed);
 	ASSERT_TRUE(ret == -EINVAL || ret == -EFAULT);
 	ASSERT_EQ(consumed, 0);
+	kb_close(&p);
 }
 
 /* A read buffer too small for the next item leaves it queued. */
@@ -441,7 +445,7 @@ TEST(read_buffer_too_small_keeps_work_queued)
 	size_t consumed;
 	bool got_reply = false;
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	memset(&tr, 0, sizeof(tr));
 	tr.code = CODE_PING;
 	kb_writer_init(&w, wbuf, sizeof(wbuf));
@@ -466,7 +470,7 @@ TEST(read_buffer_too_small_keeps_work_queued)
 			ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 		}
 	}
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(free_buffer_of_bad_pointer_is_harmless)
@@ -476,7 +480,7 @@ TEST(free_buffer_of_bad_pointer_is_harmless)
 	struct kb_thread t;
 	struct kb_reply r;
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	EXPECT_OK(kb_free_buffer(&t, 0));
 	EXPECT_OK(kb_free_buffer(&t, 0x12345678));
 	EXPECT_OK(kb_free_buffer(&t, (binder_uintptr_t)(uintptr_t)p.map + 8));
@@ -485,7 +489,7 @@ TEST(free_buffer_of_bad_pointer_is_harmless)
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	EXPECT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(ref_commands_on_unknown_handle_are_harmless)
@@ -494,7 +498,7 @@ TEST(ref_commands_on_unknown_handle_are_harmless)
 	struct kb_proc p;
 	struct kb_thread t;
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	EXPECT_OK(kb_ref(&t, BC_ACQUIRE, 777));
 	EXPECT_OK(kb_ref(&t, BC_RELEASE, 777));
 	EXPECT_OK(kb_ref(&t, BC_DECREFS, 778));
@@ -504,7 +508,7 @@ TEST(ref_commands_on_unknown_handle_are_harmless)
 	EXPECT_OK(kb_dead_binder_done(&t, 0x4444));
 	ASSERT_EQ(kbt_no_event(&t, 100), 0);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(garbage_command_streams_never_crash)
@@ -516,7 +520,7 @@ TEST(garbage_command_streams_never_crash)
 	uint32_t seed = 12345;
 	int i, j;
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	for (i = 0; i < 300; i++) {
 		for (j = 0; j < 64; j++) {
 			seed = seed * 1103515245u + 12345u;
@@ -543,7 +547,7 @@ TEST(garbage_command_streams_never_crash)
 	/* drain whatever the garbage caused, then check we still work */
 	kbt_no_event(&t, 200);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /*
@@ -562,7 +566,7 @@ TEST(failed_transaction_stops_the_write_after_it)
 	struct kb_writer w;
 	size_t consumed = 0, first;
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	memset(&tr, 0, sizeof(tr));
 	tr.target.handle = 4711;	/* no such handle */
 	kb_writer_init(&w, wbuf, sizeof(wbuf));
@@ -579,7 +583,7 @@ TEST(failed_transaction_stops_the_write_after_it)
 	ASSERT_EQ(consumed, w.len - first);
 	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 static void extended_error(int fd, struct binder_extended_error *ee)
@@ -599,7 +603,7 @@ TEST(extended_error_describes_last_failure_once)
 	struct kb_thread t;
 	struct binder_extended_error ee;
 
-	start(&s, &p, &t);
+	kbt_start_with_client(&s, pong, NULL, &p, &t);
 	extended_error(p.fd, &ee);
 	ASSERT_EQ(ee.command, BR_OK);
 	ASSERT_EQ(ee.param, 0);
@@ -624,5 +628,5 @@ TEST(extended_error_describes_last_failure_once)
 	ASSERT_EQ(ee.command, BR_OK);
 	ASSERT_EQ(ee.param, 0);
 	ping_ok(&t);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }

@@ -135,9 +135,7 @@ TEST(allocation_failures_inside_a_call_fail_it_cleanly)
 	for (i = 0; i < sizeof(fault_knobs) / sizeof(fault_knobs[0]); i++)
 		ASSERT_OK(write_file(fault_knobs[i][0], fault_knobs[i][1]));
 
-	kbt_start_ctxmgr(&server, NULL, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&server, NULL, NULL, &p, &t);
 	memset(payload, 0x5a, sizeof(payload));
 	kb_parcel_init(&data);
 	kb_parcel_write(&data, payload, sizeof(payload));

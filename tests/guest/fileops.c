@@ -127,10 +127,10 @@ static void send_oneway_on_signal(void *arg)
 	struct kb_thread t;
 
 	ASSERT_WAIT(chan, 'G');
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, 9, NULL, TF_ONE_WAY),
 		  BR_TRANSACTION_COMPLETE);
+	kb_close(&p);
 }
 
 /*
@@ -149,10 +149,7 @@ TEST(poll_reports_pending_work)
 
 	kbt_chan_init(&chan);
 	c = kbt_fork(send_oneway_on_signal, &chan);
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	pfd.fd = p.fd;
 	pfd.events = POLLIN;
 	ASSERT_EQ(poll(&pfd, 1, 100), 0);
@@ -165,6 +162,7 @@ TEST(poll_reports_pending_work)
 	ASSERT_CHILD_OK(c);
 	/* drained: not readable any more */
 	ASSERT_EQ(poll(&pfd, 1, 100), 0);
+	kbt_chan_close(&chan);
 	kb_close(&p);
 }
 
@@ -176,8 +174,7 @@ TEST(flush_wakes_pollers)
 	struct pollfd pfd;
 	int dup_fd;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kb_enter_looper(&t));
 	pfd.fd = p.fd;
 	pfd.events = POLLIN;
@@ -257,10 +254,7 @@ TEST(thread_exit_with_transaction_pending_fails_the_caller)
 	struct kb_return ret;
 	pid_t c;
 
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	c = fork();
 	ASSERT_GE(c, 0);
 	if (c == 0) {
@@ -268,8 +262,7 @@ TEST(thread_exit_with_transaction_pending_fails_the_caller)
 		struct kb_thread ct;
 		uint32_t st;
 
-		kbt_open(&cp);
-		kb_thread_init(&ct, cp.fd);
+		kbt_client(&cp, &ct);
 		st = kbt_call_status(&ct, 0, 5, NULL, 0);
 		_exit(st == BR_DEAD_REPLY ? 0 : 1);
 	}
@@ -339,8 +332,7 @@ TEST(release_frees_context_manager_role)
 	struct kb_thread t;
 	int i;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	for (i = 0; i < 3; i++) {
 		kbt_start_ctxmgr(&s, noop_server, NULL);
 		kbt_stop_ctxmgr(&t, &s);

@@ -182,14 +182,123 @@ int kbt_fd_count(void);
 /** ASSERT_FD_COUNT() - the fd table has exactly @before entries again. */
 #define ASSERT_FD_COUNT(before) ASSERT_EQ(kbt_fd_count(), (before))
 
+/*
+ * The fd check. Every test body and every kbt_fork() child is checked
+ * without any code of its own: the harness snapshots /proc/self/fd (fd
+ * number -> readlink target) just before the body or the child's function
+ * runs and again when it returns; any fd added, removed or pointing
+ * somewhere else fails the test, e.g.
+ *	fd 5 (anon_inode:[eventfd]) leaked by child receiver_main
+ * Exits through _exit(), a fatal ASSERT, SKIP, a signal or the timeout are
+ * not checked (there is no "after"). So: close what you open, including fds
+ * a transaction installed (BINDER_TYPE_FD/FDA) in the receiver.
+ */
+
+/** Bytes kept of an fd's readlink target (longer ones are truncated). */
+#define KBT_FD_TARGET_MAX 256
+
+/**
+ * struct kbt_fd_entry - one open fd.
+ * @fd:     its number
+ * @target: readlink of /proc/self/fd/<fd> ("?" if unreadable)
+ */
+struct kbt_fd_entry {
+	int fd;
+	char target[KBT_FD_TARGET_MAX];
+};
+
+/**
+ * struct kbt_fd_snap - the fd table of a process at one moment.
+ * @n: number of entries
+ * @e: the entries, sorted by fd (malloc'ed; kbt_fd_snap_free())
+ */
+struct kbt_fd_snap {
+	size_t n;
+	struct kbt_fd_entry *e;
+};
+
+/** enum kbt_fd_kind - how an fd differs between two snapshots. */
+enum kbt_fd_kind {
+	KBT_FD_ADDED,		/* open now, was not before: a leak */
+	KBT_FD_REMOVED,		/* was open before, is not now */
+	KBT_FD_RETARGETED,	/* open in both, to different things */
+};
+
+/**
+ * struct kbt_fd_change - one difference between two snapshots.
+ * @fd:     the fd number
+ * @kind:   what changed
+ * @before: target before (NULL for KBT_FD_ADDED); points into the snapshot
+ * @after:  target after (NULL for KBT_FD_REMOVED); points into the snapshot
+ */
+struct kbt_fd_change {
+	int fd;
+	enum kbt_fd_kind kind;
+	const char *before;
+	const char *after;
+};
+
+/**
+ * kbt_fd_snapshot() - read this process's fd table into @s (the
+ * directory stream's own fd is left out).
+ * Return: 0 or -errno (then @s is empty).
+ */
+int kbt_fd_snapshot(struct kbt_fd_snap *s);
+/** kbt_fd_snap_free() - release @s's entries; @s is empty afterwards. */
+void kbt_fd_snap_free(struct kbt_fd_snap *s);
+/**
+ * kbt_fd_diff() - the changes from @before to @after, by ascending fd.
+ * @out: receives the first @max changes (may be NULL if @max is 0)
+ * Return: the number of changes (may exceed @max).
+ */
+size_t kbt_fd_diff(const struct kbt_fd_snap *before,
+		   const struct kbt_fd_snap *after,
+		   struct kbt_fd_change *out, size_t max);
+/**
+ * kbt_fd_change_str() - describe @c as done by @who, e.g.
+ * "fd 5 (anon_inode:[eventfd]) leaked by test body".
+ */
+void kbt_fd_change_str(const struct kbt_fd_change *c, const char *who,
+		       char *buf, size_t size);
+/**
+ * kbt_fd_check() - compare this process's fd table with @before and record
+ * one (non-fatal) failure naming every change, attributed to @who.
+ * Return: the number of changes.
+ */
+size_t kbt_fd_check(const struct kbt_fd_snap *before, const char *who);
+
+/**
+ * kbt_fd_changes_since() - how many fds differ from @before now.
+ * @added_fd: if not NULL, gets the fd of the first one added (else -1)
+ * Return: the number of changes, or -errno if the table could not be read.
+ */
+long kbt_fd_changes_since(const struct kbt_fd_snap *before, int *added_fd);
+
+/** ASSERT_FDS_UNCHANGED() - the fd table is exactly as in snapshot @before. */
+#define ASSERT_FDS_UNCHANGED(before)					\
+	ASSERT_EQ(kbt_fd_changes_since((before), NULL), 0)
+/**
+ * ASSERT_ONE_NEW_FD() - the only change since snapshot @before is one new
+ * fd, number @fd (e.g. the one a BINDER_TYPE_FD object brought).
+ */
+#define ASSERT_ONE_NEW_FD(before, fd) do {				\
+	int _kbt_added;							\
+	ASSERT_EQ(kbt_fd_changes_since((before), &_kbt_added), 1);	\
+	ASSERT_EQ(_kbt_added, (fd));					\
+} while (0)
+
 /**
  * kbt_fork() - run @fn(@arg) in a child process of the test.
  *
  * The child exits 0 when @fn returns and no failure was recorded, 1
- * otherwise. Its failures are recorded for the test too.
+ * otherwise. Its failures are recorded for the test too. Its fd table is
+ * checked as the test body's is (see above): what it held when it started
+ * it must hold when @fn returns; failures name it "child <fn>".
  * Return: the child's pid.
  */
-pid_t kbt_fork(void (*fn)(void *arg), void *arg);
+#define kbt_fork(fn, arg) kbt_fork_named((fn), (arg), #fn)
+/** kbt_fork_named() - kbt_fork() with the child's name for fd reports. */
+pid_t kbt_fork_named(void (*fn)(void *arg), void *arg, const char *name);
 /**
  * kbt_reap() - wait up to @timeout_ms for @pid.
  * Return: its exit status, 128 + signal if killed, -ETIMEDOUT, or -errno.

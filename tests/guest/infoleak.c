@@ -123,9 +123,7 @@ TEST(debugfs_and_returns_show_no_kernel_addresses)
 	int files;
 
 	REQUIRE_KBINDER("scans kbinder's own debugfs files");
-	kbt_start_ctxmgr(&s, holder, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&s, holder, NULL, &p, &t);
 	ASSERT_OK(kb_enter_looper(&t));
 	kb_parcel_init(&data);
 	kb_parcel_write_binder(&data, 0x1230, 0x4560, 0, false);
@@ -140,5 +138,5 @@ TEST(debugfs_and_returns_show_no_kernel_addresses)
 	ASSERT_GT(files, 0);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }

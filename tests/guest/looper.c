@@ -31,9 +31,21 @@ static void caller(void *arg)
 	struct kb_proc p;
 	struct kb_thread t;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, code, NULL, 0), BR_REPLY);
+	kb_close(&p);
+}
+
+/* Make one waiting looper of the manager leave kbt_serve(). */
+static void quitter(void *arg)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+
+	(void)arg;
+	kbt_client(&p, &t);
+	kbt_quit(&t, 0);
+	kb_close(&p);
 }
 
 /* Read raw until a BR_TRANSACTION; return the read's first word. */
@@ -80,6 +92,7 @@ TEST(spawn_looper_when_all_busy)
 	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
 	ASSERT_OK(kb_free_buffer(&t, txn.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
+	kb_close(&p);
 }
 
 TEST(no_spawn_looper_when_max_threads_is_zero)
@@ -96,6 +109,7 @@ TEST(no_spawn_looper_when_max_threads_is_zero)
 	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
 	ASSERT_OK(kb_free_buffer(&t, txn.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
+	kb_close(&p);
 }
 
 /* ---- a pool: the spawned thread serves while the first is busy ---- */
@@ -138,13 +152,13 @@ static void call_tid(void *arg)
 	struct kb_reply r;
 	uint32_t tid;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kbt_call(&t, 0, (uint32_t)(chan ? CODE_TID : CODE_BLOCK), NULL, &r);
 	tid = kbt_txn_u32(&r.txn, 0);
 	if (chan)
 		ASSERT_OK(kbt_send(chan, &tid, sizeof(tid)));
 	kb_free_buffer(&t, r.txn.data.ptr.buffer);
+	kb_close(&p);
 }
 
 /*
@@ -187,6 +201,13 @@ TEST(spawned_looper_serves_while_others_are_busy)
 	ASSERT_OK(kb_free_buffer(&t, txn.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(blocker);
 	(void)go;
+	/* the spawned looper is the only one waiting: it takes the quit */
+	ASSERT_CHILD_OK(kbt_fork(quitter, NULL));
+	ASSERT_EQ(pthread_join(th, NULL), 0);
+	kbt_chan_close(&chan);
+	close(release_pipe[0]);
+	close(release_pipe[1]);
+	kb_close(&p);
 }
 
 /* Two loopers: one blocked in a call, the idle one takes the next call. */
@@ -217,6 +238,12 @@ static void pool_server(void *arg)
 	ASSERT_WAIT(chan, 'Q');
 	ASSERT_EQ(write(release_pipe[1], "x", 1), 1);
 	ASSERT_WAIT(chan, 'E');
+	/* the test made each pool thread leave kbt_serve() by then */
+	ASSERT_EQ(pthread_join(th[0], NULL), 0);
+	ASSERT_EQ(pthread_join(th[1], NULL), 0);
+	close(release_pipe[0]);
+	close(release_pipe[1]);
+	kb_close(&p);
 }
 
 TEST(work_is_picked_by_idle_thread)
@@ -242,8 +269,13 @@ TEST(work_is_picked_by_idle_thread)
 	ASSERT_EQ(tid1, tid2);
 	ASSERT_SIGNAL(&srv, 'Q');
 	ASSERT_CHILD_OK(blocker);
+	/* one quit per pool thread, one after the other */
+	ASSERT_CHILD_OK(kbt_fork(quitter, NULL));
+	ASSERT_CHILD_OK(kbt_fork(quitter, NULL));
 	ASSERT_SIGNAL(&srv, 'E');
 	ASSERT_CHILD_OK(s);
+	kbt_chan_close(&chan);
+	kbt_chan_close(&srv);
 }
 
 static void caller_on_signal(void *arg)
@@ -278,6 +310,8 @@ TEST(process_work_reaches_thread_without_looper)
 	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
+	kbt_chan_close(&chan);
+	kb_close(&p);
 }
 
 TEST(set_max_threads_with_bad_pointer_fails)
@@ -288,4 +322,5 @@ TEST(set_max_threads_with_bad_pointer_fails)
 	ASSERT_EQ(ioctl(p.fd, BINDER_SET_MAX_THREADS, (void *)16), -1);
 	ASSERT_TRUE(errno == EINVAL || errno == EFAULT);
 	ASSERT_OK(kb_set_max_threads(p.fd, 15));
+	kb_close(&p);
 }

@@ -110,9 +110,7 @@ static uint32_t run(uint32_t depth)
 	uint32_t v;
 	int i;
 
-	kbt_start_ctxmgr(&s, server, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_start_with_client(&s, server, NULL, &p, &t);
 	ASSERT_EQ(pthread_create(&th, NULL, idle_looper, &p), 0);
 	kbt_msleep(50);
 	/* start as if we had been called with RECURSE(depth) */
@@ -128,7 +126,8 @@ static uint32_t run(uint32_t depth)
 		ASSERT_EQ(side.handler_tid[i], kbt_gettid());
 	ASSERT_EQ(side.n_handled, (int)(depth / 2 + 1));
 	ASSERT_EQ(__atomic_load_n(&idle_got, __ATOMIC_SEQ_CST), 0);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);	/* the close's flush ends the idle looper's read */
+	ASSERT_EQ(pthread_join(th, NULL), 0);
 	return v;
 }
 
@@ -193,12 +192,10 @@ static void side_server_main(void *arg)
 	struct kbt_server *s = arg;
 	struct kb_thread t;
 
-	kbt_open(&side_server_proc);
-	ASSERT_OK(kbt_become_ctxmgr(side_server_proc.fd, NULL));
-	kb_thread_init(&t, side_server_proc.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&side_server_proc, &t, NULL);
 	ASSERT_SIGNAL(&s->chan, 'R');
 	ASSERT_OK(kbt_serve(&t, side_server, NULL));
+	kb_close(&side_server_proc);
 }
 
 static int side_served_by_idle;
@@ -252,8 +249,7 @@ TEST(calls_outside_the_chain_skip_the_waiting_thread)
 	kbt_chan_init(&s.chan);
 	s.pid = kbt_fork(side_server_main, &s);
 	ASSERT_WAIT(&s.chan, 'R');
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_EQ(pthread_create(&th, NULL, side_idle_looper, &p), 0);
 	kbt_msleep(50);
 	kb_parcel_init(&data);
@@ -266,5 +262,6 @@ TEST(calls_outside_the_chain_skip_the_waiting_thread)
 	ASSERT_EQ(__atomic_load_n(&waiter_got, __ATOMIC_SEQ_CST), 0);
 	ASSERT_EQ(__atomic_load_n(&side_served_by_idle, __ATOMIC_SEQ_CST), 2);
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);	/* the close's flush ends the idle looper's read */
+	ASSERT_EQ(pthread_join(th, NULL), 0);
 }

@@ -13,10 +13,7 @@
 /* This process becomes the manager; the test's calls come from children. */
 static void become_manager(struct kb_proc *p, struct kb_thread *t)
 {
-	kbt_open(p);
-	ASSERT_OK(kbt_become_ctxmgr(p->fd, NULL));
-	kb_thread_init(t, p->fd);
-	ASSERT_OK(kb_enter_looper(t));
+	kbt_manager(p, t, NULL);
 }
 
 static void client_with(void (*fn)(struct kb_thread *t, void *arg),
@@ -25,9 +22,9 @@ static void client_with(void (*fn)(struct kb_thread *t, void *arg),
 	struct kb_proc p;
 	struct kb_thread t;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	fn(&t, arg);
+	kb_close(&p);
 }
 
 static void send_oneway(struct kb_thread *t, uint32_t handle, uint32_t code,
@@ -79,6 +76,7 @@ TEST(oneway_gets_transaction_complete_and_no_sender_pid)
 	ASSERT_EQ(ret.u.txn.code, 2);
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
+	kb_close(&p);
 }
 
 TEST(oneway_waits_for_previous_buffer_free)
@@ -104,6 +102,7 @@ TEST(oneway_waits_for_previous_buffer_free)
 	ASSERT_EQ(ret.u.txn.code, 2);
 	ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 0), 222);
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	kb_close(&p);
 }
 
 static void oneway_then_sync(struct kb_thread *t, void *arg)
@@ -141,6 +140,7 @@ TEST(sync_call_not_blocked_by_held_oneway)
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 2);
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	kb_close(&p);
 }
 
 /* The child gets node B from the manager, then sends one-ways to both. */
@@ -209,6 +209,7 @@ TEST(oneway_queues_are_per_node)
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 2);
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	kb_close(&p);
 }
 
 /* ---- ordering with two serving threads ---- */
@@ -283,6 +284,7 @@ static void ordered_server(void *arg)
 	ASSERT_OK(kb_enter_looper(&t));
 	ASSERT_SIGNAL(chan, 'R');
 	ASSERT_OK(kbt_serve(&t, ordered_handler, NULL));
+	kb_close(&p);
 }
 
 TEST(oneway_is_ordered_per_node)
@@ -298,8 +300,7 @@ TEST(oneway_is_ordered_per_node)
 	kbt_chan_init(&chan);
 	s = kbt_fork(ordered_server, &chan);
 	ASSERT_WAIT(&chan, 'R');
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kb_parcel_init(&data);
 	for (i = 0; i < N_ORDERED; i++) {
 		kb_parcel_reset(&data);
@@ -314,6 +315,8 @@ TEST(oneway_is_ordered_per_node)
 	kbt_quit(&t, 0);
 	ASSERT_CHILD_OK(s);
 	kb_parcel_fini(&data);
+	kb_close(&p);
+	kbt_chan_close(&chan);
 }
 
 /* ---- async space ---- */
@@ -381,6 +384,8 @@ TEST(async_space_limit_gives_failed_reply)
 		ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	}
 	ASSERT_CHILD_OK(c);
+	kb_close(&p);
+	kbt_chan_close(&chan);
 }
 
 static void three_oneways(struct kb_thread *t, void *arg)
@@ -417,6 +422,7 @@ TEST(oneway_from_dead_sender_is_still_delivered)
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 3);
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	kb_close(&p);
 }
 
 static void oneways_tagged(struct kb_thread *t, void *arg)
@@ -463,4 +469,5 @@ TEST(oneway_from_two_senders_keeps_each_order)
 	ASSERT_EQ(next[1], 10);
 	ASSERT_CHILD_OK(a);
 	ASSERT_CHILD_OK(b);
+	kb_close(&p);
 }

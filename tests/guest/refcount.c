@@ -155,9 +155,7 @@ static void setup(struct kbt_server *s, struct kb_proc *p, struct kb_thread *t,
 	struct kb_parcel data;
 	struct kb_reply reply;
 
-	kbt_start_ctxmgr(s, ref_server, NULL);
-	kbt_open(p);
-	kb_thread_init(t, p->fd);
+	kbt_start_with_client(s, ref_server, NULL, p, t);
 	ASSERT_OK(kb_enter_looper(t));
 	memset(r, 0, sizeof(*r));
 	kb_parcel_init(&data);
@@ -189,7 +187,7 @@ TEST(first_strong_ref_sends_increfs_then_acquire)
 	/* nothing more while the server holds its reference */
 	collect(&t, &r, 200);
 	ASSERT_EQ(r.n, 2);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(node_debug_info_lists_node_state)
@@ -208,7 +206,7 @@ TEST(node_debug_info_lists_node_state)
 	ASSERT_EQ(info.has_weak_ref, 1);
 	node_debug(p.fd, NODE_PTR, &info);
 	ASSERT_EQ(info.ptr, 0);		/* the end of the list */
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(last_release_sends_release_then_decrefs_and_frees_node)
@@ -229,7 +227,7 @@ TEST(last_release_sends_release_then_decrefs_and_frees_node)
 	/* after BR_DECREFS the node is gone */
 	node_debug(p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(weak_reference_keeps_node_until_decrefs)
@@ -256,7 +254,7 @@ TEST(weak_reference_keeps_node_until_decrefs)
 	ASSERT_EVENT(&r, 3, BR_DECREFS);
 	node_debug(p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(strong_count_on_a_handle_is_counted)
@@ -274,7 +272,7 @@ TEST(strong_count_on_a_handle_is_counted)
 	call_apply(&t, BC_RELEASE, &r);
 	collect_until(&t, &r, 3);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /*
@@ -302,7 +300,7 @@ TEST(strong_ref_cannot_be_revived_from_weak)
 	call(&t, CODE_INFO, NULL, &r, &reply);
 	ASSERT_EQ((int32_t)kbt_txn_u32(&reply.txn, 0), -EINVAL);
 	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 static void info(struct kb_thread *t, struct rec *r, uint32_t *strong,
@@ -325,8 +323,7 @@ static void third_holder(void *arg)
 	struct kb_reply reply;
 	struct flat_binder_object obj;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kbt_call(&t, 0, CODE_GET_STASHED, NULL, &reply);
 	kbt_txn_object(&reply.txn, 0, &obj);
 	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, obj.handle));
@@ -336,6 +333,7 @@ static void third_holder(void *arg)
 	ASSERT_OK(kb_ref(&t, BC_RELEASE, obj.handle));
 	ASSERT_SIGNAL(chan, 'D');
 	ASSERT_WAIT(chan, 'X');
+	kb_close(&p);
 }
 
 TEST(node_info_for_ref_counts_strong_holders)
@@ -363,7 +361,8 @@ TEST(node_info_for_ref_counts_strong_holders)
 	ASSERT_EQ(strong, 1);
 	ASSERT_SIGNAL(&chan, 'X');
 	ASSERT_CHILD_OK(b);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
+	kbt_chan_close(&chan);
 }
 
 TEST(node_info_for_ref_is_for_the_context_manager_only)
@@ -383,7 +382,7 @@ TEST(node_info_for_ref_is_for_the_context_manager_only)
 	ASSERT_EQ((int32_t)kbt_txn_u32(&reply.txn, 0), -EINVAL);
 	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
 	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /* When the holder dies, its references go and the owner hears of it. */
@@ -402,6 +401,7 @@ TEST(dying_holder_releases_its_references)
 	ASSERT_EVENT(&r, 3, BR_DECREFS);
 	node_debug(p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
+	kb_close(&p);
 }
 
 /* Sending the same node again does not ask for references again. */
@@ -422,5 +422,5 @@ TEST(known_node_sent_again_sends_no_new_increfs)
 	collect(&t, &r, 200);
 	ASSERT_EQ(r.n, 2);
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }

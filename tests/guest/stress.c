@@ -94,20 +94,6 @@ static int registry_handler(struct kb_thread *t,
 	return KBT_REPLY;
 }
 
-static void registry_main(void *arg)
-{
-	struct kbt_server *s = arg;
-	struct kb_proc p;
-	struct kb_thread t;
-
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
-	ASSERT_SIGNAL(&s->chan, 'R');
-	ASSERT_OK(kbt_serve(&t, registry_handler, NULL));
-}
-
 /* ---- workers ---- */
 
 static bool dead_reply_ok(int target)
@@ -322,8 +308,7 @@ static void worker_main(void *arg)
 	struct flat_binder_object obj;
 	int i, missing;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	for (i = 0; i < N_SERVERS; i++)
 		ASSERT_EQ(pthread_create(&srv[i], NULL, server_thread, &p), 0);
 	kb_parcel_init(&data);
@@ -392,10 +377,7 @@ TEST_TIMEOUT(random_calls_with_a_killed_worker, 90)
 	       st->seed, st->seed, st->victim);
 	fflush(stdout);
 
-	memset(&reg, 0, sizeof(reg));
-	kbt_chan_init(&reg.chan);
-	reg.pid = kbt_fork(registry_main, &reg);
-	ASSERT_WAIT(&reg.chan, 'R');
+	kbt_start_ctxmgr(&reg, registry_handler, NULL);
 	start = kbt_now_ms();
 	deadline = start + LOAD_MS;
 	for (i = 0; i < N_WORKERS; i++) {
@@ -425,8 +407,7 @@ TEST_TIMEOUT(random_calls_with_a_killed_worker, 90)
 		struct kb_proc p;
 		struct kb_thread t;
 
-		kbt_open(&p);
-		kb_thread_init(&t, p.fd);
-		kbt_stop_ctxmgr(&t, &reg);
+		kbt_client(&p, &t);
+		kbt_stop_with_client(&t, &reg, &p);
 	}
 }

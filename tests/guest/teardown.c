@@ -90,8 +90,7 @@ static void busy_client(void *arg)
 	struct kb_reply r;
 	int i;
 
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, 0));
 	ASSERT_OK(kb_request_death(&t, 0, 0x42));
 	kb_parcel_init(&data);
@@ -108,6 +107,11 @@ static void busy_client(void *arg)
 	ASSERT_SIGNAL(chan, 'S');
 	/* a call the server never answers */
 	kb_transact(&t, 0, 3, &data, 0, &r, NULL, NULL, -1);
+	/* (or answers BR_DEAD_REPLY when killed first): hold everything
+	 * until this process is killed too
+	 */
+	for (;;)
+		pause();
 }
 
 TEST(killed_processes_leave_no_live_objects)
@@ -144,6 +148,8 @@ TEST(killed_processes_leave_no_live_objects)
 	kbt_kill(s.pid);
 	if (!back_to(&base, why, sizeof(why)))
 		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+	kbt_chan_close(&chan);
+	kbt_chan_close(&s.chan);
 }
 
 /* The same with the server killed first. */
@@ -168,4 +174,6 @@ TEST(killed_server_first_leaves_no_live_objects)
 	kbt_kill(c);
 	if (!back_to(&base, why, sizeof(why)))
 		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+	kbt_chan_close(&chan);
+	kbt_chan_close(&s.chan);
 }

@@ -112,6 +112,7 @@ static void server_main(void *arg)
 	ASSERT_OK(kb_enter_looper(&t));
 	ASSERT_SIGNAL(&s->chan, 'R');
 	ASSERT_OK(kbt_serve(&t, server, NULL));
+	kb_close(&server_proc);
 }
 
 static void start(struct kbt_server *s, struct kb_proc *p, struct kb_thread *t)
@@ -119,8 +120,7 @@ static void start(struct kbt_server *s, struct kb_proc *p, struct kb_thread *t)
 	kbt_chan_init(&s->chan);
 	s->pid = kbt_fork(server_main, s);
 	ASSERT_WAIT(&s->chan, 'R');
-	kbt_open(p);
-	kb_thread_init(t, p->fd);
+	kbt_client(p, t);
 }
 
 TEST(reply_payload_arrives_intact)
@@ -147,7 +147,7 @@ TEST(reply_payload_arrives_intact)
 	ASSERT_MEM_EQ(kbt_txn_data(&r.txn) + 3, want, sizeof(want));
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(large_payload_arrives_intact)
@@ -172,7 +172,7 @@ TEST(large_payload_arrives_intact)
 	ASSERT_MEM_EQ(kbt_txn_data(&r.txn), want, n);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(empty_transaction_gets_empty_reply)
@@ -187,7 +187,7 @@ TEST(empty_transaction_gets_empty_reply)
 	ASSERT_EQ(r.txn.data_size, 0);
 	ASSERT_EQ(r.txn.offsets_size, 0);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /* Raw stream order seen by the caller of a synchronous call. */
@@ -225,7 +225,7 @@ TEST(transaction_complete_precedes_reply)
 	ASSERT_EQ(ret.u.txn.target.ptr, 0);
 	ASSERT_EQ(ret.u.txn.cookie, 0);
 	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(sender_pid_and_euid_are_filled_in)
@@ -241,7 +241,7 @@ TEST(sender_pid_and_euid_are_filled_in)
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 1), geteuid());
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 2), CODE_IDENTITY);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /* The caller's effective uid at call time is reported. */
@@ -259,6 +259,7 @@ static void call_as_uid(void *arg)
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), getpid());
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 1), 4321);
 	kb_free_buffer(&t, r.txn.data.ptr.buffer);
+	kb_close(&p);
 }
 
 TEST(sender_euid_is_the_callers_euid)
@@ -271,7 +272,7 @@ TEST(sender_euid_is_the_callers_euid)
 		SKIP("needs root to change uid");
 	start(&s, &p, &t);
 	ASSERT_CHILD_OK(kbt_fork(call_as_uid, NULL));
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /* A call from a second thread still reports the process id (tgid). */
@@ -299,7 +300,7 @@ TEST(sender_pid_is_the_process_not_the_thread)
 	start(&s, &p, &t);
 	ASSERT_EQ(pthread_create(&th, NULL, identity_thread, &p), 0);
 	pthread_join(th, NULL);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(handle_zero_reaches_context_manager_node)
@@ -318,7 +319,7 @@ TEST(handle_zero_reaches_context_manager_node)
 	ASSERT_EQ(ptr, 0);
 	ASSERT_EQ(cookie, 0);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /* Acknowledge BR_INCREFS / BR_ACQUIRE for our own nodes and count them. */
@@ -384,7 +385,7 @@ TEST(binder_object_becomes_handle_in_receiver)
 	ASSERT_GE(ev.acquire, 1);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(handle_returned_to_owner_becomes_binder)
@@ -417,7 +418,7 @@ TEST(handle_returned_to_owner_becomes_binder)
 	ASSERT_EQ(obj.cookie, 0x8880);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /*
@@ -433,8 +434,7 @@ static void third_party(void *arg)
 	struct kb_parcel data;
 
 	(void)arg;
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kbt_call(&t, 0, CODE_GET_STASHED, NULL, &r);
 	kbt_txn_object(&r.txn, 0, &obj);
 	ASSERT_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
@@ -449,6 +449,7 @@ static void third_party(void *arg)
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	ASSERT_OK(kb_ref(&t, BC_RELEASE, obj.handle));
 	kb_parcel_fini(&data);
+	kb_close(&p);
 }
 
 TEST(handle_passed_to_third_process_reaches_owner)
@@ -484,7 +485,7 @@ TEST(handle_passed_to_third_process_reaches_owner)
 	ASSERT_OK(kb_send_reply(&t, &data, 0, KBT_WAIT_MS));
 	ASSERT_CHILD_OK(b);
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(buffer_lies_inside_receivers_mapping)
@@ -512,7 +513,7 @@ TEST(buffer_lies_inside_receivers_mapping)
 	ASSERT_LE(r.txn.data.ptr.buffer + r.txn.data_size, lo + p.map_size);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /* 64 KiB calls, far more than fit into 1 MiB: only works if freed. */
@@ -538,7 +539,7 @@ TEST(free_buffer_returns_space_for_reuse)
 		ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	}
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(no_room_in_target_gives_failed_reply)
@@ -570,7 +571,7 @@ TEST(no_room_in_target_gives_failed_reply)
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_FREE_KEPT, NULL, 0), BR_REPLY);
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_ECHO_REVERSED, &data, 0), BR_REPLY);
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /* mmap() more than 4 MiB: only the first 4 MiB are used for buffers. */
@@ -602,7 +603,7 @@ TEST(receive_area_is_capped_at_4mib)
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_BUFFER_INFO, &data, 0),
 		  BR_FAILED_REPLY);
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 static void call_nice(void *arg)
@@ -613,8 +614,7 @@ static void call_nice(void *arg)
 	struct kb_reply r;
 
 	ASSERT_EQ(setpriority(PRIO_PROCESS, 0, nice), 0);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kbt_call(&t, 0, CODE_NICE, NULL, &r);
 	*(int *)arg = (int)kbt_txn_u32(&r.txn, 0);
 	kbt_log("caller nice %d -> callee nice %d", nice, *(int *)arg);
@@ -623,6 +623,7 @@ static void call_nice(void *arg)
 	else
 		EXPECT_EQ((int)kbt_txn_u32(&r.txn, 0), 0);
 	kb_free_buffer(&t, r.txn.data.ptr.buffer);
+	kb_close(&p);
 }
 
 /*
@@ -656,7 +657,7 @@ TEST(callee_runs_at_callers_nice_level)
 		ASSERT_EQ((int)kbt_txn_u32(&r.txn, 0), 0);
 		kb_free_buffer(&t, r.txn.data.ptr.buffer);
 	}
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /* BC_TRANSACTION and the read of its outcome in a single WRITE_READ. */
@@ -712,7 +713,7 @@ TEST(write_then_read_in_one_call)
 		bwr.write_consumed = 0;
 		bwr.read_consumed = 0;
 	}
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }
 
 /*
@@ -746,5 +747,5 @@ TEST(freed_buffers_merge_into_one_large_buffer)
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_FREE_KEPT, NULL, 0), BR_REPLY);
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_BUFFER_INFO, &data, 0), BR_REPLY);
 	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_with_client(&t, &s, &p);
 }

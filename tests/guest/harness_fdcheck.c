@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The harness's fd check, checked: a check that cannot fail is worthless.
+ *
+ * The first tests drive the snapshot and diff functions directly with real
+ * fds (open one between two snapshots, close one, dup2 over one) and with
+ * made-up snapshots. The last ones run this very program again with demo
+ * tests that leak or close an fd on purpose (registered only when
+ * KBT_FDCHECK_DEMO is set) and read the result lines it prints: the
+ * automatic check of a test body and of a kbt_fork() child must turn them
+ * into FAILs that name the fd, its target and the culprit.
+ */
+#include "harness.h"	/* first: it sets _GNU_SOURCE */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define EVENTFD_TARGET "anon_inode:[eventfd]"
+
+/* The readlink target of one of our fds, as the snapshot records it. */
+static void fd_target(int fd, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, buf, size - 1);
+	ASSERT_GT(n, 0);
+	buf[n] = 0;
+}
+
+static int new_eventfd(void)
+{
+	int fd = eventfd(0, EFD_CLOEXEC);
+
+	ASSERT_GE(fd, 0);
+	return fd;
+}
+
+TEST(two_snapshots_of_an_unchanged_table_do_not_differ)
+{
+	struct kbt_fd_snap a, b;
+
+	ASSERT_OK(kbt_fd_snapshot(&a));
+	ASSERT_OK(kbt_fd_snapshot(&b));
+	ASSERT_GE(a.n, 3);	/* stdin, stdout, stderr at least */
+	EXPECT_EQ(kbt_fd_diff(&a, &b, NULL, 0), 0);
+	kbt_fd_snap_free(&a);
+	kbt_fd_snap_free(&b);
+}
+
+TEST(the_snapshot_leaves_out_its_own_directory_fd)
+{
+	struct kbt_fd_snap s;
+	size_t i;
+
+	ASSERT_OK(kbt_fd_snapshot(&s));
+	EXPECT_EQ(s.n, kbt_fd_count());
+	for (i = 0; i < s.n; i++) {
+		EXPECT_FALSE(strstr(s.e[i].target, "/fd") &&
+			     !strncmp(s.e[i].target, "/proc/", 6));
+		if (i)
+			EXPECT_LT(s.e[i - 1].fd, s.e[i].fd);
+	}
+	kbt_fd_snap_free(&s);
+}
+
+TEST(an_fd_opened_between_snapshots_is_reported_added)
+{
+	struct kbt_fd_change ch[4];
+	struct kbt_fd_snap a, b;
+	int efd;
+
+	ASSERT_OK(kbt_fd_snapshot(&a));
+	efd = new_eventfd();
+	ASSERT_OK(kbt_fd_snapshot(&b));
+	ASSERT_EQ(kbt_fd_diff(&a, &b, ch, 4), 1);
+	EXPECT_EQ(ch[0].fd, efd);
+	EXPECT_EQ(ch[0].kind, KBT_FD_ADDED);
+	EXPECT_TRUE(ch[0].before == NULL);
+	ASSERT_TRUE(ch[0].after != NULL);
+	EXPECT_EQ(strcmp(ch[0].after, EVENTFD_TARGET), 0);
+	close(efd);
+	kbt_fd_snap_free(&a);
+	kbt_fd_snap_free(&b);
+}
+
+TEST(an_fd_closed_between_snapshots_is_reported_removed)
+{
+	struct kbt_fd_change ch[4];
+	struct kbt_fd_snap a, b;
+	int efd = new_eventfd();
+
+	ASSERT_OK(kbt_fd_snapshot(&a));
+	close(efd);
+	ASSERT_OK(kbt_fd_snapshot(&b));
+	ASSERT_EQ(kbt_fd_diff(&a, &b, ch, 4), 1);
+	EXPECT_EQ(ch[0].fd, efd);
+	EXPECT_EQ(ch[0].kind, KBT_FD_REMOVED);
+	EXPECT_TRUE(ch[0].after == NULL);
+	ASSERT_TRUE(ch[0].before != NULL);
+	EXPECT_EQ(strcmp(ch[0].before, EVENTFD_TARGET), 0);
+	kbt_fd_snap_free(&a);
+	kbt_fd_snap_free(&b);
+}
+
+TEST(dup2_over_an_fd_is_reported_retargeted)
+{
+	char pipe_target[KBT_FD_TARGET_MAX];
+	struct kbt_fd_change ch[4];
+	struct kbt_fd_snap a, b;
+	int p[2], efd = new_eventfd();
+
+	ASSERT_OK(pipe2(p, O_CLOEXEC));
+	fd_target(p[0], pipe_target, sizeof(pipe_target));
+	ASSERT_OK(kbt_fd_snapshot(&a));
+	ASSERT_EQ(dup2(p[0], efd), efd);
+	ASSERT_OK(kbt_fd_snapshot(&b));
+	ASSERT_EQ(kbt_fd_diff(&a, &b, ch, 4), 1);
+	EXPECT_EQ(ch[0].fd, efd);
+	EXPECT_EQ(ch[0].kind, KBT_FD_RETARGETED);
+	ASSERT_TRUE(ch[0].before != NULL && ch[0].after != NULL);
+	EXPECT_EQ(strcmp(ch[0].before, EVENTFD_TARGET), 0);
+	EXPECT_EQ(strcmp(ch[0].after, pipe_target), 0);
+	close(efd);
+	close(p[0]);
+	close(p[1]);
+	kbt_fd_snap_free(&a);
+	kbt_fd_snap_free(&b);
+}
+
+TEST(changes_come_in_fd_order_and_all_are_counted)
+{
+	struct kbt_fd_entry be[] = {
+		{ 3, "same" }, { 5, "old" }, { 7, "gone" },
+	};
+	struct kbt_fd_entry ae[] = {
+		{ 3, "same" }, { 4, "new" }, { 5, "other" }, { 9, "late" },
+	};
+	struct kbt_fd_snap before = { 3, be }, after = { 4, ae };
+	struct kbt_fd_change ch[8];
+
+	ASSERT_EQ(kbt_fd_diff(&before, &after, ch, 8), 4);
+	EXPECT_EQ(ch[0].fd, 4);
+	EXPECT_EQ(ch[0].kind, KBT_FD_ADDED);
+	EXPECT_EQ(ch[1].fd, 5);
+	EXPECT_EQ(ch[1].kind, KBT_FD_RETARGETED);
+	EXPECT_EQ(strcmp(ch[1].before, "old"), 0);
+	EXPECT_EQ(strcmp(ch[1].after, "other"), 0);
+	EXPECT_EQ(ch[2].fd, 7);
+	EXPECT_EQ(ch[2].kind, KBT_FD_REMOVED);
+	EXPECT_EQ(ch[3].fd, 9);
+	EXPECT_EQ(ch[3].kind, KBT_FD_ADDED);
+
+	/* a short output array still gets the full count and the first ones */
+	memset(ch, 0, sizeof(ch));
+	ASSERT_EQ(kbt_fd_diff(&before, &after, ch, 1), 4);
+	EXPECT_EQ(ch[0].fd, 4);
+	EXPECT_EQ(ch[1].fd, 0);
+	/* and the reverse direction swaps added and removed */
+	ASSERT_EQ(kbt_fd_diff(&after, &before, ch, 8), 4);
+	EXPECT_EQ(ch[0].kind, KBT_FD_REMOVED);
+	EXPECT_EQ(ch[2].kind, KBT_FD_ADDED);
+}
+
+TEST(a_change_is_described_by_fd_target_and_culprit)
+{
+	struct kbt_fd_change add = { 5, KBT_FD_ADDED, NULL, EVENTFD_TARGET };
+	struct kbt_fd_change del = { 3, KBT_FD_REMOVED, "/dev/binder", NULL };
+	struct kbt_fd_change re = { 4, KBT_FD_RETARGETED, "pipe:[1]", "/dev/null" };
+	char buf[256];
+
+	kbt_fd_change_str(&add, "receiver", buf, sizeof(buf));
+	EXPECT_EQ(strcmp(buf, "fd 5 (anon_inode:[eventfd]) leaked by receiver"), 0);
+	kbt_fd_change_str(&del, "test body", buf, sizeof(buf));
+	EXPECT_EQ(strcmp(buf, "fd 3 (/dev/binder) closed by test body, which did not open it"), 0);
+	kbt_fd_change_str(&re, "child server", buf, sizeof(buf));
+	EXPECT_EQ(strcmp(buf, "fd 4 (pipe:[1]) replaced by child server with /dev/null"), 0);
+}
+
+/* ---------------------------------------------------------------- */
+/* the automatic check, seen from outside                            */
+/* ---------------------------------------------------------------- */
+
+static void demo_leaks_in_body(void)
+{
+	new_eventfd();
+}
+
+static void demo_closes_and_cleans_up(void)
+{
+	close(new_eventfd());
+}
+
+static void demo_closes_stdin(void)
+{
+	close(0);
+}
+
+static void leaky_receiver(void *arg)
+{
+	(void)arg;
+	new_eventfd();
+}
+
+static void demo_child_leaks(void)
+{
+	ASSERT_EQ(kbt_reap(kbt_fork(leaky_receiver, NULL), 10000), 1);
+}
+
+static void leaky_other_uid(void *arg)
+{
+	(void)arg;
+	ASSERT_EQ(setresuid(4321, 4321, 0), 0);
+	new_eventfd();
+}
+
+static void demo_child_of_other_uid_leaks(void)
+{
+	ASSERT_EQ(kbt_reap(kbt_fork(leaky_other_uid, NULL), 10000), 1);
+}
+
+static void demo_exit_is_not_checked(void)
+{
+	new_eventfd();
+	_exit(0);
+}
+
+static struct kbt_test demos[] = {
+	{ "demo_leaks_in_body", demo_leaks_in_body, 10, NULL },
+	{ "demo_closes_and_cleans_up", demo_closes_and_cleans_up, 10, NULL },
+	{ "demo_closes_stdin", demo_closes_stdin, 10, NULL },
+	{ "demo_child_leaks", demo_child_leaks, 10, NULL },
+	{ "demo_child_of_other_uid_leaks", demo_child_of_other_uid_leaks, 10, NULL },
+	{ "demo_exit_is_not_checked", demo_exit_is_not_checked, 10, NULL },
+};
+
+/* The demos exist only in the copy of this program that the tests run. */
+__attribute__((constructor)) static void register_demos(void)
+{
+	size_t i;
+
+	if (!getenv("KBT_FDCHECK_DEMO"))
+		return;
+	for (i = 0; i < sizeof(demos) / sizeof(demos[0]); i++)
+		kbt_register(&demos[i]);
+}
+
+/*
+ * Run demo @name in a fresh copy of this program; put its result line
+ * (without the newline) into @line. Its stderr is discarded: it is the
+ * demo's diagnostics, expected failures that would only confuse a reader.
+ */
+static void run_demo(const char *name, char *line, size_t size)
+{
+	char out[2048];
+	size_t len = 0;
+	char *l, *save;
+	int p[2];
+	pid_t pid;
+
+	ASSERT_OK(pipe2(p, O_CLOEXEC));
+	fflush(NULL);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		char *argv[] = { "harness_fdcheck", (char *)name, NULL };
+		int devnull = open("/dev/null", O_WRONLY);
+
+		dup2(p[1], 1);
+		if (devnull >= 0)
+			dup2(devnull, 2);
+		unsetenv("KBINDER_RESULTS");	/* no demo FAIL in the run's tally */
+		setenv("KBT_FDCHECK_DEMO", "1", 1);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	close(p[1]);
+	for (;;) {
+		ssize_t n = read(p[0], out + len, sizeof(out) - 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	out[len] = 0;
+	close(p[0]);
+	ASSERT_EQ(kbt_reap(pid, 10000) >= 0, 1);
+	line[0] = 0;
+	for (l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (!strncmp(l, "PASS ", 5) || !strncmp(l, "FAIL ", 5) ||
+		    !strncmp(l, "SKIP ", 5))
+			snprintf(line, size, "%s", l);
+	if (!line[0])
+		kbt_fail(__FILE__, __LINE__, true, "demo %s: no result line in \"%s\"",
+			 name, out);
+}
+
+#define EXPECT_LINE(got, want) do {					\
+	if (strcmp((got), (want)))					\
+		kbt_fail(__FILE__, __LINE__, false,			\
+			 "result line \"%s\", want \"%s\"", (got), (want)); \
+} while (0)
+
+/*
+ * @line is @head, an fd number, @tail. The number is not predictable from
+ * here: the demo is a fresh program whose table differs from ours.
+ */
+static bool line_names_an_fd(const char *line, const char *head,
+			     const char *tail)
+{
+	size_t n = strlen(head);
+	const char *p = line + n;
+
+	if (strncmp(line, head, n) || *p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return !strcmp(p, tail);
+}
+
+#define EXPECT_FD_LINE(got, head, tail) do {				\
+	if (!line_names_an_fd((got), (head), (tail)))			\
+		kbt_fail(__FILE__, __LINE__, false,			\
+			 "result line \"%s\", want \"%sN%s\"", (got),	\
+			 (head), (tail));				\
+} while (0)
+
+TEST(a_test_body_that_leaks_an_fd_fails_naming_it)
+{
+	char line[KBT_FD_TARGET_MAX * 2];
+
+	run_demo("demo_leaks_in_body", line, sizeof(line));
+	EXPECT_FD_LINE(line, "FAIL harness_fdcheck/demo_leaks_in_body: fd ",
+		       " (" EVENTFD_TARGET ") leaked by test body");
+}
+
+TEST(a_test_body_that_closes_what_it_opens_passes)
+{
+	char line[KBT_FD_TARGET_MAX * 2];
+
+	run_demo("demo_closes_and_cleans_up", line, sizeof(line));
+	EXPECT_LINE(line, "PASS harness_fdcheck/demo_closes_and_cleans_up");
+}
+
+TEST(a_test_body_that_closes_an_fd_it_did_not_open_fails)
+{
+	char line[KBT_FD_TARGET_MAX * 2], want[KBT_FD_TARGET_MAX * 2];
+	char stdin_target[KBT_FD_TARGET_MAX];
+
+	fd_target(0, stdin_target, sizeof(stdin_target));
+	run_demo("demo_closes_stdin", line, sizeof(line));
+	snprintf(want, sizeof(want),
+		 "FAIL harness_fdcheck/demo_closes_stdin: fd 0 (%s) closed by test body, which did not open it",
+		 stdin_target);
+	EXPECT_LINE(line, want);
+}
+
+TEST(a_forked_child_that_leaks_an_fd_fails_the_test_naming_it)
+{
+	char line[KBT_FD_TARGET_MAX * 2];
+
+	run_demo("demo_child_leaks", line, sizeof(line));
+	EXPECT_FD_LINE(line, "FAIL harness_fdcheck/demo_child_leaks: fd ",
+		       " (" EVENTFD_TARGET ") leaked by child leaky_receiver");
+}
+
+/* A child that dropped root (non-dumpable now) is checked all the same. */
+TEST(a_child_that_changed_its_uid_is_still_checked)
+{
+	char line[KBT_FD_TARGET_MAX * 2];
+
+	if (geteuid() != 0)
+		SKIP("needs root to change uid");
+	run_demo("demo_child_of_other_uid_leaks", line, sizeof(line));
+	EXPECT_FD_LINE(line, "FAIL harness_fdcheck/demo_child_of_other_uid_leaks: fd ",
+		       " (" EVENTFD_TARGET ") leaked by child leaky_other_uid");
+}
+
+TEST(an_exit_without_returning_is_not_checked)
+{
+	char line[KBT_FD_TARGET_MAX * 2];
+
+	run_demo("demo_exit_is_not_checked", line, sizeof(line));
+	EXPECT_LINE(line, "PASS harness_fdcheck/demo_exit_is_not_checked");
+}
