@@ -87,14 +87,16 @@ $(TOOLS_BIN)/%: $$(wildcard tools/$$*/*.c tools/$$*/*.h) $(LIB)
 
 # ---------------------------------------------------------------- guest tests
 GUEST_BIN := $(BUILD)/guest/bin
-GUEST_HARNESS := $(BUILD)/guest/harness.o
-GUEST_SOURCES := $(filter-out tests/guest/harness.c,$(wildcard tests/guest/*.c))
+# The harness library: linked into every test program, not one itself.
+GUEST_HARNESS_SRCS := tests/guest/harness.c tests/guest/harness_hang.c
+GUEST_HARNESS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%.o,$(GUEST_HARNESS_SRCS))
+GUEST_SOURCES := $(filter-out $(GUEST_HARNESS_SRCS),$(wildcard tests/guest/*.c))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST_BIN)/%,$(GUEST_SOURCES))
 GUEST_HEADERS := $(wildcard tests/guest/*.h lib/include/kbinder/*.h include/uapi/linux/android/*.h)
 GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest
 
 guest-tests: $(GUEST_TESTS)
-$(GUEST_HARNESS): tests/guest/harness.c $(GUEST_HEADERS)
+$(GUEST_HARNESS): $(BUILD)/guest/%.o: tests/guest/%.c $(GUEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -c -o $@ $<
 $(GUEST_BIN)/%: tests/guest/%.c $(GUEST_HARNESS) $(LIB) $(GUEST_HEADERS)

@@ -738,6 +738,7 @@ static int kbt_run_one(struct kbt_test *t)
 		}
 		if (kbt_now_ms() >= deadline) {
 			timed_out = true;
+			kbt_report_hang(pid);
 			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			break;

@@ -177,6 +177,13 @@ const char *kbt_test_name(void);
 /* processes, synchronisation, fds                                   */
 /* ---------------------------------------------------------------- */
 
+/**
+ * kbt_report_hang() - print state, system call and kernel stack of every
+ * thread in process group @pgid (the harness calls it on a timeout, before
+ * the kill).
+ */
+void kbt_report_hang(pid_t pgid);
+
 /** kbt_fd_count() - number of open fds of this process (/proc/self/fd). */
 int kbt_fd_count(void);
 /** ASSERT_FD_COUNT() - the fd table has exactly @before entries again. */

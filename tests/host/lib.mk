@@ -49,13 +49,14 @@ COMPAT32_DEPS := $(wildcard tests/guest/*.h lib/include/kbinder/*.h lib/src/*.h 
 $(COMPAT32_DIR)/lib/%.o: lib/src/%.c $(COMPAT32_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(COMPAT32_CFLAGS) -std=c11 -D_GNU_SOURCE -Ilib/src -c -o $@ $<
-$(COMPAT32_DIR)/harness.o: tests/guest/harness.c $(COMPAT32_DEPS)
+COMPAT32_HARNESS := $(patsubst tests/guest/%.c,$(COMPAT32_DIR)/%.o,$(GUEST_HARNESS_SRCS))
+$(COMPAT32_HARNESS): $(COMPAT32_DIR)/%.o: tests/guest/%.c $(COMPAT32_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(COMPAT32_CFLAGS) -c -o $@ $<
-build/guest/bin/compat32_%: tests/guest/%.c $(COMPAT32_DIR)/harness.o $(COMPAT32_LIB_OBJS) $(COMPAT32_DEPS)
+build/guest/bin/compat32_%: tests/guest/%.c $(COMPAT32_HARNESS) $(COMPAT32_LIB_OBJS) $(COMPAT32_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(COMPAT32_CFLAGS) -static -pthread -o $@ $< \
-		$(COMPAT32_DIR)/harness.o $(COMPAT32_LIB_OBJS)
+		$(COMPAT32_HARNESS) $(COMPAT32_LIB_OBJS)
 
 .PHONY: guest-compat32
 guest-compat32: $(COMPAT32_BINS)
