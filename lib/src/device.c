@@ -16,6 +16,9 @@
 
 #include "internal.h"
 
+/* How long kb_read() polls a non-blocking fd before trying the read again. */
+#define KB_READ_POLL_SLICE_MS 100
+
 const char *kb_default_device(void)
 {
 	const char *dev = getenv("BINDER_DEVICE");
@@ -161,8 +164,14 @@ int kb_read(int fd, void *buf, size_t size, size_t *consumed)
 		*consumed = bwr.read_consumed;
 		if (ret != -EAGAIN || bwr.read_consumed)
 			return ret;
-		/* a non-blocking fd (see kb_next()): wait for work */
-		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		/*
+		 * A non-blocking fd (another thread's timed read, see
+		 * kb_next()): wait for work, in slices. A flush (another
+		 * thread closing the fd) wakes threads blocked in a read but
+		 * not pollers, in kbinder as upstream; the next ioctl then
+		 * fails with EBADF instead of polling forever.
+		 */
+		if (poll(&pfd, 1, KB_READ_POLL_SLICE_MS) < 0 && errno != EINTR)
 			return -errno;
 	}
 }
