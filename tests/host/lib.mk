@@ -58,6 +58,10 @@ build/guest/bin/compat32_%: tests/guest/%.c $(COMPAT32_HARNESS) $(COMPAT32_LIB_O
 	$(CC) $(COMPAT32_CFLAGS) -static -pthread -o $@ $< \
 		$(COMPAT32_HARNESS) $(COMPAT32_LIB_OBJS)
 
+# Objects only pattern rules name are intermediate to make, which would
+# delete them after every build and rebuild them the next time.
+.SECONDARY: $(COMPAT32_HARNESS) $(COMPAT32_LIB_OBJS)
+
 .PHONY: guest-compat32
 guest-compat32: $(COMPAT32_BINS)
 $(INITRAMFS): $(COMPAT32_BINS)
