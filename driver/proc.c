@@ -232,7 +232,6 @@ static __poll_t kb_proc_poll(struct file *file, poll_table *wait)
 static int kb_ioctl_write_read(struct file *file, struct kb_thread *thread,
 			       void __user *ubuf)
 {
-	struct kb_proc *proc = thread->proc;
 	struct binder_write_read bwr;
 	int ret = 0;
 
@@ -247,13 +246,10 @@ static int kb_ioctl_write_read(struct file *file, struct kb_thread *thread,
 		}
 	}
 	if (bwr.read_size > 0) {
+		/* It wakes another thread for process work it left. */
 		ret = kb_thread_read(thread, bwr.read_buffer, bwr.read_size,
 				     &bwr.read_consumed,
 				     file->f_flags & O_NONBLOCK);
-		spin_lock(&proc->inner_lock);
-		if (!list_empty(&proc->inner.todo))
-			kb_proc_wake(proc, NULL, false);
-		spin_unlock(&proc->inner_lock);
 	}
 out:
 	if (copy_to_user(ubuf, &bwr, sizeof(bwr)))
@@ -395,9 +391,15 @@ static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 		ret = -EINVAL;
 		break;
 	}
-	spin_lock(&proc->inner_lock);
-	thread->inner.need_return = false;
-	spin_unlock(&proc->inner_lock);
+	/*
+	 * Only a new thread or a flush sets need_return: peek first, so the
+	 * common ioctl does not take the lock again.
+	 */
+	if (unlikely(data_race(thread->inner.need_return))) {
+		spin_lock(&proc->inner_lock);
+		thread->inner.need_return = false;
+		spin_unlock(&proc->inner_lock);
+	}
 	kb_thread_put(thread);
 	return ret;
 }

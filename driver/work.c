@@ -381,13 +381,22 @@ bool kb_thread_has_work(struct kb_thread *thread, bool proc_work)
 	       (proc_work && !list_empty(&thread->proc->inner.todo));
 }
 
-static int kb_thread_wait(struct kb_thread *thread, bool proc_work)
+/*
+ * Sleep until the thread has something to read. Called and returns with
+ * the inner_lock held; the wait queue is only touched when there is
+ * nothing to read yet.
+ */
+static int kb_thread_wait_locked(struct kb_thread *thread, bool proc_work)
+	__must_hold(&thread->proc->inner_lock)
 {
 	struct kb_proc *proc = thread->proc;
 	DEFINE_WAIT(wait);
 	int ret = 0;
 
-	spin_lock(&proc->inner_lock);
+	lockdep_assert_held(&proc->inner_lock);
+	if (kb_thread_has_work(thread, proc_work))
+		return 0;
+	thread->inner.looper |= KB_LOOPER_WAITING;
 	for (;;) {
 		prepare_to_wait(&thread->wait, &wait,
 				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
@@ -406,52 +415,58 @@ static int kb_thread_wait(struct kb_thread *thread, bool proc_work)
 		}
 	}
 	finish_wait(&thread->wait, &wait);
-	spin_unlock(&proc->inner_lock);
+	thread->inner.looper &= ~KB_LOOPER_WAITING;
 	return ret;
 }
 
-/* Ask for one more looper when every looper is busy. */
-static int kb_thread_maybe_spawn(struct kb_thread *thread,
-				 struct kb_wbuf *out)
+/*
+ * The end of every read, in one critical section: ask for one more looper
+ * when every looper is busy, and if process work is left, wake a thread
+ * for it (this one may have been woken for it and not taken it).
+ */
+static int kb_thread_read_end(struct kb_thread *thread, struct kb_wbuf *out,
+			      int ret)
 {
 	struct kb_proc *proc = thread->proc;
 	bool spawn;
 
 	spin_lock(&proc->inner_lock);
-	spawn = !proc->inner.requested_threads &&
+	spawn = !ret && !proc->inner.requested_threads &&
 		list_empty(&proc->inner.waiting_threads) &&
 		proc->inner.requested_threads_started < proc->inner.max_threads &&
 		(thread->inner.looper &
 		 (KB_LOOPER_REGISTERED | KB_LOOPER_ENTERED));
 	if (spawn)
 		proc->inner.requested_threads++;
+	if (unlikely(!list_empty(&proc->inner.todo)))
+		kb_proc_wake(proc, NULL, false);
 	spin_unlock(&proc->inner_lock);
 	if (spawn && put_user(BR_SPAWN_LOOPER, (u32 __user *)out->start))
 		return -EFAULT;
-	return 0;
+	return ret;
 }
 
+/* Wait for work as the caller's thread: the lock is held on success. */
 static int kb_thread_wait_for_work(struct kb_thread *thread, bool non_block,
 				   bool *proc_work)
+	__acquires(&thread->proc->inner_lock)
 {
 	struct kb_proc *proc = thread->proc;
-	int ret = 0;
+	int ret;
 
 	spin_lock(&proc->inner_lock);
 	*proc_work = kb_thread_wants_proc_work(thread);
-	thread->inner.looper |= KB_LOOPER_WAITING;
-	if (non_block && !kb_thread_has_work(thread, *proc_work))
-		ret = -EAGAIN;
-	spin_unlock(&proc->inner_lock);
-
-	if (*proc_work)
+	if (*proc_work && task_nice(current) != proc->default_nice) {
+		spin_unlock(&proc->inner_lock);
 		kb_set_nice(proc->default_nice);
-	if (!non_block)
-		ret = kb_thread_wait(thread, *proc_work);
-
-	spin_lock(&proc->inner_lock);
-	thread->inner.looper &= ~KB_LOOPER_WAITING;
-	spin_unlock(&proc->inner_lock);
+		spin_lock(&proc->inner_lock);
+	}
+	if (non_block)
+		ret = kb_thread_has_work(thread, *proc_work) ? 0 : -EAGAIN;
+	else
+		ret = kb_thread_wait_locked(thread, *proc_work);
+	if (ret)
+		spin_unlock(&proc->inner_lock);
 	return ret;
 }
 
@@ -482,15 +497,15 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 	out.ptr = out.start + *consumed;
 	out.end = out.start + size;
 	if (*consumed == 0 && kb_wbuf_put_u32(&out, BR_NOOP))
-		return -EFAULT;
+		return kb_thread_read_end(thread, &out, -EFAULT);
 
 retry:
 	ret = kb_thread_wait_for_work(thread, non_block, &proc_work);
 	if (ret)
-		return ret;
+		return kb_thread_read_end(thread, &out, ret);
 
+	/* The lock is held at the top of every turn. */
 	for (;;) {
-		spin_lock(&proc->inner_lock);
 		if (!list_empty(&thread->inner.todo)) {
 			list = &thread->inner.todo;
 		} else if (proc_work && !list_empty(&proc->inner.todo)) {
@@ -519,11 +534,12 @@ retry:
 		/* every deliver op drops the lock (sparse cannot see it) */
 		__release(&proc->inner_lock);
 		if (ret < 0)
-			return ret;
+			return kb_thread_read_end(thread, &out, ret);
 		if (ret == KB_READ_STOP)
 			break;
+		spin_lock(&proc->inner_lock);
 	}
 
 	*consumed = out.ptr - out.start;
-	return kb_thread_maybe_spawn(thread, &out);
+	return kb_thread_read_end(thread, &out, 0);
 }
