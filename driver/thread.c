@@ -252,6 +252,9 @@ void kb_set_nice(long nice)
 {
 	long min_nice;
 
+	/* Most calls change nothing: skip the capability check then. */
+	if (task_nice(current) == nice)
+		return;
 	if (can_nice(current, nice)) {
 		set_user_nice(current, nice);
 		return;

@@ -59,7 +59,9 @@ struct kb_thread_inner {
  *	willing to take process work (protected by proc->inner_lock)
  * @wait: where the thread sleeps in read, and what poll() watches
  * @inner: see &struct kb_thread_inner (protected by proc->inner_lock)
- * @return_error: the result of this thread's own failed transaction
+ * @return_error: the result of this thread's own failed transaction (set
+ *	and cleared under proc->inner_lock, by this thread only, which may
+ *	therefore read it without the lock)
  * @reply_error: a dead or failed reply for the call this thread waits on
  * @rcu: for the RCU-delayed free (poll users may still see @wait)
  */
