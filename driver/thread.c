@@ -114,6 +114,8 @@ void kb_thread_put(struct kb_thread *thread)
 
 	if (!refcount_dec_and_test(&thread->mem))
 		return;
+	kfree(thread->spare_t);
+	kb_tcomplete_free_spare(thread->spare_tc);
 	kfree_rcu(thread, rcu);
 	kb_stats_destroyed(KB_OBJ_THREAD);
 	kb_proc_put(proc);

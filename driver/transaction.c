@@ -31,7 +31,14 @@
 
 static const struct kb_work_ops kb_transaction_ops;
 
-static void kb_transaction_free(struct kb_transaction *t)
+/*
+ * Free @t; with @keeper (the calling thread's own state), keep the memory
+ * as the thread's spare for its next send instead. In a ping-pong, the call
+ * the server answers becomes its reply, and the reply the client reads
+ * becomes its next call: no allocation at all.
+ */
+static void kb_transaction_free_to(struct kb_transaction *t,
+				   struct kb_thread *keeper)
 {
 	struct kb_proc *to = t->to_proc;
 	struct kb_thread *from;
@@ -54,8 +61,16 @@ static void kb_transaction_free(struct kb_transaction *t)
 	kb_objects_free_fd_fixups(&t->fd_fixups);
 	put_pid(t->sender_tgid);
 	kb_proc_put(to);
-	kfree(t);
+	if (keeper && !keeper->spare_t)
+		keeper->spare_t = t;
+	else
+		kfree(t);
 	kb_stats_destroyed(KB_OBJ_TRANSACTION);
+}
+
+static void kb_transaction_free(struct kb_transaction *t)
+{
+	kb_transaction_free_to(t, NULL);
 }
 
 /* The waiting sender of a synchronous call, with a memory reference. */
@@ -224,13 +239,12 @@ void kb_transaction_thread_exit(struct kb_thread *thread)
 
 static u32 kb_transaction_sender_pid(struct kb_transaction *t)
 {
-	struct kb_thread *from = kb_transaction_get_from(t);
 	u32 pid = 0;
 
-	if (from) {
+	spin_lock(&t->lock);
+	if (t->from)
 		pid = pid_nr_ns(t->sender_tgid, task_active_pid_ns(current));
-		kb_thread_put(from);
-	}
+	spin_unlock(&t->lock);
 	return pid;
 }
 
@@ -328,7 +342,7 @@ static int kb_transaction_deliver(struct kb_work *work,
 		thread->inner.transaction_stack = t;
 		spin_unlock(&proc->inner_lock);
 	} else {
-		kb_transaction_free(t);
+		kb_transaction_free_to(t, thread);
 	}
 	return KB_READ_STOP;
 }
@@ -408,6 +422,9 @@ static const struct kb_work_ops kb_transaction_ops = {
  * @debug_id: the transaction's id (also reported as extended error id)
  * @pending_frozen: a one-way call queued to a frozen process: the sender
  *	gets BR_TRANSACTION_PENDING_FROZEN (mainline 6.7)
+ * @exited: no longer counted as a sender in @target_proc (done in the
+ *	critical section that queues the transaction)
+ * @exit_wake: that was the last sender of a dying @target_proc
  */
 struct kb_send {
 	struct kb_thread *thread;
@@ -424,7 +441,33 @@ struct kb_send {
 	struct kb_objects_ctx objects;
 	int debug_id;
 	bool pending_frozen;
+	bool exited;
+	bool exit_wake;
 };
+
+/*
+ * Stop counting as a sender in the target, in the critical section that
+ * queued the transaction (saves a lock round trip on the target, whose
+ * thread is waking up and taking that lock). Only once nothing of the send
+ * touches the target's buffer area any more: a failed send frees its
+ * buffer first, and exits at the end.
+ */
+static void kb_send_exit_locked(struct kb_send *s)
+	__must_hold(&s->target_proc->inner_lock)
+{
+	struct kb_proc *proc = s->target_proc;
+
+	lockdep_assert_held(&proc->inner_lock);
+	s->exited = true;
+	s->exit_wake = --proc->inner.senders == 0 && proc->inner.is_dead;
+}
+
+/* After kb_send_exit_locked(), with the lock dropped. */
+static void kb_send_exit_wake(struct kb_send *s)
+{
+	if (unlikely(s->exit_wake))
+		wake_up(&s->target_proc->senders_wait);
+}
 
 /* Count in a sender; a dying process accepts none. */
 static struct kb_status kb_send_set_target_proc(struct kb_send *s,
@@ -566,9 +609,15 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 	if (!IS_ALIGNED(tr->offsets_size, sizeof(binder_size_t)) ||
 	    !IS_ALIGNED(extra, sizeof(u64)))
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
-	s->tcomplete = kb_tcomplete_new();
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	if (!s->tcomplete || !t) {
+	s->tcomplete = kb_tcomplete_new(s->thread);
+	t = s->thread->spare_t;
+	if (t) {
+		s->thread->spare_t = NULL;
+		memset(t, 0, sizeof(*t));
+	} else {
+		t = kzalloc(sizeof(*t), GFP_KERNEL);
+	}
+	if (unlikely(!s->tcomplete || !t)) {
 		kfree(t);
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
 	}
@@ -732,8 +781,12 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 		proc->inner.outstanding++;
 		s->pending_frozen = oneway && proc->inner.is_frozen;
 	}
+	/* The outdated call's buffer is freed below: still a sender then. */
+	if (kb_ok(st) && !outdated)
+		kb_send_exit_locked(s);
 	spin_unlock(&proc->inner_lock);
 	spin_unlock(&node->lock);
+	kb_send_exit_wake(s);
 	if (outdated)
 		kb_transaction_discard(outdated);
 	return st;
@@ -763,8 +816,10 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 		proc->inner.outstanding++;
 		kb_enqueue_thread(target, &s->t->work);
 		wake_up_interruptible_sync(&target->wait);
+		kb_send_exit_locked(s);
 	}
 	spin_unlock(&proc->inner_lock);
+	kb_send_exit_wake(s);
 	if (!kb_ok(st)) {
 		spin_lock(&s->proc->inner_lock);
 		kb_work_dequeue(s->proc, s->tcomplete);
@@ -772,7 +827,7 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 		return st;
 	}
 	s->tcomplete = NULL;
-	kb_transaction_free(s->in_reply_to);
+	kb_transaction_free_to(s->in_reply_to, s->thread);
 	s->in_reply_to = NULL;
 	return KB_OK;
 }
@@ -876,7 +931,8 @@ void kb_transaction_send(struct kb_thread *thread,
 	if (s.target_thread)
 		kb_thread_put(s.target_thread);
 	if (s.target_proc) {
-		kb_proc_exit_send(s.target_proc);
+		if (!s.exited)
+			kb_proc_exit_send(s.target_proc);
 		kb_proc_put(s.target_proc);
 	}
 	if (kb_ok(st))
