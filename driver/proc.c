@@ -156,7 +156,7 @@ static void kb_proc_release_work(struct work_struct *work)
 	kb_work_cancel_list(proc, &proc->inner.delivered_death);
 	kb_work_cancel_list(proc, &proc->inner.delivered_freeze);
 	left = kb_alloc_release(&proc->alloc);
-	atomic_long_sub(left, &kb_live[KB_OBJ_BUFFER]);
+	kb_stats_destroyed_n(KB_OBJ_BUFFER, left);
 	kb_proc_put(proc);
 }
 
