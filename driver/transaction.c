@@ -515,19 +515,21 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	return st;
 }
 
-/* For a nested call, the thread of the target that waits on us takes it. */
+/*
+ * For a nested call, the thread of the target that waits on us takes it.
+ * Called in the critical section that pushes the call on our stack.
+ */
 static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
+	__must_hold(&s->proc->inner_lock)
 {
 	struct kb_thread *thread = s->thread;
 	struct kb_transaction *t;
 	struct kb_thread *from;
 
-	spin_lock(&s->proc->inner_lock);
+	lockdep_assert_held(&s->proc->inner_lock);
 	t = thread->inner.transaction_stack;
-	if (t && t->to_thread != thread) {
-		spin_unlock(&s->proc->inner_lock);
+	if (t && t->to_thread != thread)
 		return kb_fail(BR_FAILED_REPLY, -EPROTO);
-	}
 	for (; t; t = t->from_parent) {
 		spin_lock(&t->lock);
 		from = t->from;
@@ -539,7 +541,6 @@ static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
 		if (s->target_thread)
 			break;
 	}
-	spin_unlock(&s->proc->inner_lock);
 	return KB_OK;
 }
 
@@ -594,9 +595,6 @@ static struct kb_status kb_send_find_call_target(struct kb_send *s)
 	spin_lock(&node->lock);
 	kb_node_inc_locked(node, true, false, NULL);
 	spin_unlock(&node->lock);
-
-	if (!(s->tr->flags & TF_ONE_WAY))
-		return kb_send_find_waiting_thread(s);
 	return KB_OK;
 }
 
@@ -632,6 +630,7 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 	}
 	kb_proc_get(s->target_proc);
 	t->to_proc = s->target_proc;
+	/* A reply's receiver; a call's is found when it is committed. */
 	t->to_thread = s->target_thread;
 	t->sender_tgid = get_pid(task_tgid(current));
 	t->sender_euid = task_euid(s->proc->tsk);
@@ -843,6 +842,12 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 	if (oneway) {
 		kb_enqueue_thread(thread, s->tcomplete);
 	} else {
+		st = kb_send_find_waiting_thread(s);
+		if (!kb_ok(st)) {
+			spin_unlock(&s->proc->inner_lock);
+			return st;
+		}
+		t->to_thread = s->target_thread;
 		t->from_parent = thread->inner.transaction_stack;
 		thread->inner.transaction_stack = t;
 		kb_enqueue_thread_deferred(thread, s->tcomplete);
