@@ -268,7 +268,7 @@ void kb_set_nice(long nice)
 
 /**
  * kb_thread_set_error() - record the outcome of a thread's transaction
- * @thread: the thread
+ * @thread: the thread, the caller's own
  * @id: the transaction's debug id
  * @command: BR_OK, or the BR_ reply it failed with
  * @param: the errno that explains @command
@@ -276,28 +276,24 @@ void kb_set_nice(long nice)
 void kb_thread_set_error(struct kb_thread *thread, u32 id, u32 command,
 			 s32 param)
 {
-	spin_lock(&thread->proc->inner_lock);
+	/* Only the thread itself reads and writes @ee: no lock needed. */
 	thread->inner.ee.id = id;
 	thread->inner.ee.command = command;
 	thread->inner.ee.param = param;
-	spin_unlock(&thread->proc->inner_lock);
 }
 
 /**
  * kb_thread_take_error() - BINDER_GET_EXTENDED_ERROR: read and reset
- * @thread: the thread
+ * @thread: the thread, the caller's own
  *
  * Return: the last recorded outcome.
  */
 struct binder_extended_error kb_thread_take_error(struct kb_thread *thread)
 {
-	struct binder_extended_error ee;
+	struct binder_extended_error ee = thread->inner.ee;
 
-	spin_lock(&thread->proc->inner_lock);
-	ee = thread->inner.ee;
 	thread->inner.ee.id = 0;
 	thread->inner.ee.command = BR_OK;
 	thread->inner.ee.param = 0;
-	spin_unlock(&thread->proc->inner_lock);
 	return ee;
 }

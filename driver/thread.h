@@ -37,7 +37,8 @@ struct kb_transaction;
  *	handles; the older ones follow via from_parent/to_parent
  * @is_dead: the thread exited; nothing is queued to it any more
  * @ee: the outcome of the thread's last transaction, for
- *	BINDER_GET_EXTENDED_ERROR
+ *	BINDER_GET_EXTENDED_ERROR (read and written only by the thread
+ *	itself, without the lock)
  */
 struct kb_thread_inner {
 	struct list_head todo;
