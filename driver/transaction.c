@@ -748,6 +748,7 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	struct kb_thread *thread = s->target_thread;
 	bool oneway = t->flags & TF_ONE_WAY;
 	struct kb_transaction *outdated = NULL;
+	struct kb_thread *wake = NULL;
 	struct kb_status st = KB_OK;
 
 	spin_lock(&node->lock);
@@ -769,11 +770,13 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 			node->inner.has_async_transaction = true;
 		if (!thread)
 			thread = kb_proc_select_thread(proc);
-		if (thread)
+		if (thread) {
 			kb_enqueue_thread(thread, &t->work);
-		else
+			wake = thread;
+		} else {
 			kb_enqueue_proc(proc, &t->work);
-		kb_proc_wake(proc, thread, !oneway);
+			kb_proc_wake(proc, NULL, false);
+		}
 	}
 	if (kb_ok(st)) {
 		t->counted = true;
@@ -783,8 +786,13 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	/* The outdated call's buffer is freed below: still a sender then. */
 	if (kb_ok(st) && !outdated)
 		kb_send_exit_locked(s);
+	/* A thread's memory outlives an RCU grace period after its last put. */
+	rcu_read_lock();
 	spin_unlock(&proc->inner_lock);
 	spin_unlock(&node->lock);
+	if (wake)
+		kb_thread_wake(wake, !oneway);
+	rcu_read_unlock();
 	kb_send_exit_wake(s);
 	if (outdated)
 		kb_transaction_discard(outdated);
@@ -814,10 +822,12 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 		s->t->counted = true;
 		proc->inner.outstanding++;
 		kb_enqueue_thread(target, &s->t->work);
-		wake_up_interruptible_sync(&target->wait);
 		kb_send_exit_locked(s);
 	}
 	spin_unlock(&proc->inner_lock);
+	/* Woken once the lock is free: it takes that lock first thing. */
+	if (kb_ok(st))
+		kb_thread_wake(target, true);
 	kb_send_exit_wake(s);
 	if (!kb_ok(st)) {
 		spin_lock(&s->proc->inner_lock);

@@ -318,6 +318,25 @@ struct kb_thread *kb_proc_select_thread(struct kb_proc *proc)
 }
 
 /**
+ * kb_thread_wake() - wake a thread chosen for new work, after the lock
+ * @thread: the thread (its memory held by a reference or an RCU read
+ *	section that began while its process's inner_lock was held)
+ * @sync: the waker will soon sleep waiting for the result
+ *
+ * Waking while holding the inner_lock made the woken thread, running at
+ * once on another CPU, spin on that lock until the waker let go of it. The
+ * work is queued under the lock first, so the sleeper cannot miss it: it
+ * checks for work after prepare_to_wait().
+ */
+void kb_thread_wake(struct kb_thread *thread, bool sync)
+{
+	if (sync)
+		wake_up_interruptible_sync(&thread->wait);
+	else
+		wake_up_interruptible(&thread->wait);
+}
+
+/**
  * kb_proc_wake() - wake the thread that must handle new work
  * @proc: the process
  * @thread: the chosen thread, or NULL to pick an idle looper

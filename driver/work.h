@@ -101,6 +101,7 @@ void kb_enqueue_thread_deferred(struct kb_thread *thread,
 				struct kb_work *work);
 struct kb_thread *kb_proc_select_thread(struct kb_proc *proc);
 void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync);
+void kb_thread_wake(struct kb_thread *thread, bool sync);
 void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list);
 
 bool kb_thread_has_work(struct kb_thread *thread, bool proc_work);

@@ -270,6 +270,10 @@ perf_profile() {
 	echo "-- hottest symbols (self):"
 	perf report -i "$data" --no-children --sort dso,sym -g none --stdio \
 		--percent-limit 0.4 2>/dev/null | grep '%' | head -n 70
+	echo "-- who waits for a spinlock (call chains of the slow path):"
+	perf report -i "$data" --no-children -S native_queued_spin_lock_slowpath \
+		-g graph,2,callee --stdio 2>/dev/null |
+		grep -v '^#' | grep -v '^ *$' | head -n 40
 	echo "-- the driver's own functions (symbols matching $3), all together:"
 	perf report -i "$data" --no-children --sort sym -g none --stdio \
 		2>/dev/null | awk -v re="$3" '$1 ~ /%$/ && $3 ~ re {
