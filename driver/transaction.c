@@ -469,13 +469,17 @@ static void kb_send_exit_wake(struct kb_send *s)
 		wake_up(&s->target_proc->senders_wait);
 }
 
-/* Count in a sender; a dying process accepts none. */
+/*
+ * Count in a sender; a dying process accepts none. Takes over the caller's
+ * memory reference on @target (dropped on failure).
+ */
 static struct kb_status kb_send_set_target_proc(struct kb_send *s,
 						struct kb_proc *target)
 {
-	if (!kb_proc_enter_send(target))
+	if (unlikely(!kb_proc_enter_send(target))) {
+		kb_proc_put(target);
 		return kb_fail(BR_DEAD_REPLY, -ESRCH);
-	kb_proc_get(target);
+	}
 	s->target_proc = target;
 	return KB_OK;
 }
@@ -508,6 +512,7 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	spin_unlock(&from->proc->inner_lock);
 	if (!ok)
 		return kb_fail(BR_FAILED_REPLY, -EPROTO);
+	kb_proc_get(from->proc);
 	st = kb_send_set_target_proc(s, from->proc);
 	if (kb_ok(st) &&
 	    security_binder_transaction(s->proc->cred, s->target_proc->cred))
@@ -585,7 +590,6 @@ static struct kb_status kb_send_find_call_target(struct kb_send *s)
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
 	}
 	st = kb_send_set_target_proc(s, owner);
-	kb_proc_put(owner);
 	if (!kb_ok(st))
 		return st;
 	if (security_binder_transaction(s->proc->cred, s->target_proc->cred))
