@@ -19,6 +19,8 @@
 #                   -p /usr/bin/perf) a sampling profile of the whole kernel,
 #                   else function_graph self time per driver function)
 #   BENCH_PROFILE_CALLS  round trips the sampling profile watches (20000)
+#   BENCH_KBINDER_PARAMS  more kbinder module parameters, space separated
+#                   (e.g. defer_reply_complete=1, an experiment)
 #   BENCH_SELFTEST  1: no kbinder; the reference is loaded a third time as
 #                   /dev/kbinder, so every "kbinder" row is one more A/A
 #                   control (tests the bench itself, not kbinder)
@@ -89,15 +91,21 @@ if ! msg=$(insmod /lib/modules/binder_linux.ko devices=$ref_devices 2>&1) ||
 fi
 result PASS bench/load_reference
 
+# kb_insmod: load kbinder with $BENCH_KBINDER_PARAMS (words, unquoted).
+kb_insmod() {
+	# shellcheck disable=SC2086
+	insmod /lib/modules/kbinder.ko devices=kbinder ${BENCH_KBINDER_PARAMS:-}
+}
+
 kmsg_mark "bench: load kbinder"
 kb_args=""
-kb_state="loaded"
+kb_state="loaded${BENCH_KBINDER_PARAMS:+ with $BENCH_KBINDER_PARAMS}"
 if [ "${BENCH_SELFTEST:-0}" = 1 ]; then
 	kb_state="self-test: the reference driver posing as kbinder"
 	kb_args="--kbinder /dev/kbinder"
 elif [ ! -e /lib/modules/kbinder.ko ]; then
 	kb_state="kbinder.ko is not in the initramfs"
-elif ! msg=$(insmod /lib/modules/kbinder.ko devices=kbinder 2>&1); then
+elif ! msg=$(kb_insmod 2>&1); then
 	kb_state="insmod kbinder.ko devices=kbinder failed: $msg"
 elif [ ! -c /dev/kbinder ]; then
 	kb_state="kbinder loaded but /dev/kbinder did not appear"
@@ -260,10 +268,10 @@ perf_profile() {
 	echo -1 >/proc/sys/kernel/perf_event_paranoid 2>/dev/null
 	run_bounded 120 perf record -q -N -e cpu-clock -F 4000 -g -o "$data" -- \
 		kbbench --reference "$2" --baselines 0 --rounds $((calls / 100)) --batch 100 \
-		--budget 60 sync:4 >/tmp/perf.$1.log 2>&1
+		--budget 60 sync:4 >"/tmp/perf.$1.log" 2>&1
 	echo
 	echo "perf profile of $1 ($2), $calls sync 4 B round trips (client and server):"
-	grep -E 'median' /tmp/perf.$1.log | head -n 1
+	grep -E 'median' "/tmp/perf.$1.log" | head -n 1
 	echo "-- by object:"
 	perf report -i "$data" --no-children --sort dso -g none --stdio \
 		2>/dev/null | grep '%' | head -n 6
