@@ -495,7 +495,7 @@ static int kb_thread_read_end(struct kb_thread *thread, struct kb_wbuf *out,
 	return ret;
 }
 
-/* Wait for work as the caller's thread: the lock is held on success. */
+/* Wait for work as the caller's thread; returns with the lock held. */
 static int kb_thread_wait_for_work(struct kb_thread *thread, bool non_block,
 				   bool *proc_work)
 	__acquires(&thread->proc->inner_lock)
@@ -514,8 +514,6 @@ static int kb_thread_wait_for_work(struct kb_thread *thread, bool non_block,
 		ret = kb_thread_has_work(thread, *proc_work) ? 0 : -EAGAIN;
 	else
 		ret = kb_thread_wait_locked(thread, *proc_work);
-	if (ret)
-		spin_unlock(&proc->inner_lock);
 	return ret;
 }
 
@@ -550,8 +548,10 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 
 retry:
 	ret = kb_thread_wait_for_work(thread, non_block, &proc_work);
-	if (ret)
+	if (ret) {
+		spin_unlock(&proc->inner_lock);
 		return kb_thread_read_end(thread, &out, ret);
+	}
 
 	/* The lock is held at the top of every turn. */
 	for (;;) {
