@@ -376,17 +376,25 @@ void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync)
  */
 void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list)
 {
+	const struct kb_work_ops *ops;
 	struct kb_work *work;
 
 	for (;;) {
 		spin_lock(&proc->inner_lock);
 		work = list_first_entry_or_null(list, struct kb_work, entry);
-		if (work)
+		if (work) {
 			list_del_init(&work->entry);
+			/*
+			 * Read under the lock: a node's notice is embedded in
+			 * the node, which may be retired and freed as soon as
+			 * its notice is off the list (its cancel does nothing).
+			 */
+			ops = work->ops;
+		}
 		spin_unlock(&proc->inner_lock);
 		if (!work)
 			return;
-		work->ops->cancel(work);
+		ops->cancel(work);
 	}
 }
 
