@@ -340,7 +340,7 @@ static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 	u32 max_threads;
 	long ret;
 
-	thread = kb_thread_get_current(proc);
+	thread = kb_thread_current(proc);
 	if (!thread)
 		return -ENOMEM;
 	switch (cmd) {
@@ -363,7 +363,6 @@ static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 		break;
 	case BINDER_THREAD_EXIT:
 		kb_thread_release(thread);
-		kb_thread_put(thread);
 		return 0;
 	case BINDER_VERSION:
 		ret = put_user(KB_PROTOCOL_VERSION,
@@ -400,7 +399,6 @@ static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 		thread->inner.need_return = false;
 		spin_unlock(&proc->inner_lock);
 	}
-	kb_thread_put(thread);
 	return ret;
 }
 

@@ -93,6 +93,45 @@ struct kb_thread *kb_thread_get_current(struct kb_proc *proc)
 }
 
 /**
+ * kb_thread_current() - the calling thread's state, for one ioctl
+ * @proc: the process of the file the ioctl is on
+ *
+ * No reference is taken: during an ioctl on the file, only the thread
+ * itself can release its state (BINDER_THREAD_EXIT; the process teardown
+ * runs after the file's release, which cannot happen while an ioctl holds
+ * the file). The last thread found is cached in @proc and checked without
+ * the lock (its memory outlives an RCU grace period after release, which
+ * clears the cache first), so a process whose one thread calls again and
+ * again takes neither the inner_lock nor a reference per ioctl.
+ *
+ * Return: the thread, valid until the ioctl returns, or NULL.
+ */
+struct kb_thread *kb_thread_current(struct kb_proc *proc)
+{
+	struct kb_thread *thread;
+
+	rcu_read_lock();
+	thread = rcu_dereference(proc->cached_thread);
+	if (likely(thread && thread->pid == current->pid &&
+		   !READ_ONCE(thread->inner.is_dead))) {
+		rcu_read_unlock();
+		return thread;
+	}
+	rcu_read_unlock();
+
+	thread = kb_thread_get_current(proc);
+	if (!thread)
+		return NULL;
+	spin_lock(&proc->inner_lock);
+	if (!thread->inner.is_dead)
+		rcu_assign_pointer(proc->cached_thread, thread);
+	spin_unlock(&proc->inner_lock);
+	/* The process's tree holds it for the rest of the ioctl. */
+	kb_thread_put(thread);
+	return thread;
+}
+
+/**
  * kb_thread_get() - take a memory reference on a thread
  * @thread: the thread
  */
@@ -139,6 +178,8 @@ void kb_thread_release(struct kb_thread *thread)
 		return;
 	}
 	thread->inner.is_dead = true;
+	if (rcu_access_pointer(proc->cached_thread) == thread)
+		RCU_INIT_POINTER(proc->cached_thread, NULL);
 	rb_erase(&thread->rb, &proc->inner.threads);
 	list_del_init(&thread->waiting_entry);
 	polled = thread->inner.looper & KB_LOOPER_POLL;

@@ -85,6 +85,7 @@ struct kb_thread {
 };
 
 struct kb_thread *kb_thread_get_current(struct kb_proc *proc);
+struct kb_thread *kb_thread_current(struct kb_proc *proc);
 void kb_thread_get(struct kb_thread *thread);
 void kb_thread_put(struct kb_thread *thread);
 void kb_thread_release(struct kb_thread *thread);
