@@ -437,6 +437,8 @@ static const struct kb_work_ops kb_transaction_ops = {
  * @debug_id: the transaction's id (also reported as extended error id)
  * @pending_frozen: a one-way call queued to a frozen process: the sender
  *	gets BR_TRANSACTION_PENDING_FROZEN (mainline 6.7)
+ * @node_held: the strong count on @target_node that the buffer takes over
+ *	was taken
  * @exited: no longer counted as a sender in @target_proc (done in the
  *	critical section that queues the transaction)
  * @exit_wake: that was the last sender of a dying @target_proc
@@ -456,6 +458,7 @@ struct kb_send {
 	struct kb_objects_ctx objects;
 	int debug_id;
 	bool pending_frozen;
+	bool node_held;
 	bool exited;
 	bool exit_wake;
 };
@@ -593,27 +596,28 @@ static struct kb_status kb_send_find_call_target(struct kb_send *s)
 	}
 	s->target_node = node;
 
+	/*
+	 * The buffer holds the node strongly until it is freed; the count is
+	 * taken with the owner, in one critical section (a failed send drops
+	 * it again in kb_send_cleanup()).
+	 */
 	spin_lock(&node->lock);
 	owner = node->inner.owner;
-	if (owner)
+	if (owner && owner != s->proc) {
 		kb_proc_get(owner);
+		kb_node_inc_locked(node, true, false, NULL);
+		s->node_held = true;
+	}
 	spin_unlock(&node->lock);
 	if (!owner)
 		return kb_fail(BR_DEAD_REPLY, -ESRCH);
-	if (owner == s->proc) {
-		kb_proc_put(owner);
+	if (owner == s->proc)
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
-	}
 	st = kb_send_set_target_proc(s, owner);
 	if (!kb_ok(st))
 		return st;
 	if (security_binder_transaction(s->proc->cred, s->target_proc->cred))
 		return kb_fail(BR_FAILED_REPLY, -EPERM);
-
-	/* The buffer holds the node strongly until it is freed. */
-	spin_lock(&node->lock);
-	kb_node_inc_locked(node, true, false, NULL);
-	spin_unlock(&node->lock);
 	return KB_OK;
 }
 
@@ -725,11 +729,14 @@ static struct kb_status kb_send_copy_payload(struct kb_send *s, u64 extra)
 		kb_send_put_secctx(s, secctx, secctx_sz);
 		security_release_secctx(secctx, secctx_sz);
 	}
-	mutex_lock(&alloc->lock);
-	buffer->clear_on_free = !!(tr->flags & TF_CLEAR_BUF);
-	if (buffer->oneway_spam_suspect)
-		kb_tcomplete_set_spam(s->tcomplete);
-	mutex_unlock(&alloc->lock);
+	/* A new buffer is not cleared on free, and only one-way is spam. */
+	if (unlikely((tr->flags & TF_CLEAR_BUF) || oneway)) {
+		mutex_lock(&alloc->lock);
+		buffer->clear_on_free = !!(tr->flags & TF_CLEAR_BUF);
+		if (buffer->oneway_spam_suspect)
+			kb_tcomplete_set_spam(s->tcomplete);
+		mutex_unlock(&alloc->lock);
+	}
 	buffer->transaction = s->t;
 	s->t->buffer = buffer;
 	if (!s->reply) {
@@ -910,7 +917,7 @@ static void kb_send_cleanup(struct kb_send *s)
 	if (s->buffer) {
 		kb_transaction_release_buffer(s->target_proc, s->buffer,
 					      s->objects.done, 0);
-	} else if (s->target_node && s->target_proc && !s->reply) {
+	} else if (s->node_held) {
 		kb_node_dec(s->target_node, true, false);
 	}
 	if (s->t) {
