@@ -312,7 +312,6 @@ static int kb_transaction_deliver(struct kb_work *work,
 	struct kb_proc *proc = thread->proc;
 	struct binder_transaction_data_secctx trs = {};
 	struct binder_transaction_data *tr = &trs.transaction_data;
-	size_t tr_size = sizeof(*tr);
 	struct kb_buffer *buffer = t->buffer;
 	bool oneway = t->flags & TF_ONE_WAY;
 	u32 cmd = BR_REPLY;
@@ -339,9 +338,11 @@ static int kb_transaction_deliver(struct kb_work *work,
 	if (t->security_ctx) {
 		cmd = BR_TRANSACTION_SEC_CTX;
 		trs.secctx = t->security_ctx;
-		tr_size = sizeof(trs);
 	}
-	if (kb_wbuf_put_u32(out, cmd) || kb_wbuf_put(out, &trs, tr_size)) {
+	/* Constant sizes: no hardened usercopy check (see kb_wbuf_put()). */
+	if (kb_wbuf_put_u32(out, cmd) ||
+	    (t->security_ctx ? kb_wbuf_put(out, &trs, sizeof(trs)) :
+	     kb_wbuf_put(out, tr, sizeof(*tr)))) {
 		t->work.ops->cancel(&t->work);
 		return -EFAULT;
 	}

@@ -22,36 +22,6 @@
  */
 #define KB_READ_MIN (sizeof(u32) + sizeof(struct binder_transaction_data_secctx))
 
-/**
- * kb_wbuf_put() - append bytes to the read buffer
- * @out: the read buffer
- * @data: what to write
- * @len: how many bytes
- *
- * Return: 0, or -EFAULT if the user memory is not writable or full.
- */
-int kb_wbuf_put(struct kb_wbuf *out, const void *data, size_t len)
-{
-	if (out->ptr > out->end || out->end - out->ptr < len)
-		return -EFAULT;
-	if (copy_to_user(out->ptr, data, len))
-		return -EFAULT;
-	out->ptr += len;
-	return 0;
-}
-
-/**
- * kb_wbuf_put_u32() - append a BR_ code or another 32-bit value
- * @out: the read buffer
- * @val: the value
- *
- * Return: 0 or -EFAULT.
- */
-int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val)
-{
-	return kb_wbuf_put(out, &val, sizeof(val));
-}
-
 /* ---- a BR_ code for one thread (failed transactions, dead replies) ---- */
 
 static int kb_return_deliver(struct kb_work *work, struct kb_thread *thread,
