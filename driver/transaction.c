@@ -568,15 +568,20 @@ static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
 	return KB_OK;
 }
 
+/*
+ * The target of handle 0, pinned. Read under RCU, not the device-wide
+ * mgr_lock: the context's reference on the node is dropped only a grace
+ * period after it stopped pointing there.
+ */
 static struct kb_node *kb_send_mgr_node(struct kb_context *ctx)
 {
 	struct kb_node *node;
 
-	mutex_lock(&ctx->mgr_lock);
-	node = ctx->mgr_node;
+	rcu_read_lock();
+	node = rcu_dereference(ctx->mgr_node);
 	if (node)
 		kb_node_pin(node);
-	mutex_unlock(&ctx->mgr_lock);
+	rcu_read_unlock();
 	return node;
 }
 
