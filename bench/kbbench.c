@@ -17,6 +17,8 @@
  *                     workload, if at least 10 rounds are done (also
  *                     $BENCH_BUDGET; default 20): a loaded host gets fewer
  *                     rounds, not a bench that never ends
+ *   --baselines 0     no pipe, unix or memcpy channel (for a profile of
+ *                     the binder channels alone)
  *   --cpu N           run the client and every server on CPU N only; the
  *                     round trip then costs what the driver and the
  *                     scheduler do, without cross-CPU wake-ups (whose cost
@@ -684,7 +686,7 @@ int main(int argc, char **argv)
 
 	if (benv && atof(benv) > 0)
 		budget_s = atof(benv);
-	int rounds = 0, batch = 0, cpu = -1, i;
+	int rounds = 0, batch = 0, cpu = -1, baselines = 1, i;
 	struct workload w;
 
 	for (i = 1; i < argc - 1; i += 2) {
@@ -708,6 +710,8 @@ int main(int argc, char **argv)
 			cpu = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--budget") == 0)
 			budget_s = atof(argv[i + 1]);
+		else if (strcmp(argv[i], "--baselines") == 0)
+			baselines = atoi(argv[i + 1]);
 		else
 			usage();
 	}
@@ -752,11 +756,11 @@ int main(int argc, char **argv)
 		chan_add("kbinder", CH_BINDER, kb);
 	if (ref2)
 		chan_add("reference2", CH_BINDER, ref2);
-	if (w.kind == WL_SYNC && w.size <= 128) {
+	if (baselines && w.kind == WL_SYNC && w.size <= 128) {
 		chan_add("pipe", CH_PIPE, NULL);
 		chan_add("unix", CH_UNIX, NULL);
 	}
-	if (w.kind == WL_SYNC && w.size >= 65536)
+	if (baselines && w.kind == WL_SYNC && w.size >= 65536)
 		chan_add("memcpy", CH_MEMCPY, NULL);
 	for (i = 0; i < nch; i++) {
 		ch[i].lat = malloc(sizeof(double) * (size_t)w.rounds * (size_t)w.batch);

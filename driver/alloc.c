@@ -11,8 +11,12 @@
  * Each page of the area has a descriptor counting the allocated buffers that
  * touch it. A page is allocated and inserted into the user mapping when its
  * count leaves zero; when the count returns to zero the page stays mapped but
- * goes onto a global list_lru, from which the shrinker reclaims it. See
- * docs/allocator.md for the lock rules and the shrinker protocol.
+ * goes onto a global list_lru, from which the shrinker reclaims it. A page
+ * used again stays on the LRU (taking it off on every allocation and putting
+ * it back on every free cost two round trips on the LRU's global lock per
+ * page and transaction); the shrinker takes a page that is in use off the
+ * LRU without freeing it. See docs/allocator.md for the lock rules and the
+ * shrinker protocol.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -33,9 +37,11 @@
 
 /**
  * struct kb_alloc_page - one page of an area
- * @lru:   in kb_alloc_lru exactly when @users is 0 and @page is set (changed
- *         only under &kb_alloc.lock; the list linkage itself is protected by
- *         the list_lru's internal spinlock)
+ * @lru:   in kb_alloc_lru whenever @users is 0 and @page is set; may stay
+ *         there while the page is used again, until the shrinker or the
+ *         release takes it off (added and removed only under &kb_alloc.lock,
+ *         so list_empty() on it is stable under that lock; the list linkage
+ *         itself is protected by the list_lru's internal spinlock)
  * @page:  the backing page, or NULL (protected by &kb_alloc.lock; stable and
  *         readable without the lock while @users > 0 and the reader holds an
  *         allocated buffer covering this page)
@@ -169,8 +175,9 @@ static void kb_alloc_page_range(struct kb_alloc *alloc,
 }
 
 /*
- * Count @buffer as a user of its pages. Pages coming back from the LRU are
- * taken off it. Returns true if some page still has to be allocated.
+ * Count @buffer as a user of its pages; pages coming back into use stay on
+ * the LRU (see the top of this file). Returns true if some page still has
+ * to be allocated.
  */
 static bool kb_alloc_get_pages(struct kb_alloc *alloc,
 			       const struct kb_buffer *buffer)
@@ -184,10 +191,7 @@ static bool kb_alloc_get_pages(struct kb_alloc *alloc,
 	for (i = first; i <= last; i++) {
 		struct kb_alloc_page *desc = &alloc->pages[i];
 
-		if (desc->users++ == 0 && desc->page) {
-			/* Only a holder of alloc->lock takes pages off the LRU. */
-			WARN_ON_ONCE(!list_lru_del(&kb_alloc_lru, &desc->lru));
-		}
+		desc->users++;
 		if (!desc->page)
 			missing = true;
 	}
@@ -208,7 +212,9 @@ static void kb_alloc_put_pages(struct kb_alloc *alloc,
 
 		if (WARN_ON_ONCE(!desc->users))
 			continue;
-		if (--desc->users == 0 && desc->page) {
+		/* Still on the LRU if it never left it since its last use. */
+		if (--desc->users == 0 && desc->page &&
+		    list_empty(&desc->lru)) {
 			list_lru_add(&kb_alloc_lru, &desc->lru);
 			alloc->lru_used = true;
 		}
@@ -636,8 +642,10 @@ unsigned int kb_alloc_release(struct kb_alloc *alloc)
 
 		if (!desc->page)
 			continue;
-		if (!desc->users)
+		if (!list_empty(&desc->lru))
 			WARN_ON_ONCE(!list_lru_del(&kb_alloc_lru, &desc->lru));
+		else
+			WARN_ON_ONCE(!desc->users);
 		/* No vma is left, so no PTE holds this page any more. */
 		__free_page(desc->page);
 		desc->page = NULL;
@@ -784,6 +792,13 @@ static enum lru_status kb_alloc_lru_isolate(struct list_head *item,
 	/* On the LRU, so kb_alloc_release() has not finished: alloc is alive. */
 	if (!mutex_trylock(&alloc->lock))
 		return LRU_SKIP;
+	if (desc->users) {
+		/* In use again: off the LRU, and back on when idle. */
+		list_lru_isolate(lru, item);
+		mutex_unlock(&alloc->lock);
+		(*(unsigned long *)arg)++;
+		return LRU_REMOVED;
+	}
 	addr = kb_alloc_page_addr(alloc, desc);
 	mm = alloc->mm;
 	if (mm && !mmget_not_zero(mm))
@@ -848,14 +863,15 @@ static struct shrinker kb_alloc_shrinker = {
  */
 static unsigned long kb_alloc_shrink(unsigned long nr_to_scan)
 {
-	unsigned long freed;
+	unsigned long isolated, in_use = 0;
 	int idx;
 
 	idx = srcu_read_lock(&kb_alloc_srcu);
-	freed = list_lru_walk(&kb_alloc_lru, kb_alloc_lru_isolate, NULL,
-			      nr_to_scan);
+	isolated = list_lru_walk(&kb_alloc_lru, kb_alloc_lru_isolate, &in_use,
+				 nr_to_scan);
 	srcu_read_unlock(&kb_alloc_srcu, idx);
-	return freed;
+	/* Pages taken off because they were in use again were not freed. */
+	return isolated - in_use;
 }
 
 /* Users of the LRU and shrinker: module init, and the self-test. */

@@ -31,11 +31,11 @@ struct kb_rbuf {
 	const u8 __user *end;
 };
 
-static int kb_rbuf_get(struct kb_rbuf *in, void *dst, size_t len)
+static inline int kb_rbuf_get(struct kb_rbuf *in, void *dst, size_t len)
 {
-	if (in->end - in->ptr < len)
+	if (unlikely(in->end - in->ptr < len))
 		return -EINVAL;
-	if (copy_from_user(dst, in->ptr, len))
+	if (unlikely(copy_from_user(dst, in->ptr, len)))
 		return -EFAULT;
 	in->ptr += len;
 	return 0;
@@ -210,14 +210,13 @@ static int kb_command_one(struct kb_thread *thread, u32 cmd,
 	}
 }
 
+/*
+ * A thread's return_error is set (kb_transaction_send()) and cleared (when
+ * read) only by the thread itself, so it can look without the lock.
+ */
 static bool kb_thread_error_pending(struct kb_thread *thread)
 {
-	bool pending;
-
-	spin_lock(&thread->proc->inner_lock);
-	pending = thread->return_error.cmd != BR_OK;
-	spin_unlock(&thread->proc->inner_lock);
-	return pending;
+	return READ_ONCE(thread->return_error.cmd) != BR_OK;
 }
 
 /**

@@ -36,7 +36,7 @@ int kb_context_set_mgr(struct kb_proc *proc,
 	int ret;
 
 	mutex_lock(&ctx->mgr_lock);
-	if (ctx->mgr_node) {
+	if (rcu_access_pointer(ctx->mgr_node)) {
 		ret = -EBUSY;
 		goto out;
 	}
@@ -60,7 +60,7 @@ int kb_context_set_mgr(struct kb_proc *proc,
 	node->inner.is_mgr = true;
 	spin_unlock(&node->lock);
 	refcount_inc(&node->mem);
-	ctx->mgr_node = node;
+	rcu_assign_pointer(ctx->mgr_node, node);
 	ctx->mgr_uid = euid;
 	kb_node_unpin(node);
 out:
@@ -79,17 +79,21 @@ void kb_context_release_mgr(struct kb_proc *proc)
 	bool owned = false;
 
 	mutex_lock(&ctx->mgr_lock);
-	node = ctx->mgr_node;
+	node = rcu_dereference_protected(ctx->mgr_node,
+					 lockdep_is_held(&ctx->mgr_lock));
 	if (node) {
 		spin_lock(&node->lock);
 		owned = node->inner.owner == proc;
 		spin_unlock(&node->lock);
 	}
 	if (owned)
-		ctx->mgr_node = NULL;
+		RCU_INIT_POINTER(ctx->mgr_node, NULL);
 	mutex_unlock(&ctx->mgr_lock);
-	if (owned)
+	if (owned) {
+		/* A sender that found the node under RCU has pinned it now. */
+		synchronize_rcu();
 		kb_node_put_mem(node);
+	}
 }
 
 /*

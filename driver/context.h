@@ -18,8 +18,10 @@ struct kb_node;
  * @entry: in the module's device list (only touched at init and exit)
  * @mgr_lock: serialises setting and clearing the context manager
  * @mgr_node: the context manager's node, the target of handle 0, or NULL
- *	(protected by @mgr_lock; read without it on the transaction path
- *	through kb_context_get_mgr())
+ *	(set and cleared under @mgr_lock; the context holds a memory
+ *	reference, dropped an RCU grace period after clearing, so the
+ *	transaction path reads it under RCU and pins the node without the
+ *	mutex)
  * @mgr_uid: the euid that first became context manager; only it may become
  *	manager again (protected by @mgr_lock)
  * @name: the device name, storage for @miscdev.name
@@ -28,7 +30,7 @@ struct kb_context {
 	struct miscdevice miscdev;
 	struct list_head entry;
 	struct mutex mgr_lock; /* see kernel-doc above */
-	struct kb_node *mgr_node;
+	struct kb_node __rcu *mgr_node;
 	kuid_t mgr_uid;
 	char name[];
 };

@@ -16,7 +16,8 @@
  * Locking overview. Locks are listed outermost first; a lock may only be
  * taken while holding locks that come earlier in this list:
  *
- *  1. kb_context.mgr_lock (mutex): the context manager of one device.
+ *  1. kb_context.mgr_lock (mutex): setting and clearing the context manager
+ *     of one device (calls to handle 0 read it under RCU instead).
  *  2. kb_proc.refs_lock (mutex): the handle tables of one process (its refs
  *     and their death requests). Never two processes' refs_lock at once.
  *  3. kb_node.lock (spinlock): counts, flags, ref list and async queue of one

@@ -156,7 +156,7 @@ static void kb_proc_release_work(struct work_struct *work)
 	kb_work_cancel_list(proc, &proc->inner.delivered_death);
 	kb_work_cancel_list(proc, &proc->inner.delivered_freeze);
 	left = kb_alloc_release(&proc->alloc);
-	atomic_long_sub(left, &kb_live[KB_OBJ_BUFFER]);
+	kb_stats_destroyed_n(KB_OBJ_BUFFER, left);
 	kb_proc_put(proc);
 }
 
@@ -232,7 +232,6 @@ static __poll_t kb_proc_poll(struct file *file, poll_table *wait)
 static int kb_ioctl_write_read(struct file *file, struct kb_thread *thread,
 			       void __user *ubuf)
 {
-	struct kb_proc *proc = thread->proc;
 	struct binder_write_read bwr;
 	int ret = 0;
 
@@ -247,13 +246,10 @@ static int kb_ioctl_write_read(struct file *file, struct kb_thread *thread,
 		}
 	}
 	if (bwr.read_size > 0) {
+		/* It wakes another thread for process work it left. */
 		ret = kb_thread_read(thread, bwr.read_buffer, bwr.read_size,
 				     &bwr.read_consumed,
 				     file->f_flags & O_NONBLOCK);
-		spin_lock(&proc->inner_lock);
-		if (!list_empty(&proc->inner.todo))
-			kb_proc_wake(proc, NULL, false);
-		spin_unlock(&proc->inner_lock);
 	}
 out:
 	if (copy_to_user(ubuf, &bwr, sizeof(bwr)))
@@ -344,7 +340,7 @@ static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 	u32 max_threads;
 	long ret;
 
-	thread = kb_thread_get_current(proc);
+	thread = kb_thread_current(proc);
 	if (!thread)
 		return -ENOMEM;
 	switch (cmd) {
@@ -367,7 +363,6 @@ static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 		break;
 	case BINDER_THREAD_EXIT:
 		kb_thread_release(thread);
-		kb_thread_put(thread);
 		return 0;
 	case BINDER_VERSION:
 		ret = put_user(KB_PROTOCOL_VERSION,
@@ -395,10 +390,15 @@ static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 		ret = -EINVAL;
 		break;
 	}
-	spin_lock(&proc->inner_lock);
-	thread->inner.need_return = false;
-	spin_unlock(&proc->inner_lock);
-	kb_thread_put(thread);
+	/*
+	 * Only a new thread or a flush sets need_return: peek first, so the
+	 * common ioctl does not take the lock again.
+	 */
+	if (unlikely(data_race(thread->inner.need_return))) {
+		spin_lock(&proc->inner_lock);
+		thread->inner.need_return = false;
+		spin_unlock(&proc->inner_lock);
+	}
 	return ret;
 }
 

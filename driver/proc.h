@@ -78,6 +78,9 @@ struct kb_proc_inner {
  * @refs_by_node: the same refs by node (protected by @refs_lock)
  * @inner_lock: protects @inner and the todo lists and state of the threads
  * @inner: see &struct kb_proc_inner (protected by @inner_lock)
+ * @cached_thread: the thread that last made an ioctl, or NULL (set under
+ *	@inner_lock, cleared under it when that thread is released; read
+ *	under RCU, see kb_thread_current())
  * @senders_wait: teardown waits here for @inner.senders to drop to zero
  * @freeze_wait: BINDER_FREEZE waits here for @inner.outstanding to drop
  * @freeze_entry: in the list BINDER_FREEZE searches (its own lock)
@@ -98,6 +101,7 @@ struct kb_proc {
 
 	spinlock_t inner_lock; /* protects @inner, see internal.h */
 	struct kb_proc_inner inner;
+	struct kb_thread __rcu *cached_thread;
 
 	wait_queue_head_t senders_wait;
 	wait_queue_head_t freeze_wait;

@@ -276,7 +276,8 @@ static int kb_ref_inc_mgr(struct kb_proc *proc, bool strong)
 	int ret;
 
 	mutex_lock(&ctx->mgr_lock);
-	node = ctx->mgr_node;
+	node = rcu_dereference_protected(ctx->mgr_node,
+					 lockdep_is_held(&ctx->mgr_lock));
 	if (node) {
 		spin_lock(&node->lock);
 		usable = node->inner.owner != proc && !node->inner.retired;
@@ -310,7 +311,7 @@ int kb_ref_update(struct kb_proc *proc, u32 desc, bool increment, bool strong)
 	struct kb_ref *ref;
 	int ret = -EINVAL;
 
-	if (increment && desc == 0 && READ_ONCE(proc->ctx->mgr_node))
+	if (increment && desc == 0 && rcu_access_pointer(proc->ctx->mgr_node))
 		return kb_ref_inc_mgr(proc, strong);
 	mutex_lock(&proc->refs_lock);
 	ref = kb_ref_lookup_locked(proc, desc, strong);
@@ -353,7 +354,8 @@ int kb_ref_node_info(struct kb_proc *proc,
 	    info->reserved2 || info->reserved3)
 		return -EINVAL;
 	mutex_lock(&ctx->mgr_lock);
-	node = ctx->mgr_node;
+	node = rcu_dereference_protected(ctx->mgr_node,
+					 lockdep_is_held(&ctx->mgr_lock));
 	if (node) {
 		spin_lock(&node->lock);
 		is_mgr = node->inner.owner == proc;

@@ -9,7 +9,7 @@
 
 #include "stats.h"
 
-atomic_long_t kb_live[KB_OBJ_COUNT];
+DEFINE_PER_CPU(long [KB_OBJ_COUNT], kb_live);
 
 static const char * const kb_obj_names[KB_OBJ_COUNT] = {
 	[KB_OBJ_PROC] = "procs",
@@ -37,11 +37,15 @@ int kb_new_debug_id(void)
 
 static int kb_live_show(struct seq_file *m, void *unused)
 {
-	int i;
+	int i, cpu;
+	long n;
 
-	for (i = 0; i < KB_OBJ_COUNT; i++)
-		seq_printf(m, "%s %ld\n", kb_obj_names[i],
-			   atomic_long_read(&kb_live[i]));
+	for (i = 0; i < KB_OBJ_COUNT; i++) {
+		n = 0;
+		for_each_possible_cpu(cpu)
+			n += per_cpu(kb_live, cpu)[i];
+		seq_printf(m, "%s %ld\n", kb_obj_names[i], n);
+	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kb_live);

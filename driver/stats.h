@@ -9,7 +9,7 @@
 #ifndef _KB_STATS_H
 #define _KB_STATS_H
 
-#include <linux/atomic.h>
+#include <linux/percpu.h>
 
 /**
  * enum kb_obj - the object kinds that are counted
@@ -35,7 +35,12 @@ enum kb_obj {
 	KB_OBJ_COUNT
 };
 
-extern atomic_long_t kb_live[KB_OBJ_COUNT];
+/*
+ * Per-CPU counts: creating and destroying objects on the transaction path
+ * costs no atomic operation on a shared cache line; the live count is the
+ * sum over the CPUs (exact when nothing is in flight).
+ */
+DECLARE_PER_CPU(long [KB_OBJ_COUNT], kb_live);
 
 /**
  * kb_stats_created() - count one more live object of a kind
@@ -43,7 +48,7 @@ extern atomic_long_t kb_live[KB_OBJ_COUNT];
  */
 static inline void kb_stats_created(enum kb_obj kind)
 {
-	atomic_long_inc(&kb_live[kind]);
+	this_cpu_inc(kb_live[kind]);
 }
 
 /**
@@ -52,7 +57,17 @@ static inline void kb_stats_created(enum kb_obj kind)
  */
 static inline void kb_stats_destroyed(enum kb_obj kind)
 {
-	atomic_long_dec(&kb_live[kind]);
+	this_cpu_dec(kb_live[kind]);
+}
+
+/**
+ * kb_stats_destroyed_n() - count @n live objects of a kind less
+ * @kind: the object kind
+ * @n: how many
+ */
+static inline void kb_stats_destroyed_n(enum kb_obj kind, long n)
+{
+	this_cpu_sub(kb_live[kind], n);
 }
 
 int kb_new_debug_id(void);

@@ -93,6 +93,45 @@ struct kb_thread *kb_thread_get_current(struct kb_proc *proc)
 }
 
 /**
+ * kb_thread_current() - the calling thread's state, for one ioctl
+ * @proc: the process of the file the ioctl is on
+ *
+ * No reference is taken: during an ioctl on the file, only the thread
+ * itself can release its state (BINDER_THREAD_EXIT; the process teardown
+ * runs after the file's release, which cannot happen while an ioctl holds
+ * the file). The last thread found is cached in @proc and checked without
+ * the lock (its memory outlives an RCU grace period after release, which
+ * clears the cache first), so a process whose one thread calls again and
+ * again takes neither the inner_lock nor a reference per ioctl.
+ *
+ * Return: the thread, valid until the ioctl returns, or NULL.
+ */
+struct kb_thread *kb_thread_current(struct kb_proc *proc)
+{
+	struct kb_thread *thread;
+
+	rcu_read_lock();
+	thread = rcu_dereference(proc->cached_thread);
+	if (likely(thread && thread->pid == current->pid &&
+		   !READ_ONCE(thread->inner.is_dead))) {
+		rcu_read_unlock();
+		return thread;
+	}
+	rcu_read_unlock();
+
+	thread = kb_thread_get_current(proc);
+	if (!thread)
+		return NULL;
+	spin_lock(&proc->inner_lock);
+	if (!thread->inner.is_dead)
+		rcu_assign_pointer(proc->cached_thread, thread);
+	spin_unlock(&proc->inner_lock);
+	/* The process's tree holds it for the rest of the ioctl. */
+	kb_thread_put(thread);
+	return thread;
+}
+
+/**
  * kb_thread_get() - take a memory reference on a thread
  * @thread: the thread
  */
@@ -114,6 +153,8 @@ void kb_thread_put(struct kb_thread *thread)
 
 	if (!refcount_dec_and_test(&thread->mem))
 		return;
+	kfree(thread->spare_t);
+	kb_tcomplete_free_spare(thread->spare_tc);
 	kfree_rcu(thread, rcu);
 	kb_stats_destroyed(KB_OBJ_THREAD);
 	kb_proc_put(proc);
@@ -137,6 +178,8 @@ void kb_thread_release(struct kb_thread *thread)
 		return;
 	}
 	thread->inner.is_dead = true;
+	if (rcu_access_pointer(proc->cached_thread) == thread)
+		RCU_INIT_POINTER(proc->cached_thread, NULL);
 	rb_erase(&thread->rb, &proc->inner.threads);
 	list_del_init(&thread->waiting_entry);
 	polled = thread->inner.looper & KB_LOOPER_POLL;
@@ -252,6 +295,9 @@ void kb_set_nice(long nice)
 {
 	long min_nice;
 
+	/* Most calls change nothing: skip the capability check then. */
+	if (task_nice(current) == nice)
+		return;
 	if (can_nice(current, nice)) {
 		set_user_nice(current, nice);
 		return;
@@ -263,7 +309,7 @@ void kb_set_nice(long nice)
 
 /**
  * kb_thread_set_error() - record the outcome of a thread's transaction
- * @thread: the thread
+ * @thread: the thread, the caller's own
  * @id: the transaction's debug id
  * @command: BR_OK, or the BR_ reply it failed with
  * @param: the errno that explains @command
@@ -271,28 +317,24 @@ void kb_set_nice(long nice)
 void kb_thread_set_error(struct kb_thread *thread, u32 id, u32 command,
 			 s32 param)
 {
-	spin_lock(&thread->proc->inner_lock);
+	/* Only the thread itself reads and writes @ee: no lock needed. */
 	thread->inner.ee.id = id;
 	thread->inner.ee.command = command;
 	thread->inner.ee.param = param;
-	spin_unlock(&thread->proc->inner_lock);
 }
 
 /**
  * kb_thread_take_error() - BINDER_GET_EXTENDED_ERROR: read and reset
- * @thread: the thread
+ * @thread: the thread, the caller's own
  *
  * Return: the last recorded outcome.
  */
 struct binder_extended_error kb_thread_take_error(struct kb_thread *thread)
 {
-	struct binder_extended_error ee;
+	struct binder_extended_error ee = thread->inner.ee;
 
-	spin_lock(&thread->proc->inner_lock);
-	ee = thread->inner.ee;
 	thread->inner.ee.id = 0;
 	thread->inner.ee.command = BR_OK;
 	thread->inner.ee.param = 0;
-	spin_unlock(&thread->proc->inner_lock);
 	return ee;
 }

@@ -37,7 +37,8 @@ struct kb_transaction;
  *	handles; the older ones follow via from_parent/to_parent
  * @is_dead: the thread exited; nothing is queued to it any more
  * @ee: the outcome of the thread's last transaction, for
- *	BINDER_GET_EXTENDED_ERROR
+ *	BINDER_GET_EXTENDED_ERROR (read and written only by the thread
+ *	itself, without the lock)
  */
 struct kb_thread_inner {
 	struct list_head todo;
@@ -59,9 +60,14 @@ struct kb_thread_inner {
  *	willing to take process work (protected by proc->inner_lock)
  * @wait: where the thread sleeps in read, and what poll() watches
  * @inner: see &struct kb_thread_inner (protected by proc->inner_lock)
- * @return_error: the result of this thread's own failed transaction
+ * @return_error: the result of this thread's own failed transaction (set
+ *	and cleared under proc->inner_lock, by this thread only, which may
+ *	therefore read it without the lock)
  * @reply_error: a dead or failed reply for the call this thread waits on
  * @rcu: for the RCU-delayed free (poll users may still see @wait)
+ * @spare_t: memory of a freed transaction, kept for this thread's next
+ *	send, or NULL (used only by the thread itself; freed with it)
+ * @spare_tc: a BR_TRANSACTION_COMPLETE notice kept the same way, or NULL
  */
 struct kb_thread {
 	struct kb_proc *proc;
@@ -74,9 +80,12 @@ struct kb_thread {
 	struct kb_return_work return_error;
 	struct kb_return_work reply_error;
 	struct rcu_head rcu;
+	struct kb_transaction *spare_t;
+	struct kb_work *spare_tc;
 };
 
 struct kb_thread *kb_thread_get_current(struct kb_proc *proc);
+struct kb_thread *kb_thread_current(struct kb_proc *proc);
 void kb_thread_get(struct kb_thread *thread);
 void kb_thread_put(struct kb_thread *thread);
 void kb_thread_release(struct kb_thread *thread);

@@ -12,6 +12,7 @@
 #include "internal.h"
 
 #include <linux/cred.h>
+#include <linux/moduleparam.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/security.h>
@@ -32,7 +33,28 @@
 
 static const struct kb_work_ops kb_transaction_ops;
 
-static void kb_transaction_free(struct kb_transaction *t)
+/*
+ * An experiment, off by default because it changes what userspace sees:
+ * the BR_TRANSACTION_COMPLETE of a BC_REPLY waits for the replier's next
+ * read that returns anyway (like the caller's side of a synchronous call),
+ * so a looper's write of BC_REPLY and read of its next call take one ioctl
+ * instead of two. A single-threaded server that polls the file (Android's
+ * servicemanager) would block in its sendReply() until the next call.
+ * docs/performance.md has the measurement.
+ */
+bool kb_defer_reply_complete;
+module_param_named(defer_reply_complete, kb_defer_reply_complete, bool, 0444);
+MODULE_PARM_DESC(defer_reply_complete,
+		 "experiment: deliver a reply's BR_TRANSACTION_COMPLETE with the replier's next work (changes behaviour; default off)");
+
+/*
+ * Free @t; with @keeper (the calling thread's own state), keep the memory
+ * as the thread's spare for its next send instead. In a ping-pong, the call
+ * the server answers becomes its reply, and the reply the client reads
+ * becomes its next call: no allocation at all.
+ */
+static void kb_transaction_free_to(struct kb_transaction *t,
+				   struct kb_thread *keeper)
 {
 	struct kb_proc *to = t->to_proc;
 	struct kb_thread *from;
@@ -55,8 +77,16 @@ static void kb_transaction_free(struct kb_transaction *t)
 	kb_objects_free_fd_fixups(&t->fd_fixups);
 	put_pid(t->sender_tgid);
 	kb_proc_put(to);
-	kfree(t);
+	if (keeper && !keeper->spare_t)
+		keeper->spare_t = t;
+	else
+		kfree(t);
 	kb_stats_destroyed(KB_OBJ_TRANSACTION);
+}
+
+static void kb_transaction_free(struct kb_transaction *t)
+{
+	kb_transaction_free_to(t, NULL);
 }
 
 /* The waiting sender of a synchronous call, with a memory reference. */
@@ -225,13 +255,12 @@ void kb_transaction_thread_exit(struct kb_thread *thread)
 
 static u32 kb_transaction_sender_pid(struct kb_transaction *t)
 {
-	struct kb_thread *from = kb_transaction_get_from(t);
 	u32 pid = 0;
 
-	if (from) {
+	spin_lock(&t->lock);
+	if (t->from)
 		pid = pid_nr_ns(t->sender_tgid, task_active_pid_ns(current));
-		kb_thread_put(from);
-	}
+	spin_unlock(&t->lock);
 	return pid;
 }
 
@@ -284,7 +313,6 @@ static int kb_transaction_deliver(struct kb_work *work,
 	struct kb_proc *proc = thread->proc;
 	struct binder_transaction_data_secctx trs = {};
 	struct binder_transaction_data *tr = &trs.transaction_data;
-	size_t tr_size = sizeof(*tr);
 	struct kb_buffer *buffer = t->buffer;
 	bool oneway = t->flags & TF_ONE_WAY;
 	u32 cmd = BR_REPLY;
@@ -311,9 +339,11 @@ static int kb_transaction_deliver(struct kb_work *work,
 	if (t->security_ctx) {
 		cmd = BR_TRANSACTION_SEC_CTX;
 		trs.secctx = t->security_ctx;
-		tr_size = sizeof(trs);
 	}
-	if (kb_wbuf_put_u32(out, cmd) || kb_wbuf_put(out, &trs, tr_size)) {
+	/* Constant sizes: no hardened usercopy check (see kb_wbuf_put()). */
+	if (kb_wbuf_put_u32(out, cmd) ||
+	    (t->security_ctx ? kb_wbuf_put(out, &trs, sizeof(trs)) :
+	     kb_wbuf_put(out, tr, sizeof(*tr)))) {
 		t->work.ops->cancel(&t->work);
 		return -EFAULT;
 	}
@@ -329,7 +359,7 @@ static int kb_transaction_deliver(struct kb_work *work,
 		thread->inner.transaction_stack = t;
 		spin_unlock(&proc->inner_lock);
 	} else {
-		kb_transaction_free(t);
+		kb_transaction_free_to(t, thread);
 	}
 	return KB_READ_STOP;
 }
@@ -411,6 +441,11 @@ static const struct kb_work_ops kb_transaction_ops = {
  *	gets BR_TRANSACTION_PENDING_FROZEN (mainline 6.7)
  * @target_known: the target was found (a netlink report names it)
  * @spam_suspect: the one-way call's buffer was flagged as spam
+ * @node_held: the strong count on @target_node that the buffer takes over
+ *	was taken
+ * @exited: no longer counted as a sender in @target_proc (done in the
+ *	critical section that queues the transaction)
+ * @exit_wake: that was the last sender of a dying @target_proc
  */
 struct kb_send {
 	struct kb_thread *thread;
@@ -429,15 +464,46 @@ struct kb_send {
 	bool pending_frozen;
 	bool target_known;
 	bool spam_suspect;
+	bool node_held;
+	bool exited;
+	bool exit_wake;
 };
 
-/* Count in a sender; a dying process accepts none. */
+/*
+ * Stop counting as a sender in the target, in the critical section that
+ * queued the transaction (saves a lock round trip on the target, whose
+ * thread is waking up and taking that lock). Only once nothing of the send
+ * touches the target's buffer area any more: a failed send frees its
+ * buffer first, and exits at the end.
+ */
+static void kb_send_exit_locked(struct kb_send *s)
+	__must_hold(&s->target_proc->inner_lock)
+{
+	struct kb_proc *proc = s->target_proc;
+
+	lockdep_assert_held(&proc->inner_lock);
+	s->exited = true;
+	s->exit_wake = --proc->inner.senders == 0 && proc->inner.is_dead;
+}
+
+/* After kb_send_exit_locked(), with the lock dropped. */
+static void kb_send_exit_wake(struct kb_send *s)
+{
+	if (unlikely(s->exit_wake))
+		wake_up(&s->target_proc->senders_wait);
+}
+
+/*
+ * Count in a sender; a dying process accepts none. Takes over the caller's
+ * memory reference on @target (dropped on failure).
+ */
 static struct kb_status kb_send_set_target_proc(struct kb_send *s,
 						struct kb_proc *target)
 {
-	if (!kb_proc_enter_send(target))
+	if (unlikely(!kb_proc_enter_send(target))) {
+		kb_proc_put(target);
 		return kb_fail(BR_DEAD_REPLY, -ESRCH);
-	kb_proc_get(target);
+	}
 	s->target_proc = target;
 	return KB_OK;
 }
@@ -470,6 +536,7 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	spin_unlock(&from->proc->inner_lock);
 	if (!ok)
 		return kb_fail(BR_FAILED_REPLY, -EPROTO);
+	kb_proc_get(from->proc);
 	st = kb_send_set_target_proc(s, from->proc);
 	if (kb_ok(st) &&
 	    security_binder_transaction(s->proc->cred, s->target_proc->cred))
@@ -477,19 +544,21 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	return st;
 }
 
-/* For a nested call, the thread of the target that waits on us takes it. */
+/*
+ * For a nested call, the thread of the target that waits on us takes it.
+ * Called in the critical section that pushes the call on our stack.
+ */
 static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
+	__must_hold(&s->proc->inner_lock)
 {
 	struct kb_thread *thread = s->thread;
 	struct kb_transaction *t;
 	struct kb_thread *from;
 
-	spin_lock(&s->proc->inner_lock);
+	lockdep_assert_held(&s->proc->inner_lock);
 	t = thread->inner.transaction_stack;
-	if (t && t->to_thread != thread) {
-		spin_unlock(&s->proc->inner_lock);
+	if (t && t->to_thread != thread)
 		return kb_fail(BR_FAILED_REPLY, -EPROTO);
-	}
 	for (; t; t = t->from_parent) {
 		spin_lock(&t->lock);
 		from = t->from;
@@ -501,19 +570,23 @@ static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
 		if (s->target_thread)
 			break;
 	}
-	spin_unlock(&s->proc->inner_lock);
 	return KB_OK;
 }
 
+/*
+ * The target of handle 0, pinned. Read under RCU, not the device-wide
+ * mgr_lock: the context's reference on the node is dropped only a grace
+ * period after it stopped pointing there.
+ */
 static struct kb_node *kb_send_mgr_node(struct kb_context *ctx)
 {
 	struct kb_node *node;
 
-	mutex_lock(&ctx->mgr_lock);
-	node = ctx->mgr_node;
+	rcu_read_lock();
+	node = rcu_dereference(ctx->mgr_node);
 	if (node)
 		kb_node_pin(node);
-	mutex_unlock(&ctx->mgr_lock);
+	rcu_read_unlock();
 	return node;
 }
 
@@ -534,31 +607,28 @@ static struct kb_status kb_send_find_call_target(struct kb_send *s)
 	}
 	s->target_node = node;
 
+	/*
+	 * The buffer holds the node strongly until it is freed; the count is
+	 * taken with the owner, in one critical section (a failed send drops
+	 * it again in kb_send_cleanup()).
+	 */
 	spin_lock(&node->lock);
 	owner = node->inner.owner;
-	if (owner)
+	if (owner && owner != s->proc) {
 		kb_proc_get(owner);
+		kb_node_inc_locked(node, true, false, NULL);
+		s->node_held = true;
+	}
 	spin_unlock(&node->lock);
 	if (!owner)
 		return kb_fail(BR_DEAD_REPLY, -ESRCH);
-	if (owner == s->proc) {
-		kb_proc_put(owner);
+	if (owner == s->proc)
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
-	}
 	st = kb_send_set_target_proc(s, owner);
-	kb_proc_put(owner);
 	if (!kb_ok(st))
 		return st;
 	if (security_binder_transaction(s->proc->cred, s->target_proc->cred))
 		return kb_fail(BR_FAILED_REPLY, -EPERM);
-
-	/* The buffer holds the node strongly until it is freed. */
-	spin_lock(&node->lock);
-	kb_node_inc_locked(node, true, false, NULL);
-	spin_unlock(&node->lock);
-
-	if (!(s->tr->flags & TF_ONE_WAY))
-		return kb_send_find_waiting_thread(s);
 	return KB_OK;
 }
 
@@ -571,9 +641,15 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 	if (!IS_ALIGNED(tr->offsets_size, sizeof(binder_size_t)) ||
 	    !IS_ALIGNED(extra, sizeof(u64)))
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
-	s->tcomplete = kb_tcomplete_new();
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	if (!s->tcomplete || !t) {
+	s->tcomplete = kb_tcomplete_new(s->thread);
+	t = s->thread->spare_t;
+	if (t) {
+		s->thread->spare_t = NULL;
+		memset(t, 0, sizeof(*t));
+	} else {
+		t = kzalloc(sizeof(*t), GFP_KERNEL);
+	}
+	if (unlikely(!s->tcomplete || !t)) {
 		kfree(t);
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
 	}
@@ -588,6 +664,7 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 	}
 	kb_proc_get(s->target_proc);
 	t->to_proc = s->target_proc;
+	/* A reply's receiver; a call's is found when it is committed. */
 	t->to_thread = s->target_thread;
 	t->sender_tgid = get_pid(task_tgid(current));
 	t->sender_euid = task_euid(s->proc->tsk);
@@ -663,13 +740,16 @@ static struct kb_status kb_send_copy_payload(struct kb_send *s, u64 extra)
 		kb_send_put_secctx(s, secctx, secctx_sz);
 		security_release_secctx(secctx, secctx_sz);
 	}
-	mutex_lock(&alloc->lock);
-	buffer->clear_on_free = !!(tr->flags & TF_CLEAR_BUF);
-	if (buffer->oneway_spam_suspect) {
-		kb_tcomplete_set_spam(s->tcomplete);
-		s->spam_suspect = true;
+	/* A new buffer is not cleared on free, and only one-way is spam. */
+	if (unlikely((tr->flags & TF_CLEAR_BUF) || oneway)) {
+		mutex_lock(&alloc->lock);
+		buffer->clear_on_free = !!(tr->flags & TF_CLEAR_BUF);
+		if (buffer->oneway_spam_suspect) {
+			kb_tcomplete_set_spam(s->tcomplete);
+			s->spam_suspect = true;
+		}
+		mutex_unlock(&alloc->lock);
 	}
-	mutex_unlock(&alloc->lock);
 	buffer->transaction = s->t;
 	s->t->buffer = buffer;
 	if (!s->reply) {
@@ -707,6 +787,7 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	struct kb_thread *thread = s->target_thread;
 	bool oneway = t->flags & TF_ONE_WAY;
 	struct kb_transaction *outdated = NULL;
+	struct kb_thread *wake = NULL;
 	struct kb_status st = KB_OK;
 
 	spin_lock(&node->lock);
@@ -728,19 +809,30 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 			node->inner.has_async_transaction = true;
 		if (!thread)
 			thread = kb_proc_select_thread(proc);
-		if (thread)
+		if (thread) {
 			kb_enqueue_thread(thread, &t->work);
-		else
+			wake = thread;
+		} else {
 			kb_enqueue_proc(proc, &t->work);
-		kb_proc_wake(proc, thread, !oneway);
+			kb_proc_wake(proc, NULL, false);
+		}
 	}
 	if (kb_ok(st)) {
 		t->counted = true;
 		proc->inner.outstanding++;
 		s->pending_frozen = oneway && proc->inner.is_frozen;
 	}
+	/* The outdated call's buffer is freed below: still a sender then. */
+	if (kb_ok(st) && !outdated)
+		kb_send_exit_locked(s);
+	/* A thread's memory outlives an RCU grace period after its last put. */
+	rcu_read_lock();
 	spin_unlock(&proc->inner_lock);
 	spin_unlock(&node->lock);
+	if (wake)
+		kb_thread_wake(wake, !oneway);
+	rcu_read_unlock();
+	kb_send_exit_wake(s);
 	if (outdated)
 		kb_transaction_discard(outdated);
 	return st;
@@ -758,7 +850,10 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 	 * and that answer must come after it.
 	 */
 	spin_lock(&s->proc->inner_lock);
-	kb_enqueue_thread(s->thread, s->tcomplete);
+	if (unlikely(kb_defer_reply_complete))
+		kb_enqueue_thread_deferred(s->thread, s->tcomplete);
+	else
+		kb_enqueue_thread(s->thread, s->tcomplete);
 	spin_unlock(&s->proc->inner_lock);
 
 	spin_lock(&proc->inner_lock);
@@ -769,9 +864,13 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 		s->t->counted = true;
 		proc->inner.outstanding++;
 		kb_enqueue_thread(target, &s->t->work);
-		wake_up_interruptible_sync(&target->wait);
+		kb_send_exit_locked(s);
 	}
 	spin_unlock(&proc->inner_lock);
+	/* Woken once the lock is free: it takes that lock first thing. */
+	if (kb_ok(st))
+		kb_thread_wake(target, true);
+	kb_send_exit_wake(s);
 	if (!kb_ok(st)) {
 		spin_lock(&s->proc->inner_lock);
 		kb_work_dequeue(s->proc, s->tcomplete);
@@ -779,7 +878,7 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 		return st;
 	}
 	s->tcomplete = NULL;
-	kb_transaction_free(s->in_reply_to);
+	kb_transaction_free_to(s->in_reply_to, s->thread);
 	s->in_reply_to = NULL;
 	return KB_OK;
 }
@@ -795,6 +894,12 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 	if (oneway) {
 		kb_enqueue_thread(thread, s->tcomplete);
 	} else {
+		st = kb_send_find_waiting_thread(s);
+		if (!kb_ok(st)) {
+			spin_unlock(&s->proc->inner_lock);
+			return st;
+		}
+		t->to_thread = s->target_thread;
 		t->from_parent = thread->inner.transaction_stack;
 		thread->inner.transaction_stack = t;
 		kb_enqueue_thread_deferred(thread, s->tcomplete);
@@ -825,7 +930,7 @@ static void kb_send_cleanup(struct kb_send *s)
 	if (s->buffer) {
 		kb_transaction_release_buffer(s->target_proc, s->buffer,
 					      s->objects.done, 0);
-	} else if (s->target_node && s->target_proc && !s->reply) {
+	} else if (s->node_held) {
 		kb_node_dec(s->target_node, true, false);
 	}
 	if (s->t) {
@@ -947,7 +1052,8 @@ void kb_transaction_send(struct kb_thread *thread,
 	if (s.target_thread)
 		kb_thread_put(s.target_thread);
 	if (s.target_proc) {
-		kb_proc_exit_send(s.target_proc);
+		if (!s.exited)
+			kb_proc_exit_send(s.target_proc);
 		kb_proc_put(s.target_proc);
 	}
 	if (kb_ok(st))

@@ -74,6 +74,8 @@ struct kb_transaction {
 	struct list_head fd_fixups;
 };
 
+extern bool kb_defer_reply_complete;
+
 struct kb_transaction *kb_transaction_from_work(struct kb_work *work);
 void kb_transaction_send(struct kb_thread *thread,
 			 const struct binder_transaction_data *tr,

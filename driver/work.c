@@ -13,6 +13,7 @@
 #include "proc.h"
 #include "stats.h"
 #include "thread.h"
+#include "transaction.h"
 #include "work.h"
 
 /*
@@ -20,36 +21,6 @@
  * code and the largest payload (a transaction with security context).
  */
 #define KB_READ_MIN (sizeof(u32) + sizeof(struct binder_transaction_data_secctx))
-
-/**
- * kb_wbuf_put() - append bytes to the read buffer
- * @out: the read buffer
- * @data: what to write
- * @len: how many bytes
- *
- * Return: 0, or -EFAULT if the user memory is not writable or full.
- */
-int kb_wbuf_put(struct kb_wbuf *out, const void *data, size_t len)
-{
-	if (out->ptr > out->end || out->end - out->ptr < len)
-		return -EFAULT;
-	if (copy_to_user(out->ptr, data, len))
-		return -EFAULT;
-	out->ptr += len;
-	return 0;
-}
-
-/**
- * kb_wbuf_put_u32() - append a BR_ code or another 32-bit value
- * @out: the read buffer
- * @val: the value
- *
- * Return: 0 or -EFAULT.
- */
-int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val)
-{
-	return kb_wbuf_put(out, &val, sizeof(val));
-}
 
 /* ---- a BR_ code for one thread (failed transactions, dead replies) ---- */
 
@@ -141,7 +112,13 @@ static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
 	else if (tc->spam && thread->proc->inner.spam_detection)
 		cmd = BR_ONEWAY_SPAM_SUSPECT;
 	spin_unlock(&thread->proc->inner_lock);
-	kb_tcomplete_free(work);
+	/* Read by the thread that sent the call: its next send reuses it. */
+	if (!thread->spare_tc) {
+		thread->spare_tc = work;
+		kb_stats_destroyed(KB_OBJ_WORK);
+	} else {
+		kb_tcomplete_free(work);
+	}
 	return kb_wbuf_put_u32(out, cmd);
 }
 
@@ -157,14 +134,23 @@ static const struct kb_work_ops kb_tcomplete_ops = {
 };
 
 /**
- * kb_tcomplete_new() - allocate a BR_TRANSACTION_COMPLETE notice
+ * kb_tcomplete_new() - a BR_TRANSACTION_COMPLETE notice for a sender
+ * @thread: the sending thread, the caller's own: its spare notice is used
+ *	if it has one
  *
  * Return: the item or NULL.
  */
-struct kb_work *kb_tcomplete_new(void)
+struct kb_work *kb_tcomplete_new(struct kb_thread *thread)
 {
-	struct kb_tcomplete *tc = kzalloc(sizeof(*tc), GFP_KERNEL);
+	struct kb_tcomplete *tc;
 
+	if (thread->spare_tc) {
+		tc = container_of(thread->spare_tc, struct kb_tcomplete, work);
+		thread->spare_tc = NULL;
+		memset(tc, 0, sizeof(*tc));
+	} else {
+		tc = kzalloc(sizeof(*tc), GFP_KERNEL);
+	}
 	if (!tc)
 		return NULL;
 	kb_work_init(&tc->work, &kb_tcomplete_ops);
@@ -201,6 +187,16 @@ void kb_tcomplete_free(struct kb_work *work)
 {
 	kfree(container_of(work, struct kb_tcomplete, work));
 	kb_stats_destroyed(KB_OBJ_WORK);
+}
+
+/**
+ * kb_tcomplete_free_spare() - free a thread's spare notice
+ * @work: the spare (not counted as a live work item), or NULL
+ */
+void kb_tcomplete_free_spare(struct kb_work *work)
+{
+	if (work)
+		kfree(container_of(work, struct kb_tcomplete, work));
 }
 
 /* ---- queues ---- */
@@ -293,6 +289,25 @@ struct kb_thread *kb_proc_select_thread(struct kb_proc *proc)
 }
 
 /**
+ * kb_thread_wake() - wake a thread chosen for new work, after the lock
+ * @thread: the thread (its memory held by a reference or an RCU read
+ *	section that began while its process's inner_lock was held)
+ * @sync: the waker will soon sleep waiting for the result
+ *
+ * Waking while holding the inner_lock made the woken thread, running at
+ * once on another CPU, spin on that lock until the waker let go of it. The
+ * work is queued under the lock first, so the sleeper cannot miss it: it
+ * checks for work after prepare_to_wait().
+ */
+void kb_thread_wake(struct kb_thread *thread, bool sync)
+{
+	if (sync)
+		wake_up_interruptible_sync(&thread->wait);
+	else
+		wake_up_interruptible(&thread->wait);
+}
+
+/**
  * kb_proc_wake() - wake the thread that must handle new work
  * @proc: the process
  * @thread: the chosen thread, or NULL to pick an idle looper
@@ -331,17 +346,25 @@ void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync)
  */
 void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list)
 {
+	const struct kb_work_ops *ops;
 	struct kb_work *work;
 
 	for (;;) {
 		spin_lock(&proc->inner_lock);
 		work = list_first_entry_or_null(list, struct kb_work, entry);
-		if (work)
+		if (work) {
 			list_del_init(&work->entry);
+			/*
+			 * Read under the lock: a node's notice is embedded in
+			 * the node, which may be retired and freed as soon as
+			 * its notice is off the list (its cancel does nothing).
+			 */
+			ops = work->ops;
+		}
 		spin_unlock(&proc->inner_lock);
 		if (!work)
 			return;
-		work->ops->cancel(work);
+		ops->cancel(work);
 	}
 }
 
@@ -362,8 +385,12 @@ bool kb_thread_wants_proc_work(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
-	return !thread->inner.transaction_stack &&
-	       list_empty(&thread->inner.todo);
+	if (thread->inner.transaction_stack)
+		return false;
+	/* A deferred reply completion does not keep it from process work. */
+	return list_empty(&thread->inner.todo) ||
+	       (unlikely(kb_defer_reply_complete) &&
+		!thread->inner.process_todo);
 }
 
 /**
@@ -381,13 +408,22 @@ bool kb_thread_has_work(struct kb_thread *thread, bool proc_work)
 	       (proc_work && !list_empty(&thread->proc->inner.todo));
 }
 
-static int kb_thread_wait(struct kb_thread *thread, bool proc_work)
+/*
+ * Sleep until the thread has something to read. Called and returns with
+ * the inner_lock held; the wait queue is only touched when there is
+ * nothing to read yet.
+ */
+static int kb_thread_wait_locked(struct kb_thread *thread, bool proc_work)
+	__must_hold(&thread->proc->inner_lock)
 {
 	struct kb_proc *proc = thread->proc;
 	DEFINE_WAIT(wait);
 	int ret = 0;
 
-	spin_lock(&proc->inner_lock);
+	lockdep_assert_held(&proc->inner_lock);
+	if (kb_thread_has_work(thread, proc_work))
+		return 0;
+	thread->inner.looper |= KB_LOOPER_WAITING;
 	for (;;) {
 		prepare_to_wait(&thread->wait, &wait,
 				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
@@ -406,52 +442,56 @@ static int kb_thread_wait(struct kb_thread *thread, bool proc_work)
 		}
 	}
 	finish_wait(&thread->wait, &wait);
-	spin_unlock(&proc->inner_lock);
+	thread->inner.looper &= ~KB_LOOPER_WAITING;
 	return ret;
 }
 
-/* Ask for one more looper when every looper is busy. */
-static int kb_thread_maybe_spawn(struct kb_thread *thread,
-				 struct kb_wbuf *out)
+/*
+ * The end of every read, in one critical section: ask for one more looper
+ * when every looper is busy, and if process work is left, wake a thread
+ * for it (this one may have been woken for it and not taken it).
+ */
+static int kb_thread_read_end(struct kb_thread *thread, struct kb_wbuf *out,
+			      int ret)
 {
 	struct kb_proc *proc = thread->proc;
 	bool spawn;
 
 	spin_lock(&proc->inner_lock);
-	spawn = !proc->inner.requested_threads &&
+	spawn = !ret && !proc->inner.requested_threads &&
 		list_empty(&proc->inner.waiting_threads) &&
 		proc->inner.requested_threads_started < proc->inner.max_threads &&
 		(thread->inner.looper &
 		 (KB_LOOPER_REGISTERED | KB_LOOPER_ENTERED));
 	if (spawn)
 		proc->inner.requested_threads++;
+	if (unlikely(!list_empty(&proc->inner.todo)))
+		kb_proc_wake(proc, NULL, false);
 	spin_unlock(&proc->inner_lock);
 	if (spawn && put_user(BR_SPAWN_LOOPER, (u32 __user *)out->start))
 		return -EFAULT;
-	return 0;
+	return ret;
 }
 
+/* Wait for work as the caller's thread; returns with the lock held. */
 static int kb_thread_wait_for_work(struct kb_thread *thread, bool non_block,
 				   bool *proc_work)
+	__acquires(&thread->proc->inner_lock)
 {
 	struct kb_proc *proc = thread->proc;
-	int ret = 0;
+	int ret;
 
 	spin_lock(&proc->inner_lock);
 	*proc_work = kb_thread_wants_proc_work(thread);
-	thread->inner.looper |= KB_LOOPER_WAITING;
-	if (non_block && !kb_thread_has_work(thread, *proc_work))
-		ret = -EAGAIN;
-	spin_unlock(&proc->inner_lock);
-
-	if (*proc_work)
+	if (*proc_work && task_nice(current) != proc->default_nice) {
+		spin_unlock(&proc->inner_lock);
 		kb_set_nice(proc->default_nice);
-	if (!non_block)
-		ret = kb_thread_wait(thread, *proc_work);
-
-	spin_lock(&proc->inner_lock);
-	thread->inner.looper &= ~KB_LOOPER_WAITING;
-	spin_unlock(&proc->inner_lock);
+		spin_lock(&proc->inner_lock);
+	}
+	if (non_block)
+		ret = kb_thread_has_work(thread, *proc_work) ? 0 : -EAGAIN;
+	else
+		ret = kb_thread_wait_locked(thread, *proc_work);
 	return ret;
 }
 
@@ -482,15 +522,17 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 	out.ptr = out.start + *consumed;
 	out.end = out.start + size;
 	if (*consumed == 0 && kb_wbuf_put_u32(&out, BR_NOOP))
-		return -EFAULT;
+		return kb_thread_read_end(thread, &out, -EFAULT);
 
 retry:
 	ret = kb_thread_wait_for_work(thread, non_block, &proc_work);
-	if (ret)
-		return ret;
+	if (ret) {
+		spin_unlock(&proc->inner_lock);
+		return kb_thread_read_end(thread, &out, ret);
+	}
 
+	/* The lock is held at the top of every turn. */
 	for (;;) {
-		spin_lock(&proc->inner_lock);
 		if (!list_empty(&thread->inner.todo)) {
 			list = &thread->inner.todo;
 		} else if (proc_work && !list_empty(&proc->inner.todo)) {
@@ -519,11 +561,12 @@ retry:
 		/* every deliver op drops the lock (sparse cannot see it) */
 		__release(&proc->inner_lock);
 		if (ret < 0)
-			return ret;
+			return kb_thread_read_end(thread, &out, ret);
 		if (ret == KB_READ_STOP)
 			break;
+		spin_lock(&proc->inner_lock);
 	}
 
 	*consumed = out.ptr - out.start;
-	return kb_thread_maybe_spawn(thread, &out);
+	return kb_thread_read_end(thread, &out, 0);
 }

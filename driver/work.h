@@ -9,6 +9,7 @@
 
 #include <linux/list.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 
 struct kb_proc;
 struct kb_thread;
@@ -26,8 +27,45 @@ struct kb_wbuf {
 	u8 __user *end;
 };
 
-int kb_wbuf_put(struct kb_wbuf *out, const void *data, size_t len);
-int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val);
+/**
+ * kb_wbuf_put() - append bytes to the read buffer
+ * @out: the read buffer
+ * @data: what to write
+ * @len: how many bytes
+ *
+ * Inline, so that a constant @len lets the compiler drop the hardened
+ * usercopy check, which costs more than these small copies.
+ *
+ * Return: 0, or -EFAULT if the user memory is not writable or full.
+ */
+static inline int kb_wbuf_put(struct kb_wbuf *out, const void *data,
+			      size_t len)
+{
+	if (unlikely(out->ptr > out->end || out->end - out->ptr < len))
+		return -EFAULT;
+	if (unlikely(copy_to_user(out->ptr, data, len)))
+		return -EFAULT;
+	out->ptr += len;
+	return 0;
+}
+
+/**
+ * kb_wbuf_put_u32() - append a BR_ code or another 32-bit value
+ * @out: the read buffer
+ * @val: the value
+ *
+ * Return: 0 or -EFAULT.
+ */
+static inline int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val)
+{
+	if (unlikely(out->ptr > out->end ||
+		     out->end - out->ptr < sizeof(val)))
+		return -EFAULT;
+	if (unlikely(put_user(val, (u32 __user *)out->ptr)))
+		return -EFAULT;
+	out->ptr += sizeof(val);
+	return 0;
+}
 
 /* Returned by &kb_work_ops.deliver: stop reading after this item. */
 #define KB_READ_STOP 1
@@ -87,7 +125,8 @@ void kb_return_work_init(struct kb_return_work *rw);
 void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
 		      u32 cmd);
 
-struct kb_work *kb_tcomplete_new(void);
+struct kb_work *kb_tcomplete_new(struct kb_thread *thread);
+void kb_tcomplete_free_spare(struct kb_work *work);
 void kb_tcomplete_set_spam(struct kb_work *work);
 void kb_tcomplete_set_pending_frozen(struct kb_work *work);
 void kb_tcomplete_free(struct kb_work *work);
@@ -100,6 +139,7 @@ void kb_enqueue_thread_deferred(struct kb_thread *thread,
 				struct kb_work *work);
 struct kb_thread *kb_proc_select_thread(struct kb_proc *proc);
 void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync);
+void kb_thread_wake(struct kb_thread *thread, bool sync);
 void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list);
 
 bool kb_thread_has_work(struct kb_thread *thread, bool proc_work);

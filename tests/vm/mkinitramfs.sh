@@ -5,9 +5,13 @@
 # under test and the static test and tool programs.
 #
 # usage: mkinitramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t TESTDIR] [-b BINDIR]
+#                       [-p PROGRAM]...
 #   -m  a kernel module, installed as /lib/modules/<name>.ko (repeatable)
 #   -t  a directory of static test programs, installed under /tests/
 #   -b  a directory of static tools, installed under /usr/bin/ (repeatable)
+#   -p  a dynamically linked host program (e.g. /usr/bin/perf for a bench
+#       profile), installed under /usr/bin/ with the shared libraries `ldd`
+#       lists (repeatable; never used by `make check`)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,13 +19,15 @@ out=""
 modules=()
 testdir=""
 bindirs=()
-while getopts "o:m:t:b:" opt; do
+programs=()
+while getopts "o:m:t:b:p:" opt; do
 	case "$opt" in
 	o) out=$OPTARG ;;
 	m) modules+=("$OPTARG") ;;
 	t) testdir=$OPTARG ;;
 	b) bindirs+=("$OPTARG") ;;
-	*) echo "usage: $0 -o OUT [-m MODULE]... [-t TESTDIR] [-b BINDIR]" >&2; exit 2 ;;
+	p) programs+=("$OPTARG") ;;
+	*) echo "usage: $0 -o OUT [-m MODULE]... [-t TESTDIR] [-b BINDIR] [-p PROGRAM]..." >&2; exit 2 ;;
 	esac
 done
 [ -n "$out" ] || { echo "mkinitramfs: -o is required" >&2; exit 2; }
@@ -43,6 +49,16 @@ fi
 for bindir in "${bindirs[@]}"; do
 	[ -d "$bindir" ] || continue
 	find "$bindir" -maxdepth 1 -type f -perm -u+x -exec install -m 0755 {} "$root/usr/bin/" \;
+done
+for prog in "${programs[@]}"; do
+	[ -x "$prog" ] || { echo "mkinitramfs: no such program: $prog" >&2; exit 1; }
+	install -m 0755 "$prog" "$root/usr/bin/$(basename "$prog")"
+	# Its loader and libraries, at the paths the binary asks for.
+	ldd "$prog" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p' |
+		sort -u | while read -r lib; do
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
 done
 echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
 echo "root:x:0:" >"$root/etc/group"

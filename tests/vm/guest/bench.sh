@@ -15,7 +15,12 @@
 #                   loaded host
 #   BENCH_TIMEOUT   seconds one workload may take before it is killed (150)
 #   BENCH_PROFILE   0: skip the kernel profile of a sync 4 B round trip
-#                   (function_graph, self time per driver function; default 1)
+#                   (default 1: with `perf` in the initramfs (mkinitramfs.sh
+#                   -p /usr/bin/perf) a sampling profile of the whole kernel,
+#                   else function_graph self time per driver function)
+#   BENCH_PROFILE_CALLS  round trips the sampling profile watches (20000)
+#   BENCH_KBINDER_PARAMS  more kbinder module parameters, space separated
+#                   (e.g. defer_reply_complete=1, an experiment)
 #   BENCH_SELFTEST  1: no kbinder; the reference is loaded a third time as
 #                   /dev/kbinder, so every "kbinder" row is one more A/A
 #                   control (tests the bench itself, not kbinder)
@@ -86,15 +91,21 @@ if ! msg=$(insmod /lib/modules/binder_linux.ko devices=$ref_devices 2>&1) ||
 fi
 result PASS bench/load_reference
 
+# kb_insmod: load kbinder with $BENCH_KBINDER_PARAMS (words, unquoted).
+kb_insmod() {
+	# shellcheck disable=SC2086
+	insmod /lib/modules/kbinder.ko devices=kbinder ${BENCH_KBINDER_PARAMS:-}
+}
+
 kmsg_mark "bench: load kbinder"
 kb_args=""
-kb_state="loaded"
+kb_state="loaded${BENCH_KBINDER_PARAMS:+ with $BENCH_KBINDER_PARAMS}"
 if [ "${BENCH_SELFTEST:-0}" = 1 ]; then
 	kb_state="self-test: the reference driver posing as kbinder"
 	kb_args="--kbinder /dev/kbinder"
 elif [ ! -e /lib/modules/kbinder.ko ]; then
 	kb_state="kbinder.ko is not in the initramfs"
-elif ! msg=$(insmod /lib/modules/kbinder.ko devices=kbinder 2>&1); then
+elif ! msg=$(kb_insmod 2>&1); then
 	kb_state="insmod kbinder.ko devices=kbinder failed: $msg"
 elif [ ! -c /dev/kbinder ]; then
 	kb_state="kbinder loaded but /dev/kbinder did not appear"
@@ -240,11 +251,57 @@ profile() {
 	echo >$t/set_ftrace_filter
 }
 
+# perf_profile NAME DEVICE RE: a sampling profile (cpu-clock, with call
+# chains) of the kbbench processes (client and server) during
+# $BENCH_PROFILE_CALLS sync 4 B round trips on DEVICE alone. Printed: each
+# object's share (kernel, module, kbbench) and the hottest symbols by self
+# time. Unlike function_graph, nothing is hooked: the costs of the core
+# kernel (syscall entry, scheduler, copies, slab) show up by name. Under
+# TCG a sample is taken when interrupts are enabled again, so the time of
+# irq-off sections lands on the function that re-enables them
+# (_raw_spin_unlock_irq*, finish_task_switch). RE matches the names of
+# the driver's own functions, whose shares are added up.
+perf_profile() {
+	calls=${BENCH_PROFILE_CALLS:-20000}
+	data=/tmp/perf.$1.data
+	echo 0 >/proc/sys/kernel/kptr_restrict 2>/dev/null
+	echo -1 >/proc/sys/kernel/perf_event_paranoid 2>/dev/null
+	run_bounded 120 perf record -q -N -e cpu-clock -F 4000 -g -o "$data" -- \
+		kbbench --reference "$2" --baselines 0 --rounds $((calls / 100)) --batch 100 \
+		--budget 60 sync:4 >"/tmp/perf.$1.log" 2>&1
+	echo
+	echo "perf profile of $1 ($2), $calls sync 4 B round trips (client and server):"
+	grep -E 'median' "/tmp/perf.$1.log" | head -n 1
+	echo "-- by object:"
+	perf report -i "$data" --no-children --sort dso -g none --stdio \
+		2>/dev/null | grep '%' | head -n 6
+	echo "-- hottest symbols (self):"
+	perf report -i "$data" --no-children --sort dso,sym -g none --stdio \
+		--percent-limit 0.4 2>/dev/null | grep '%' | head -n 70
+	echo "-- who waits for a spinlock (call chains of the slow path):"
+	perf report -i "$data" --no-children -S native_queued_spin_lock_slowpath \
+		-g graph,2,callee --stdio 2>/dev/null |
+		grep -v '^#' | grep -v '^ *$' | head -n 40
+	echo "-- the driver's own functions (symbols matching $3), all together:"
+	perf report -i "$data" --no-children --sort sym -g none --stdio \
+		2>/dev/null | awk -v re="$3" '$1 ~ /%$/ && $3 ~ re {
+			sub(/%/, "", $1); t += $1; n++ }
+		END { printf "    %.2f%% in %d functions\n", t, n }'
+	rm -f "$data"
+}
+
 if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 	kmsg_mark "bench: profile"
-	profile reference /dev/binder binder_ioctl binder_linux
-	[ -n "$kb_args" ] && [ "${BENCH_SELFTEST:-0}" != 1 ] &&
-		profile kbinder /dev/kbinder kb_proc_ioctl kbinder
+	kb_prof=""
+	[ -n "$kb_args" ] && [ "${BENCH_SELFTEST:-0}" != 1 ] && kb_prof=1
+	if command -v perf >/dev/null 2>&1; then
+		perf_profile reference /dev/binder '^binder_'
+		[ -n "$kb_prof" ] && perf_profile kbinder /dev/kbinder '^kb_'
+	else
+		profile reference /dev/binder binder_ioctl binder_linux
+		[ -n "$kb_prof" ] &&
+			profile kbinder /dev/kbinder kb_proc_ioctl kbinder
+	fi
 fi
 
 if dmesg | grep -qi binder; then
