@@ -135,13 +135,29 @@ run: $(INITRAMFS)
 BENCH_APPEND ?= idle=poll clocksource=tsc tsc=reliable
 # The bench's knobs (docs/performance.md) reach the guest when set here.
 BENCH_KNOBS := BENCH_SCALE BENCH_BUDGET BENCH_WORKLOADS BENCH_TIMEOUT \
-	BENCH_PROFILE BENCH_SELFTEST
+	BENCH_PROFILE BENCH_SELFTEST BENCH_PROFILE_CALLS BENCH_KBINDER_PARAMS
 BENCH_ENV = $(foreach v,$(BENCH_KNOBS),$(if $($(v)),$(v)=$($(v))))
 bench: all $(INITRAMFS)
 	@$(VM_RUN) --driver kbinder --logdir $(BUILD)/vm/bench \
 		--append "$(strip $(BENCH_APPEND) $(BENCH_ENV))" bench; rc=$$?; \
 	if [ -x bench/report.sh ]; then bench/report.sh $(BUILD)/vm/bench || rc=1; fi; \
 	exit $$rc
+
+# A sampling profile (perf record) of the small round trip on both
+# drivers: its own initramfs with the host's perf and its libraries (about
+# 30 MB, so not the one make check boots). docs/performance.md reads it.
+PERF ?= $(shell command -v perf)
+PROFILE_INITRAMFS := $(BUILD)/vm/initramfs-perf.cpio.gz
+PROFILE_APPEND ?= BENCH_WORKLOADS=sync:4 BENCH_SCALE=0.1 BENCH_PROFILE_CALLS=40000
+.PHONY: bench-profile
+bench-profile: all $(INITRAMFS)
+	@test -n '$(PERF)' || { echo 'bench-profile: needs perf on the host (apt-get install linux-perf)'; exit 1; }
+	tests/vm/mkinitramfs.sh -o $(PROFILE_INITRAMFS) -m $(MODULE) -m $(REFERENCE_KO) \
+		-b $(TOOLS_BIN) -b $(BENCH_BIN) -p $(PERF)
+	tests/vm/run.sh --kernel $(VMLINUZ) --initramfs $(PROFILE_INITRAMFS) \
+		--accel-cache $(BUILD)/vm/accel --timeout $(VM_TIMEOUT) \
+		--driver kbinder --logdir $(BUILD)/vm/profile \
+		--append "$(strip $(BENCH_APPEND) $(PROFILE_APPEND) $(BENCH_ENV))" bench
 
 check: all $(INITRAMFS)
 	@DRIVERS='$(CHECK_DRIVERS)' TESTS='$(TESTS)' VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' \
@@ -181,3 +197,4 @@ help:
 	@echo "Other targets: module lib tools guest-tests initramfs check-host"
 	@echo "  check-runner (the VM runner's own tests) lint deps clean"
 	@echo "  fuzz check-fuzz (DURATION= SEED=)  check-debug check-debug-canary"
+	@echo "  bench-profile (perf record of a small round trip, both drivers)"
