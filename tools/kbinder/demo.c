@@ -2,7 +2,9 @@
 /*
  * `kbinder demo`: the whole of binder in a few steps. A service manager and
  * an echo service run as child processes; this process looks the service up,
- * calls it, asks to be told of its death, kills it and waits for the news.
+ * calls it, asks to be told of its death, kills it and waits for the news,
+ * then calls the dead service anyway and shows the driver's netlink report
+ * of that failed call (mainline 6.18; drivers without it are said to be).
  */
 #include <errno.h>
 #include <signal.h>
@@ -12,9 +14,45 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <kbinder/report.h>
+
 #include "kbinder_tool.h"
 
 #define DEMO_SERVICE "kbinder.demo.echo"
+
+/*
+ * A call to a dead service gets BR_DEAD_REPLY; a driver with transaction
+ * reports also tells whoever listens on the "binder" netlink family.
+ */
+static int call_the_dead(struct kb_thread *t, uint32_t handle)
+{
+	struct kb_report_listener l;
+	struct kb_report r;
+	char answer[64];
+	int listening = kb_report_open(&l);
+	int err = echo_call(t, handle, "anyone there?", answer, sizeof(answer));
+
+	if (err != -EPIPE) {
+		if (!listening)
+			kb_report_close(&l);
+		return tool_error(err ? err : -EBADMSG,
+				  "a call to the dead service did not get BR_DEAD_REPLY");
+	}
+	printf("    BR_DEAD_REPLY\n");
+	if (listening == -ENOENT) {
+		printf("    (this driver sends no netlink reports: they are mainline 6.18)\n");
+		return 0;
+	}
+	if (listening)
+		return tool_error(listening, "listen for reports");
+	err = kb_report_next(&l, &r, TOOL_TIMEOUT_MS);
+	kb_report_close(&l);
+	if (err)
+		return tool_error(err, "wait for the report of the failed call");
+	printf("    netlink report: ");
+	report_print(&r);
+	return 0;
+}
 
 /* Fork a child running @fn; return its pid once it says it is ready. */
 static pid_t spawn(int (*fn)(const char *device, const char *arg, int ready_fd),
@@ -144,7 +182,12 @@ int cmd_demo(const char *device)
 		goto close;
 	printf("    BR_DEAD_BINDER arrived for our cookie\n");
 	kb_dead_binder_done(&t, ret.u.cookie);
+
+	STEP("call the dead service anyway\n");
+	err = call_the_dead(&t, handle);
 	kb_ref(&t, BC_RELEASE, handle);
+	if (err)
+		goto close;
 
 	STEP("services the service manager knows now:\n");
 	usleep(100 * 1000);	/* it hears of the death on its own thread */

@@ -33,4 +33,8 @@ int cmd_demo(const char *device);
 int cmd_stats(void);
 int cmd_report(const char *device, int argc, char **argv);
 
+struct kb_report;
+/* One report as `kbinder report` prints it, on one line. */
+void report_print(const struct kb_report *r);
+
 #endif

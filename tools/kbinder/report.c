@@ -35,7 +35,7 @@ static void format_target(const struct kb_report *r, char *buf, size_t size)
 		snprintf(buf, size, "%u:%u", r->to_pid, r->to_tid);
 }
 
-static void print_report(const struct kb_report *r)
+void report_print(const struct kb_report *r)
 {
 	char to[32];
 
@@ -135,7 +135,7 @@ int cmd_report(const char *device, int argc, char **argv)
 		}
 		if (only && strcmp(r.context, only))
 			continue;
-		print_report(&r);
+		report_print(&r);
 		seen++;
 	}
 	kb_report_close(&l);
