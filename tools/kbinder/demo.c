@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,32 @@ static int call_the_dead(struct kb_thread *t, uint32_t handle)
 	printf("    netlink report: ");
 	report_print(&r);
 	return 0;
+}
+
+/* Whether every counter in kbinder's live-object file reads 0. */
+static bool live_objects_gone(void)
+{
+	FILE *f = fopen(KBINDER_LIVE_PATH, "r");
+	char name[64];
+	long n;
+	bool gone = f != NULL;
+
+	while (f && fscanf(f, "%63s %ld", name, &n) == 2)
+		gone = gone && n == 0;
+	if (f)
+		fclose(f);
+	return gone;
+}
+
+/*
+ * A process's binder state is torn down after its file is released, in a
+ * worker: give it up to two seconds, so the counters shown are the settled
+ * ones rather than a moment of the teardown.
+ */
+static void wait_for_teardown(void)
+{
+	for (int i = 0; i < 200 && !live_objects_gone(); i++)
+		usleep(10 * 1000);
 }
 
 /* Fork a child running @fn; return its pid once it says it is ready. */
@@ -198,6 +225,7 @@ out:
 	stop(service);
 	stop(svcmgr);
 	if (!err && access(KBINDER_LIVE_PATH, R_OK) == 0) {
+		wait_for_teardown();
 		STEP("kbinder's live objects after everyone left:\n");
 		fflush(stdout);
 		cmd_stats();
