@@ -29,22 +29,11 @@
 static struct workqueue_struct *kb_release_wq;
 
 /**
- * kb_proc_get() - take a memory reference on a process
- * @proc: the process
+ * kb_proc_free() - free a process whose last memory reference was dropped
+ * @proc: the process, its teardown done; called by kb_proc_put() only
  */
-void kb_proc_get(struct kb_proc *proc)
+void kb_proc_free(struct kb_proc *proc)
 {
-	refcount_inc(&proc->mem);
-}
-
-/**
- * kb_proc_put() - drop a memory reference; the last one frees it
- * @proc: the process (its teardown has run if this is the last reference)
- */
-void kb_proc_put(struct kb_proc *proc)
-{
-	if (!refcount_dec_and_test(&proc->mem))
-		return;
 	put_cred(proc->cred);
 	put_task_struct(proc->tsk);
 	kfree(proc);

@@ -115,8 +115,33 @@ extern const struct file_operations kb_proc_fops;
 int kb_proc_module_init(void);
 void kb_proc_module_exit(void);
 
-void kb_proc_get(struct kb_proc *proc);
-void kb_proc_put(struct kb_proc *proc);
+void kb_proc_free(struct kb_proc *proc);
+
+/*
+ * kb_proc_get() and kb_proc_put() are inline: every transaction takes and
+ * drops a reference on its receiver, and under emulation the call and the
+ * return thunk cost more than the atomic itself.
+ */
+
+/**
+ * kb_proc_get() - take a memory reference on a process
+ * @proc: the process
+ */
+static inline void kb_proc_get(struct kb_proc *proc)
+{
+	refcount_inc(&proc->mem);
+}
+
+/**
+ * kb_proc_put() - drop a memory reference; the last one frees it
+ * @proc: the process (its teardown has run if this is the last reference)
+ */
+static inline void kb_proc_put(struct kb_proc *proc)
+{
+	if (refcount_dec_and_test(&proc->mem))
+		kb_proc_free(proc);
+}
+
 bool kb_proc_enter_send(struct kb_proc *proc);
 void kb_proc_exit_send(struct kb_proc *proc);
 

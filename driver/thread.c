@@ -132,27 +132,16 @@ struct kb_thread *kb_thread_current(struct kb_proc *proc)
 }
 
 /**
- * kb_thread_get() - take a memory reference on a thread
- * @thread: the thread
- */
-void kb_thread_get(struct kb_thread *thread)
-{
-	refcount_inc(&thread->mem);
-}
-
-/**
- * kb_thread_put() - drop a memory reference; the last one frees it
- * @thread: the thread
+ * kb_thread_free() - free a thread whose last memory reference was dropped
+ * @thread: the thread; called by kb_thread_put() only
  *
  * The free is RCU-delayed: an epoll set may still look at the wait queue
  * until a grace period after wake_up_pollfree().
  */
-void kb_thread_put(struct kb_thread *thread)
+void kb_thread_free(struct kb_thread *thread)
 {
 	struct kb_proc *proc = thread->proc;
 
-	if (!refcount_dec_and_test(&thread->mem))
-		return;
 	kfree(thread->spare_t);
 	kb_tcomplete_free_spare(thread->spare_tc);
 	kfree_rcu(thread, rcu);

@@ -86,8 +86,32 @@ struct kb_thread {
 
 struct kb_thread *kb_thread_get_current(struct kb_proc *proc);
 struct kb_thread *kb_thread_current(struct kb_proc *proc);
-void kb_thread_get(struct kb_thread *thread);
-void kb_thread_put(struct kb_thread *thread);
+void kb_thread_free(struct kb_thread *thread);
+
+/* Inline for the same reason as kb_proc_get(): on every transaction. */
+
+/**
+ * kb_thread_get() - take a memory reference on a thread
+ * @thread: the thread
+ */
+static inline void kb_thread_get(struct kb_thread *thread)
+{
+	refcount_inc(&thread->mem);
+}
+
+/**
+ * kb_thread_put() - drop a memory reference; the last one frees it
+ * @thread: the thread
+ *
+ * The free is RCU-delayed: an epoll set may still look at the wait queue
+ * until a grace period after wake_up_pollfree().
+ */
+static inline void kb_thread_put(struct kb_thread *thread)
+{
+	if (refcount_dec_and_test(&thread->mem))
+		kb_thread_free(thread);
+}
+
 void kb_thread_release(struct kb_thread *thread);
 void kb_proc_release_threads(struct kb_proc *proc);
 void kb_proc_flush_threads(struct kb_proc *proc);
