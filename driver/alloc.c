@@ -714,10 +714,14 @@ unsigned long kb_alloc_copy_user_to_buffer(struct kb_alloc *alloc,
 		/*
 		 * _copy_from_user(): copy_from_user() without the hardened
 		 * usercopy check of the destination (about 2% of a small
-		 * round trip's samples). The destination is one of our own
-		 * pages, mapped just above, and the chunk was bounded to
-		 * that page and to the buffer: nothing left for that check
-		 * to catch. access_ok() and fault handling are unchanged.
+		 * round trip's samples). The destination is an order-0 page
+		 * of our own (alloc_page()), mapped just above, and the chunk
+		 * is bounded to that page and to the buffer. For such a page
+		 * the check (mm/usercopy.c, check_heap_object()) tests only
+		 * that a kmap address stays inside its page, which the bound
+		 * above already guarantees, so no protection is given up.
+		 * access_ok(), fault handling, tail zeroing and KASAN's
+		 * instrumentation are unchanged.
 		 */
 		left = _copy_from_user(kaddr + in_page, from, chunk);
 		kunmap_local(kaddr);
