@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Transactions.
+ * Transactions: their life (allocation, delivery to the reader, release of
+ * their buffers, failure replies, freeing). Sending them is in send.c.
  *
  * A synchronous call is pushed on the sender's transaction stack before
  * the receiver can see it, and on the receiving thread's stack when it is
@@ -15,18 +16,13 @@
 #include <linux/moduleparam.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
-#include <linux/security.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "alloc.h"
-#include "context.h"
-#include "freeze.h"
-#include "netlink.h"
 #include "node.h"
 #include "objects.h"
 #include "proc.h"
-#include "ref.h"
 #include "stats.h"
 #include "thread.h"
 #include "transaction.h"
@@ -47,14 +43,46 @@ module_param_named(defer_reply_complete, kb_defer_reply_complete, bool, 0444);
 MODULE_PARM_DESC(defer_reply_complete,
 		 "experiment: deliver a reply's BR_TRANSACTION_COMPLETE with the replier's next work (changes behaviour; default off)");
 
-/*
- * Free @t; with @keeper (the calling thread's own state), keep the memory
- * as the thread's spare for its next send instead. In a ping-pong, the call
- * the server answers becomes its reply, and the reply the client reads
- * becomes its next call: no allocation at all.
+/**
+ * kb_transaction_new() - a zeroed transaction, ready to be filled in
+ * @thread: the sending thread; its spare transaction is used if it has one
+ * @debug_id: the transaction's id
+ *
+ * Return: the transaction (counted in the live statistics), or NULL.
  */
-static void kb_transaction_free_to(struct kb_transaction *t,
-				   struct kb_thread *keeper)
+struct kb_transaction *kb_transaction_new(struct kb_thread *thread,
+					  int debug_id)
+{
+	struct kb_transaction *t = thread->spare_t;
+
+	if (t) {
+		thread->spare_t = NULL;
+		memset(t, 0, sizeof(*t));
+	} else {
+		t = kzalloc(sizeof(*t), GFP_KERNEL);
+		if (!t)
+			return NULL;
+	}
+	kb_stats_created(KB_OBJ_TRANSACTION);
+	t->debug_id = debug_id;
+	kb_work_init(&t->work, &kb_transaction_ops);
+	spin_lock_init(&t->lock);
+	INIT_LIST_HEAD(&t->fd_fixups);
+	return t;
+}
+
+/**
+ * kb_transaction_free_to() - free a transaction, maybe keeping its memory
+ * @t: the transaction, no longer on any list
+ * @keeper: the calling thread's own state, or NULL
+ *
+ * With @keeper, the memory becomes the thread's spare for its next send
+ * instead. In a ping-pong, the call the server answers becomes its reply,
+ * and the reply the client reads becomes its next call: no allocation at
+ * all.
+ */
+void kb_transaction_free_to(struct kb_transaction *t,
+			    struct kb_thread *keeper)
 {
 	struct kb_proc *to = t->to_proc;
 	struct kb_thread *from;
@@ -84,13 +112,23 @@ static void kb_transaction_free_to(struct kb_transaction *t,
 	kb_stats_destroyed(KB_OBJ_TRANSACTION);
 }
 
-static void kb_transaction_free(struct kb_transaction *t)
+/**
+ * kb_transaction_free() - free a transaction
+ * @t: the transaction, no longer on any list
+ */
+void kb_transaction_free(struct kb_transaction *t)
 {
 	kb_transaction_free_to(t, NULL);
 }
 
-/* The waiting sender of a synchronous call, with a memory reference. */
-static struct kb_thread *kb_transaction_get_from(struct kb_transaction *t)
+/**
+ * kb_transaction_get_from() - the waiting sender of a synchronous call
+ * @t: the call
+ *
+ * Return: the sending thread with a memory reference, or NULL if it is
+ * gone (or @t is not a synchronous call).
+ */
+struct kb_thread *kb_transaction_get_from(struct kb_transaction *t)
 {
 	struct kb_thread *from;
 
@@ -377,8 +415,12 @@ struct kb_transaction *kb_transaction_from_work(struct kb_work *work)
 	return container_of(work, struct kb_transaction, work);
 }
 
-/* A one-way call replaced by a newer one (TF_UPDATE_TXN): never read. */
-static void kb_transaction_discard(struct kb_transaction *t)
+/**
+ * kb_transaction_discard() - drop a one-way call replaced by a newer one
+ * (TF_UPDATE_TXN); it was never read
+ * @t: the call, taken off its queue
+ */
+void kb_transaction_discard(struct kb_transaction *t)
 {
 	struct kb_proc *to = t->to_proc;
 	struct kb_buffer *buffer;
@@ -416,654 +458,3 @@ static const struct kb_work_ops kb_transaction_ops = {
 	.deliver = kb_transaction_deliver,
 	.cancel = kb_transaction_cancel,
 };
-
-/* ---- sending ---- */
-
-/**
- * struct kb_send - one BC_TRANSACTION or BC_REPLY being set up
- * @thread: the sending thread
- * @proc: its process
- * @tr: the user's transaction data
- * @reply: a BC_REPLY
- * @in_reply_to: for a reply, the call being answered (popped from the
- *	sender's stack)
- * @target_proc: the receiving process (memory reference, counted as a
- *	sender in it)
- * @target_thread: the receiving thread if it is known (memory reference)
- * @target_node: the called node, pinned, with a local strong count that
- *	the buffer takes over
- * @t: the new transaction
- * @tcomplete: the sender's BR_TRANSACTION_COMPLETE
- * @buffer: the payload in the receiver's area
- * @objects: the object translation state
- * @debug_id: the transaction's id (also reported as extended error id)
- * @pending_frozen: a one-way call queued to a frozen process: the sender
- *	gets BR_TRANSACTION_PENDING_FROZEN (mainline 6.7)
- * @target_known: the target was found (a netlink report names it)
- * @spam_suspect: the one-way call's buffer was flagged as spam
- * @node_held: the strong count on @target_node that the buffer takes over
- *	was taken
- * @exited: no longer counted as a sender in @target_proc (done in the
- *	critical section that queues the transaction)
- * @exit_wake: that was the last sender of a dying @target_proc
- */
-struct kb_send {
-	struct kb_thread *thread;
-	struct kb_proc *proc;
-	const struct binder_transaction_data *tr;
-	bool reply;
-	struct kb_transaction *in_reply_to;
-	struct kb_proc *target_proc;
-	struct kb_thread *target_thread;
-	struct kb_node *target_node;
-	struct kb_transaction *t;
-	struct kb_work *tcomplete;
-	struct kb_buffer *buffer;
-	struct kb_objects_ctx objects;
-	int debug_id;
-	bool pending_frozen;
-	bool target_known;
-	bool spam_suspect;
-	bool node_held;
-	bool exited;
-	bool exit_wake;
-};
-
-/*
- * Stop counting as a sender in the target, in the critical section that
- * queued the transaction (saves a lock round trip on the target, whose
- * thread is waking up and taking that lock). Only once nothing of the send
- * touches the target's buffer area any more: a failed send frees its
- * buffer first, and exits at the end.
- */
-static void kb_send_exit_locked(struct kb_send *s)
-	__must_hold(&s->target_proc->inner_lock)
-{
-	struct kb_proc *proc = s->target_proc;
-
-	lockdep_assert_held(&proc->inner_lock);
-	s->exited = true;
-	s->exit_wake = --proc->inner.senders == 0 && proc->inner.is_dead;
-}
-
-/* After kb_send_exit_locked(), with the lock dropped. */
-static void kb_send_exit_wake(struct kb_send *s)
-{
-	if (unlikely(s->exit_wake))
-		wake_up(&s->target_proc->senders_wait);
-}
-
-/*
- * Count in a sender; a dying process accepts none. Takes over the caller's
- * memory reference on @target (dropped on failure).
- */
-static struct kb_status kb_send_set_target_proc(struct kb_send *s,
-						struct kb_proc *target)
-{
-	if (unlikely(!kb_proc_enter_send(target))) {
-		kb_proc_put(target);
-		return kb_fail(BR_DEAD_REPLY, -ESRCH);
-	}
-	s->target_proc = target;
-	return KB_OK;
-}
-
-static struct kb_status kb_send_find_reply_target(struct kb_send *s)
-{
-	struct kb_thread *thread = s->thread;
-	struct kb_transaction *t;
-	struct kb_thread *from;
-	struct kb_status st;
-	bool ok;
-
-	spin_lock(&s->proc->inner_lock);
-	t = thread->inner.transaction_stack;
-	if (!t || t->to_thread != thread) {
-		spin_unlock(&s->proc->inner_lock);
-		return kb_fail(BR_FAILED_REPLY, -EPROTO);
-	}
-	thread->inner.transaction_stack = t->to_parent;
-	spin_unlock(&s->proc->inner_lock);
-	s->in_reply_to = t;
-	kb_set_nice(t->saved_nice);
-
-	from = kb_transaction_get_from(t);
-	if (!from)
-		return kb_fail(BR_DEAD_REPLY, -ESRCH);
-	s->target_thread = from;
-	spin_lock(&from->proc->inner_lock);
-	ok = from->inner.transaction_stack == t;
-	spin_unlock(&from->proc->inner_lock);
-	if (!ok)
-		return kb_fail(BR_FAILED_REPLY, -EPROTO);
-	kb_proc_get(from->proc);
-	st = kb_send_set_target_proc(s, from->proc);
-	if (kb_ok(st) &&
-	    security_binder_transaction(s->proc->cred, s->target_proc->cred))
-		st = kb_fail(BR_FAILED_REPLY, -EPERM);
-	return st;
-}
-
-/*
- * For a nested call, the thread of the target that waits on us takes it.
- * Called in the critical section that pushes the call on our stack.
- */
-static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
-	__must_hold(&s->proc->inner_lock)
-{
-	struct kb_thread *thread = s->thread;
-	struct kb_transaction *t;
-	struct kb_thread *from;
-
-	lockdep_assert_held(&s->proc->inner_lock);
-	t = thread->inner.transaction_stack;
-	if (t && t->to_thread != thread)
-		return kb_fail(BR_FAILED_REPLY, -EPROTO);
-	for (; t; t = t->from_parent) {
-		spin_lock(&t->lock);
-		from = t->from;
-		if (from && from->proc == s->target_proc) {
-			kb_thread_get(from);
-			s->target_thread = from;
-		}
-		spin_unlock(&t->lock);
-		if (s->target_thread)
-			break;
-	}
-	return KB_OK;
-}
-
-/*
- * The target of handle 0, pinned. Read under RCU, not the device-wide
- * mgr_lock: the context's reference on the node is dropped only a grace
- * period after it stopped pointing there.
- */
-static struct kb_node *kb_send_mgr_node(struct kb_context *ctx)
-{
-	struct kb_node *node;
-
-	rcu_read_lock();
-	node = rcu_dereference(ctx->mgr_node);
-	if (node)
-		kb_node_pin(node);
-	rcu_read_unlock();
-	return node;
-}
-
-static struct kb_status kb_send_find_call_target(struct kb_send *s)
-{
-	struct kb_node *node;
-	struct kb_proc *owner;
-	struct kb_status st;
-
-	if (s->tr->target.handle == 0) {
-		node = kb_send_mgr_node(s->proc->ctx);
-		if (!node)
-			return kb_fail(BR_DEAD_REPLY, -EINVAL);
-	} else {
-		node = kb_ref_get_node(s->proc, s->tr->target.handle, true);
-		if (!node)
-			return kb_fail(BR_FAILED_REPLY, -EINVAL);
-	}
-	s->target_node = node;
-
-	/*
-	 * The buffer holds the node strongly until it is freed; the count is
-	 * taken with the owner, in one critical section (a failed send drops
-	 * it again in kb_send_cleanup()).
-	 */
-	spin_lock(&node->lock);
-	owner = node->inner.owner;
-	if (owner && owner != s->proc) {
-		kb_proc_get(owner);
-		kb_node_inc_locked(node, true, false, NULL);
-		s->node_held = true;
-	}
-	spin_unlock(&node->lock);
-	if (!owner)
-		return kb_fail(BR_DEAD_REPLY, -ESRCH);
-	if (owner == s->proc)
-		return kb_fail(BR_FAILED_REPLY, -EINVAL);
-	st = kb_send_set_target_proc(s, owner);
-	if (!kb_ok(st))
-		return st;
-	if (security_binder_transaction(s->proc->cred, s->target_proc->cred))
-		return kb_fail(BR_FAILED_REPLY, -EPERM);
-	return KB_OK;
-}
-
-static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
-{
-	const struct binder_transaction_data *tr = s->tr;
-	struct kb_transaction *t;
-	bool oneway = !s->reply && (tr->flags & TF_ONE_WAY);
-
-	if (!IS_ALIGNED(tr->offsets_size, sizeof(binder_size_t)) ||
-	    !IS_ALIGNED(extra, sizeof(u64)))
-		return kb_fail(BR_FAILED_REPLY, -EINVAL);
-	s->tcomplete = kb_tcomplete_new(s->thread);
-	t = s->thread->spare_t;
-	if (t) {
-		s->thread->spare_t = NULL;
-		memset(t, 0, sizeof(*t));
-	} else {
-		t = kzalloc(sizeof(*t), GFP_KERNEL);
-	}
-	if (unlikely(!s->tcomplete || !t)) {
-		kfree(t);
-		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
-	}
-	kb_stats_created(KB_OBJ_TRANSACTION);
-	t->debug_id = s->debug_id;
-	kb_work_init(&t->work, &kb_transaction_ops);
-	spin_lock_init(&t->lock);
-	INIT_LIST_HEAD(&t->fd_fixups);
-	if (!s->reply && !oneway) {
-		kb_thread_get(s->thread);
-		t->from = s->thread;
-	}
-	kb_proc_get(s->target_proc);
-	t->to_proc = s->target_proc;
-	/* A reply's receiver; a call's is found when it is committed. */
-	t->to_thread = s->target_thread;
-	t->sender_tgid = get_pid(task_tgid(current));
-	t->sender_euid = task_euid(s->proc->tsk);
-	t->code = tr->code;
-	t->flags = tr->flags;
-	t->nice = task_nice(current);
-	t->is_reply = s->reply;
-	s->t = t;
-	return KB_OK;
-}
-
-/*
- * A node that asked for FLAT_BINDER_FLAG_TXN_SECURITY_CTX gets the sender's
- * LSM context, copied at the end of the extra buffers area.
- */
-static struct kb_status kb_send_get_secctx(struct kb_send *s, u64 *extra,
-					   char **secctx, u32 *secctx_sz)
-{
-	u32 secid;
-	u64 added;
-	int ret;
-
-	if (s->reply || !s->target_node->txn_security_ctx)
-		return KB_OK;
-	security_cred_getsecid(s->proc->cred, &secid);
-	ret = security_secid_to_secctx(secid, secctx, secctx_sz);
-	if (ret)
-		return kb_fail(BR_FAILED_REPLY, ret);
-	added = ALIGN((u64)*secctx_sz, sizeof(u64));
-	if (*extra + added < added)
-		return kb_fail(BR_FAILED_REPLY, -EINVAL);
-	*extra += added;
-	s->objects.sg_reserved = added;
-	return KB_OK;
-}
-
-static void kb_send_put_secctx(struct kb_send *s, char *secctx, u32 secctx_sz)
-{
-	struct kb_buffer *buffer = s->buffer;
-	size_t off = ALIGN(buffer->data_size, sizeof(u64)) +
-		     ALIGN(buffer->offsets_size, sizeof(u64)) +
-		     buffer->extra_buffers_size - s->objects.sg_reserved;
-
-	if (!kb_alloc_copy_to_buffer(&s->target_proc->alloc, buffer, off,
-				     secctx, secctx_sz))
-		s->t->security_ctx = buffer->user_data + off;
-}
-
-static struct kb_status kb_send_copy_payload(struct kb_send *s, u64 extra)
-{
-	const struct binder_transaction_data *tr = s->tr;
-	struct kb_alloc *alloc = &s->target_proc->alloc;
-	bool oneway = !s->reply && (tr->flags & TF_ONE_WAY);
-	struct kb_buffer *buffer;
-	char *secctx = NULL;
-	u32 secctx_sz = 0;
-	struct kb_status st;
-
-	st = kb_send_get_secctx(s, &extra, &secctx, &secctx_sz);
-	if (!kb_ok(st))
-		return st;
-	buffer = kb_alloc_new_buf(alloc, tr->data_size, tr->offsets_size,
-				  extra, oneway, current->tgid);
-	if (IS_ERR(buffer)) {
-		if (secctx)
-			security_release_secctx(secctx, secctx_sz);
-		return kb_fail(PTR_ERR(buffer) == -ESRCH ? BR_DEAD_REPLY :
-			       BR_FAILED_REPLY, PTR_ERR(buffer));
-	}
-	kb_stats_created(KB_OBJ_BUFFER);
-	s->buffer = buffer;
-	if (secctx) {
-		kb_send_put_secctx(s, secctx, secctx_sz);
-		security_release_secctx(secctx, secctx_sz);
-	}
-	/* A new buffer is not cleared on free, and only one-way is spam. */
-	if (unlikely((tr->flags & TF_CLEAR_BUF) || oneway)) {
-		mutex_lock(&alloc->lock);
-		buffer->clear_on_free = !!(tr->flags & TF_CLEAR_BUF);
-		if (buffer->oneway_spam_suspect) {
-			kb_tcomplete_set_spam(s->tcomplete);
-			s->spam_suspect = true;
-		}
-		mutex_unlock(&alloc->lock);
-	}
-	buffer->transaction = s->t;
-	s->t->buffer = buffer;
-	if (!s->reply) {
-		/* The count taken in kb_send_find_call_target() moves here. */
-		buffer->target_node = s->target_node;
-	}
-
-	if (kb_alloc_copy_user_to_buffer(alloc, buffer, 0,
-					 u64_to_user_ptr(tr->data.ptr.buffer),
-					 tr->data_size) ||
-	    kb_alloc_copy_user_to_buffer(alloc, buffer,
-					 ALIGN(tr->data_size, sizeof(u64)),
-					 u64_to_user_ptr(tr->data.ptr.offsets),
-					 tr->offsets_size))
-		return kb_fail(BR_FAILED_REPLY, -EFAULT);
-
-	s->objects.proc = s->proc;
-	s->objects.thread = s->thread;
-	s->objects.target = s->target_proc;
-	s->objects.buffer = buffer;
-	s->objects.user_data = tr->data.ptr.buffer;
-	s->objects.fd_fixups = &s->t->fd_fixups;
-	s->objects.accept_fds = s->reply ?
-		!!(s->in_reply_to->flags & TF_ACCEPT_FDS) :
-		s->target_node->accept_fds;
-	return kb_objects_translate(&s->objects);
-}
-
-/* Queue a call on the receiver: its thread, an idle looper, or the node. */
-static struct kb_status kb_send_queue_call(struct kb_send *s)
-{
-	struct kb_transaction *t = s->t;
-	struct kb_node *node = s->target_node;
-	struct kb_proc *proc = s->target_proc;
-	struct kb_thread *thread = s->target_thread;
-	bool oneway = t->flags & TF_ONE_WAY;
-	struct kb_transaction *outdated = NULL;
-	struct kb_thread *wake = NULL;
-	struct kb_status st = KB_OK;
-
-	spin_lock(&node->lock);
-	spin_lock(&proc->inner_lock);
-	if (proc->inner.is_frozen) {
-		proc->inner.sync_recv |= !oneway;
-		proc->inner.async_recv |= oneway;
-	}
-	if (proc->inner.is_frozen && !oneway) {
-		st = kb_fail(BR_FROZEN_REPLY, -EAGAIN);
-	} else if (proc->inner.is_dead || (thread && thread->inner.is_dead)) {
-		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
-	} else if (oneway && node->inner.has_async_transaction) {
-		if (proc->inner.is_frozen && (t->flags & TF_UPDATE_TXN))
-			outdated = kb_freeze_take_outdated(node, t);
-		list_add_tail(&t->work.entry, &node->inner.async_todo);
-	} else {
-		if (oneway)
-			node->inner.has_async_transaction = true;
-		if (!thread)
-			thread = kb_proc_select_thread(proc);
-		if (thread) {
-			kb_enqueue_thread(thread, &t->work);
-			wake = thread;
-		} else {
-			kb_enqueue_proc(proc, &t->work);
-			kb_proc_wake(proc, NULL, false);
-		}
-	}
-	if (kb_ok(st)) {
-		t->counted = true;
-		proc->inner.outstanding++;
-		s->pending_frozen = oneway && proc->inner.is_frozen;
-	}
-	/* The outdated call's buffer is freed below: still a sender then. */
-	if (kb_ok(st) && !outdated)
-		kb_send_exit_locked(s);
-	/* A thread's memory outlives an RCU grace period after its last put. */
-	rcu_read_lock();
-	spin_unlock(&proc->inner_lock);
-	spin_unlock(&node->lock);
-	if (wake)
-		kb_thread_wake(wake, !oneway);
-	rcu_read_unlock();
-	kb_send_exit_wake(s);
-	if (outdated)
-		kb_transaction_discard(outdated);
-	return st;
-}
-
-static struct kb_status kb_send_commit_reply(struct kb_send *s)
-{
-	struct kb_thread *target = s->target_thread;
-	struct kb_proc *proc = s->target_proc;
-	struct kb_status st = KB_OK;
-
-	/*
-	 * The replier's BR_TRANSACTION_COMPLETE goes first: once the reply is
-	 * queued, the caller may answer an outer call of this thread at once,
-	 * and that answer must come after it.
-	 */
-	spin_lock(&s->proc->inner_lock);
-	if (unlikely(kb_defer_reply_complete))
-		kb_enqueue_thread_deferred(s->thread, s->tcomplete);
-	else
-		kb_enqueue_thread(s->thread, s->tcomplete);
-	spin_unlock(&s->proc->inner_lock);
-
-	spin_lock(&proc->inner_lock);
-	if (target->inner.is_dead) {
-		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
-	} else {
-		target->inner.transaction_stack = s->in_reply_to->from_parent;
-		s->t->counted = true;
-		proc->inner.outstanding++;
-		kb_enqueue_thread(target, &s->t->work);
-		kb_send_exit_locked(s);
-	}
-	spin_unlock(&proc->inner_lock);
-	/* Woken once the lock is free: it takes that lock first thing. */
-	if (kb_ok(st))
-		kb_thread_wake(target, true);
-	kb_send_exit_wake(s);
-	if (!kb_ok(st)) {
-		spin_lock(&s->proc->inner_lock);
-		kb_work_dequeue(s->proc, s->tcomplete);
-		spin_unlock(&s->proc->inner_lock);
-		return st;
-	}
-	s->tcomplete = NULL;
-	kb_transaction_free_to(s->in_reply_to, s->thread);
-	s->in_reply_to = NULL;
-	return KB_OK;
-}
-
-static struct kb_status kb_send_commit_call(struct kb_send *s)
-{
-	struct kb_thread *thread = s->thread;
-	struct kb_transaction *t = s->t;
-	bool oneway = t->flags & TF_ONE_WAY;
-	struct kb_status st;
-
-	spin_lock(&s->proc->inner_lock);
-	if (oneway) {
-		kb_enqueue_thread(thread, s->tcomplete);
-	} else {
-		st = kb_send_find_waiting_thread(s);
-		if (!kb_ok(st)) {
-			spin_unlock(&s->proc->inner_lock);
-			return st;
-		}
-		t->to_thread = s->target_thread;
-		t->from_parent = thread->inner.transaction_stack;
-		thread->inner.transaction_stack = t;
-		kb_enqueue_thread_deferred(thread, s->tcomplete);
-	}
-	spin_unlock(&s->proc->inner_lock);
-
-	st = kb_send_queue_call(s);
-	if (kb_ok(st)) {
-		if (s->pending_frozen) {
-			spin_lock(&s->proc->inner_lock);
-			kb_tcomplete_set_pending_frozen(s->tcomplete);
-			spin_unlock(&s->proc->inner_lock);
-		}
-		s->tcomplete = NULL;
-		return st;
-	}
-	spin_lock(&s->proc->inner_lock);
-	kb_work_dequeue(s->proc, s->tcomplete);
-	if (!oneway && thread->inner.transaction_stack == t)
-		thread->inner.transaction_stack = t->from_parent;
-	spin_unlock(&s->proc->inner_lock);
-	return st;
-}
-
-/* Undo whatever a failed send had set up. */
-static void kb_send_cleanup(struct kb_send *s)
-{
-	if (s->buffer) {
-		kb_transaction_release_buffer(s->target_proc, s->buffer,
-					      s->objects.done, 0);
-	} else if (s->node_held) {
-		kb_node_dec(s->target_node, true, false);
-	}
-	if (s->t) {
-		s->t->to_thread = NULL;
-		kb_transaction_free(s->t);
-	}
-	if (s->tcomplete)
-		kb_tcomplete_free(s->tcomplete);
-}
-
-/*
- * For a report: the target's thread that waits on the sender of a nested
- * synchronous call, even if the send failed before it was looked up
- * (mainline names it then too). With a memory reference, or NULL.
- */
-static struct kb_thread *kb_send_report_waiter(const struct kb_send *s)
-{
-	struct kb_thread *found = NULL;
-	struct kb_transaction *t;
-
-	if (s->reply || (s->tr->flags & TF_ONE_WAY))
-		return NULL;
-	spin_lock(&s->proc->inner_lock);
-	t = s->thread->inner.transaction_stack;
-	if (t && t->to_thread != s->thread)
-		t = NULL;
-	for (; t && !found; t = t->from_parent) {
-		spin_lock(&t->lock);
-		if (t->from && t->from->proc == s->target_proc) {
-			found = t->from;
-			kb_thread_get(found);
-		}
-		spin_unlock(&t->lock);
-	}
-	spin_unlock(&s->proc->inner_lock);
-	return found;
-}
-
-/*
- * A netlink report about this send (mainline 6.18), from what the sender
- * gave and the target it resolved; never from s->t, which the receiver may
- * already own.
- */
-static void kb_send_report(const struct kb_send *s, u32 error)
-{
-	struct kb_thread *waiter = NULL;
-	struct kb_netlink_txn r = {
-		.ctx = s->proc->ctx,
-		.error = error,
-		.is_reply = s->reply,
-		.flags = s->tr->flags,
-		.code = s->tr->code,
-		.data_size = s->tr->data_size,
-	};
-
-	if (s->target_known) {
-		r.to_proc = s->target_proc;
-		r.to_thread = s->target_thread;
-		if (!r.to_thread) {
-			waiter = kb_send_report_waiter(s);
-			r.to_thread = waiter;
-		}
-	}
-	kb_netlink_report(&r);
-	if (waiter)
-		kb_thread_put(waiter);
-}
-
-/**
- * kb_transaction_send() - BC_TRANSACTION or BC_REPLY
- * @thread: the sending thread
- * @tr: the user's transaction data
- * @reply: a BC_REPLY
- * @extra_buffers_size: room for scatter-gather buffers (0 for now)
- *
- * Failures are reported to the sender as BR_FAILED_REPLY or BR_DEAD_REPLY;
- * a failed reply is reported to the caller waiting for it instead, and the
- * replier gets BR_TRANSACTION_COMPLETE.
- */
-void kb_transaction_send(struct kb_thread *thread,
-			 const struct binder_transaction_data *tr,
-			 bool reply, u64 extra_buffers_size)
-{
-	struct kb_send s = {
-		.thread = thread,
-		.proc = thread->proc,
-		.tr = tr,
-		.reply = reply,
-		.debug_id = kb_new_debug_id(),
-	};
-	struct kb_status st;
-
-	kb_thread_set_error(thread, s.debug_id, BR_OK, 0);
-	st = reply ? kb_send_find_reply_target(&s) :
-		     kb_send_find_call_target(&s);
-	s.target_known = kb_ok(st);
-	if (kb_ok(st))
-		st = kb_send_prepare(&s, extra_buffers_size);
-	if (kb_ok(st))
-		st = kb_send_copy_payload(&s, extra_buffers_size);
-	if (kb_ok(st))
-		st = reply ? kb_send_commit_reply(&s) : kb_send_commit_call(&s);
-	if (unlikely(s.spam_suspect))
-		kb_send_report(&s, BR_ONEWAY_SPAM_SUSPECT);
-	if (kb_ok(st)) {
-		if (unlikely(s.pending_frozen))
-			kb_send_report(&s, BR_TRANSACTION_PENDING_FROZEN);
-		s.t = NULL;
-		s.buffer = NULL;
-	} else {
-		pr_debug("%d:%d transaction failed: %u, %d\n",
-			 s.proc->pid, thread->pid, st.reply, st.err);
-		kb_send_cleanup(&s);
-		kb_send_report(&s, st.reply);
-	}
-
-	if (s.target_node)
-		kb_node_unpin(s.target_node);
-	if (s.target_thread)
-		kb_thread_put(s.target_thread);
-	if (s.target_proc) {
-		if (!s.exited)
-			kb_proc_exit_send(s.target_proc);
-		kb_proc_put(s.target_proc);
-	}
-	if (kb_ok(st))
-		return;
-	kb_thread_set_error(thread, s.debug_id, st.reply, st.err);
-	if (s.in_reply_to) {
-		kb_thread_return(thread, &thread->return_error,
-				 BR_TRANSACTION_COMPLETE);
-		kb_transaction_failed_reply(s.in_reply_to, st.reply);
-	} else {
-		kb_thread_return(thread, &thread->return_error, st.reply);
-	}
-}

@@ -76,6 +76,13 @@ struct kb_transaction {
 
 extern bool kb_defer_reply_complete;
 
+struct kb_transaction *kb_transaction_new(struct kb_thread *thread,
+					  int debug_id);
+void kb_transaction_free_to(struct kb_transaction *t,
+			    struct kb_thread *keeper);
+void kb_transaction_free(struct kb_transaction *t);
+struct kb_thread *kb_transaction_get_from(struct kb_transaction *t);
+void kb_transaction_discard(struct kb_transaction *t);
 struct kb_transaction *kb_transaction_from_work(struct kb_work *work);
 void kb_transaction_send(struct kb_thread *thread,
 			 const struct binder_transaction_data *tr,
