@@ -157,31 +157,48 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 }
 
 /*
+ * The thread of the target that waits, further down the sender's
+ * transaction stack, for the call the sender is handling: a nested call
+ * goes to it. With a memory reference, or NULL. *@bad_stack: the top of the
+ * stack is not a call to the sender (a protocol error).
+ */
+static struct kb_thread *kb_send_stack_waiter(const struct kb_send *s,
+					      bool *bad_stack)
+	__must_hold(&s->proc->inner_lock)
+{
+	struct kb_transaction *t = s->thread->inner.transaction_stack;
+	struct kb_thread *found = NULL;
+
+	lockdep_assert_held(&s->proc->inner_lock);
+	*bad_stack = t && t->to_thread != s->thread;
+	if (*bad_stack)
+		return NULL;
+	for (; t && !found; t = t->from_parent) {
+		spin_lock(&t->lock);
+		if (t->from && t->from->proc == s->target_proc) {
+			found = t->from;
+			kb_thread_get(found);
+		}
+		spin_unlock(&t->lock);
+	}
+	return found;
+}
+
+/*
  * For a nested call, the thread of the target that waits on us takes it.
  * Called in the critical section that pushes the call on our stack.
  */
 static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
 	__must_hold(&s->proc->inner_lock)
 {
-	struct kb_thread *thread = s->thread;
-	struct kb_transaction *t;
-	struct kb_thread *from;
+	struct kb_thread *waiter;
+	bool bad_stack;
 
-	lockdep_assert_held(&s->proc->inner_lock);
-	t = thread->inner.transaction_stack;
-	if (t && t->to_thread != thread)
+	waiter = kb_send_stack_waiter(s, &bad_stack);
+	if (bad_stack)
 		return kb_fail(BR_FAILED_REPLY, -EPROTO);
-	for (; t; t = t->from_parent) {
-		spin_lock(&t->lock);
-		from = t->from;
-		if (from && from->proc == s->target_proc) {
-			kb_thread_get(from);
-			s->target_thread = from;
-		}
-		spin_unlock(&t->lock);
-		if (s->target_thread)
-			break;
-	}
+	if (waiter)
+		s->target_thread = waiter;
 	return KB_OK;
 }
 
@@ -549,23 +566,13 @@ static void kb_send_cleanup(struct kb_send *s)
  */
 static struct kb_thread *kb_send_report_waiter(const struct kb_send *s)
 {
-	struct kb_thread *found = NULL;
-	struct kb_transaction *t;
+	struct kb_thread *found;
+	bool bad_stack;
 
 	if (s->reply || (s->tr->flags & TF_ONE_WAY))
 		return NULL;
 	spin_lock(&s->proc->inner_lock);
-	t = s->thread->inner.transaction_stack;
-	if (t && t->to_thread != s->thread)
-		t = NULL;
-	for (; t && !found; t = t->from_parent) {
-		spin_lock(&t->lock);
-		if (t->from && t->from->proc == s->target_proc) {
-			found = t->from;
-			kb_thread_get(found);
-		}
-		spin_unlock(&t->lock);
-	}
+	found = kb_send_stack_waiter(s, &bad_stack);
 	spin_unlock(&s->proc->inner_lock);
 	return found;
 }
