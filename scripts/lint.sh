@@ -8,6 +8,8 @@
 #   sparse      a module build with C=2 (every file through sparse)
 #   w1          a module build with W=1 (extra compiler warnings)
 #   kernel-doc  the kernel-doc comments of driver/*.[ch]
+#   layers      no call from a lower driver file to a higher one
+#               (scripts/layers.py over the W=1 build's objects)
 # Any warning fails its tool; no warning is ever silenced.  Prints
 # "PASS lint/<tool>", "FAIL lint/<tool>: <why>" (the first findings are
 # listed above it, the full log is under build/lint/), or "SKIP lint/<tool>:
@@ -182,8 +184,27 @@ run_kernel_doc() {
 	fail kernel-doc "$(grep -cE '(warning|error):' "$log") warning(s) (kernel-doc ${opts[*]})"
 }
 
+# ---------------------------------------------------------------- layers
+# The objects of the W=1 build show which file calls which.
+run_layers() {
+	local objs=$logs/w1/driver log=$logs/layers.log
+	if ! compgen -G "$objs/*.o" >/dev/null; then
+		fail layers "no objects in $objs (the W=1 build failed)"
+		return
+	fi
+	python3 scripts/layers.py "$objs" >"$log" 2>&1
+	local rc=$?
+	grep -v '^PASS\|^FAIL' "$log"
+	if [ $rc -eq 0 ]; then
+		pass layers
+	else
+		fail layers "$(sed -n 's/^FAIL lint\/layers: //p' "$log")"
+	fi
+}
+
 run_checkpatch
 run_sparse
 build_copy w1 W=1
+run_layers
 run_kernel_doc
 exit $failed
