@@ -8,6 +8,7 @@
 #                        guest suite on both drivers, a short fuzz run
 #   make check-guest     only the guest suite, in one boot
 #   make bench           kbinder against the upstream driver, same boot
+#                        (OLD=REV: and against kbinder built from commit REV)
 #   make help            the rest
 #
 # Variables: DRIVER=kbinder|reference (the driver the guest tests run on;
@@ -137,9 +138,26 @@ BENCH_APPEND ?= idle=poll clocksource=tsc tsc=reliable
 BENCH_KNOBS := BENCH_SCALE BENCH_BUDGET BENCH_WORKLOADS BENCH_TIMEOUT \
 	BENCH_PROFILE BENCH_SELFTEST BENCH_PROFILE_CALLS BENCH_KBINDER_PARAMS
 BENCH_ENV = $(foreach v,$(BENCH_KNOBS),$(if $($(v)),$(v)=$($(v))))
-bench: all $(INITRAMFS)
-	@$(VM_RUN) --driver kbinder --logdir $(BUILD)/vm/bench \
-		--append "$(strip $(BENCH_APPEND) $(BENCH_ENV))" bench; rc=$$?; \
+# OLD=REV: also load kbinder built from commit REV (as kbinder_old.ko,
+# devices=kbinder_old) and compare the two in the same boot ("vs old").
+OLD ?=
+OLD_DIR := $(BUILD)/old
+OLD_KO := $(OLD_DIR)/kbinder_old.ko
+BENCH_INITRAMFS := $(if $(OLD),$(BUILD)/vm/initramfs-old.cpio.gz,$(INITRAMFS))
+.PHONY: old-module
+old-module:
+	@test -n '$(OLD)' || { echo 'old-module: set OLD=REV'; exit 1; }
+	scripts/build-old.sh '$(OLD)' '$(KDIR)' '$(OLD_DIR)'
+
+$(BUILD)/vm/initramfs-old.cpio.gz: $(INITRAMFS) old-module
+	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) -m $(REFERENCE_KO) -m $(OLD_KO) \
+		-t $(GUEST_BIN) -b $(TOOLS_BIN) -b $(BENCH_BIN)
+
+bench: all $(BENCH_INITRAMFS)
+	@tests/vm/run.sh --kernel $(VMLINUZ) --initramfs $(BENCH_INITRAMFS) \
+		--accel-cache $(BUILD)/vm/accel --timeout $(VM_TIMEOUT) \
+		--driver kbinder --logdir $(BUILD)/vm/bench \
+		--append "$(strip $(BENCH_APPEND) $(BENCH_ENV) $(if $(OLD),BENCH_OLD=$(shell git rev-parse --short $(OLD) 2>/dev/null)))" bench; rc=$$?; \
 	if [ -x bench/report.sh ]; then bench/report.sh $(BUILD)/vm/bench || rc=1; fi; \
 	exit $$rc
 

@@ -9,6 +9,9 @@
  *   --kbinder DEV     kbinder's device (/dev/kbinder)
  *   --reference2 DEV  the upstream driver again under a second name: the
  *                     A/A control that shows the noise floor (/dev/binder2)
+ *   --old DEV         kbinder built from another commit (make bench
+ *                     OLD=REV), under its own module and device name: a
+ *                     change to kbinder measured against the code before it
  *   --results FILE    append one `BENCH {json}` line for the workload
  *   --rounds N --batch N   override the workload's defaults
  *   --scale F         multiply the rounds (also $BENCH_SCALE)
@@ -148,8 +151,11 @@ static void chan_fail(struct chan *c, const char *what, int err)
 
 static void chan_add(const char *name, enum chan_kind kind, const char *dev)
 {
-	struct chan *c = &ch[nch++];
+	struct chan *c;
 
+	if (nch >= MAX_CHANNELS)
+		die("too many channels");
+	c = &ch[nch++];
 	memset(c, 0, sizeof(*c));
 	c->name = name;
 	c->kind = kind;
@@ -671,7 +677,7 @@ static int parse_workload(const char *s, struct workload *w)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: kbbench [--reference DEV] [--kbinder DEV] [--reference2 DEV]\n"
+	fprintf(stderr, "usage: kbbench [--reference DEV] [--kbinder DEV] [--reference2 DEV] [--old DEV]\n"
 		"  [--results FILE] [--rounds N] [--batch N] [--scale F] [--timeout S]\n"
 		"  sync:BYTES | oneway:BYTES | objects:N | fd | multi:CLIENTS\n");
 	exit(2);
@@ -679,7 +685,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	const char *ref = NULL, *kb = NULL, *ref2 = NULL, *results = NULL;
+	const char *ref = NULL, *kb = NULL, *ref2 = NULL, *old = NULL, *results = NULL;
 	const char *env = getenv("BENCH_SCALE");
 	double scale = env ? atof(env) : 1.0;
 	const char *benv = getenv("BENCH_BUDGET");
@@ -696,6 +702,8 @@ int main(int argc, char **argv)
 			kb = argv[i + 1];
 		else if (strcmp(argv[i], "--reference2") == 0)
 			ref2 = argv[i + 1];
+		else if (strcmp(argv[i], "--old") == 0)
+			old = argv[i + 1];
 		else if (strcmp(argv[i], "--results") == 0)
 			results = argv[i + 1];
 		else if (strcmp(argv[i], "--rounds") == 0)
@@ -756,6 +764,8 @@ int main(int argc, char **argv)
 		chan_add("kbinder", CH_BINDER, kb);
 	if (ref2)
 		chan_add("reference2", CH_BINDER, ref2);
+	if (old)
+		chan_add("old", CH_BINDER, old);
 	if (baselines && w.kind == WL_SYNC && w.size <= 128) {
 		chan_add("pipe", CH_PIPE, NULL);
 		chan_add("unix", CH_UNIX, NULL);

@@ -105,13 +105,14 @@ static void report(struct chan *ch, int nch, const struct workload *w, const cha
 	static const char *const pairs[][4] = {
 		{ "kbinder", "reference", "speedup", "kbinder vs reference" },
 		{ "reference2", "reference", "speedup", "A/A control (reference2 vs reference)" },
+		{ "kbinder", "old", "speedup", "kbinder vs old (kbinder of another commit)" },
 		{ "reference", "pipe", "cost", "reference / pipe time" },
 		{ "kbinder", "pipe", "cost", "kbinder / pipe time" },
 		{ "unix", "pipe", "cost", "unix / pipe time" },
 		{ "reference", "memcpy", "cost", "reference / memcpy time" },
 		{ "kbinder", "memcpy", "cost", "kbinder / memcpy time" },
 	};
-	struct cmp cmps[8];
+	struct cmp cmps[9];
 	int ncmp = 0, i;
 	FILE *f = NULL;
 

@@ -20,6 +20,7 @@ import sys
 # Ratio names as the guest writes them: (a, b, kind).
 KB_REF = ("kbinder", "reference", "speedup")
 AA = ("reference2", "reference", "speedup")
+KB_OLD = ("kbinder", "old", "speedup")
 
 
 def load(path):
@@ -105,15 +106,26 @@ def print_table(env, workloads, memory):
     print("speedup = kbinder's rate / reference's rate: median of the per-round ratios,")
     print("  (95% confidence interval of that median) [p10..p90 of the per-round ratios];")
     print("A/A = the reference against itself under a second name: the noise floor.")
+    has_old = any(chan(w, "old") for w in workloads)
+    if has_old:
+        print("vs old = kbinder's rate / the rate of %s, loaded beside it" % env.get("old", "?"))
+        print("  (make bench OLD=REV; below 1: this tree is slower than the old one).")
     print("baselines: time of one call, and a driver's time in multiples of it.")
     print()
-    head = ("workload", "reference", "kbinder", "kbinder speedup", "A/A control", "baselines")
+    head = ("workload", "reference", "kbinder", "kbinder speedup", "A/A control")
+    if has_old:
+        head += ("vs old",)
+    head += ("baselines",)
     rows = []
     for w in workloads:
-        rows.append((w["workload"], fmt_value(w, chan(w, "reference")),
-                     fmt_value(w, chan(w, "kbinder")), fmt_ratio(ratio(w, *KB_REF)),
-                     fmt_ratio(ratio(w, *AA)), baselines(w)))
-    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(5)]
+        row = (w["workload"], fmt_value(w, chan(w, "reference")),
+               fmt_value(w, chan(w, "kbinder")), fmt_ratio(ratio(w, *KB_REF)),
+               fmt_ratio(ratio(w, *AA)))
+        if has_old:
+            row += (fmt_ratio(ratio(w, *KB_OLD)),)
+        rows.append(row + (baselines(w),))
+    ncols = len(head) - 1
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(ncols)]
     fmt = "  ".join("%%-%ds" % wd for wd in widths) + "  %s"
     print(fmt % head)
     print(fmt % (tuple("-" * wd for wd in widths) + ("-" * 9,)))

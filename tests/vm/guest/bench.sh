@@ -21,6 +21,10 @@
 #   BENCH_PROFILE_CALLS  round trips the sampling profile watches (20000)
 #   BENCH_KBINDER_PARAMS  more kbinder module parameters, space separated
 #                   (e.g. defer_reply_complete=1, an experiment)
+#   (old)           when the initramfs holds kbinder_old.ko (make bench
+#                   OLD=REV: kbinder built from another commit under
+#                   its own module name), it is loaded with devices=kbinder_old
+#                   and every workload also runs on it: "vs old"
 #   BENCH_SELFTEST  1: no kbinder; the reference is loaded a third time as
 #                   /dev/kbinder, so every "kbinder" row is one more A/A
 #                   control (tests the bench itself, not kbinder)
@@ -120,12 +124,28 @@ else
 	result SKIP bench/load_kbinder "$kb_state"
 fi
 
+old_args=""
+old_state="none"
+if [ -e /lib/modules/kbinder_old.ko ]; then
+	kmsg_mark "bench: load the old kbinder"
+	old_rev=${BENCH_OLD:-}
+	if ! msg=$(insmod /lib/modules/kbinder_old.ko devices=kbinder_old 2>&1); then
+		result FAIL bench/load_old "insmod kbinder_old.ko failed: $msg"
+	elif [ ! -c /dev/kbinder_old ]; then
+		result FAIL bench/load_old "no /dev/kbinder_old"
+	else
+		result PASS bench/load_old
+		old_args="--old /dev/kbinder_old"
+		old_state="kbinder ${old_rev:-?}"
+	fi
+fi
+
 cpus=$(grep -c '^processor' /proc/cpuinfo)
 model=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
-echo "BENCH {\"kind\":\"env\",\"kernel\":\"$(uname -r)\",\"cpus\":$cpus,\"cpu\":\"$(json_escape "$model")\",\"cmdline\":\"$(json_escape "$(cat /proc/cmdline)")\",\"scale\":\"$BENCH_SCALE\",\"kbinder\":\"$(json_escape "$kb_state")\"}" >>"$out"
+echo "BENCH {\"kind\":\"env\",\"kernel\":\"$(uname -r)\",\"cpus\":$cpus,\"cpu\":\"$(json_escape "$model")\",\"cmdline\":\"$(json_escape "$(cat /proc/cmdline)")\",\"scale\":\"$BENCH_SCALE\",\"kbinder\":\"$(json_escape "$kb_state")\",\"old\":\"$(json_escape "$old_state")\"}" >>"$out"
 
 echo
-echo "kbinder bench: $cpus vCPUs, scale $BENCH_SCALE, kbinder: $kb_state"
+echo "kbinder bench: $cpus vCPUs, scale $BENCH_SCALE, kbinder: $kb_state, old: $old_state"
 echo "speedup = reference time / other's time (above 1: faster than the reference);"
 echo "cost = time / baseline's time; [p10 .. p90] of the per-round ratios."
 start=$(date +%s)
@@ -140,7 +160,7 @@ for w in $(echo "$BENCH_WORKLOADS" | tr , " "); do
 	lines=$(wc -l <"$out")
 	# shellcheck disable=SC2086
 	run_bounded "$BENCH_TIMEOUT" kbbench --reference /dev/binder \
-		--reference2 /dev/binder2 $kb_args $pin --results "$out" "$w"
+		--reference2 /dev/binder2 $kb_args $old_args $pin --results "$out" "$w"
 	rc=$?
 	if [ "$rc" -eq 125 ] && [ -n "$kb_args" ]; then
 		# A process stuck in a driver: most likely kbinder. Go on without it.
