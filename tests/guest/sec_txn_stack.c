@@ -312,9 +312,11 @@ static void l_call_q(int fd, uint32_t h)
 
 /*
  * L reads with a normal buffer until X's call arrives (it is kept, not
- * answered); *failed is set if its own call's BR_FAILED_REPLY came too.
+ * answered; its buffer is freed once L's own call has an outcome: the
+ * upstream driver consumes no command while a thread's error is unread);
+ * *failed is set if its own call's BR_FAILED_REPLY came too.
  */
-static void l_read_ping(struct kb_thread *t, bool *failed)
+static binder_uintptr_t l_read_ping(struct kb_thread *t, bool *failed)
 {
 	struct kb_return ret;
 
@@ -324,8 +326,7 @@ static void l_read_ping(struct kb_thread *t, bool *failed)
 			*failed = true;
 		} else if (ret.cmd == BR_TRANSACTION) {
 			ASSERT_EQ(ret.u.txn.code, CODE_PING);
-			ASSERT_OK(kb_free_buffer(t, ret.u.txn.data.ptr.buffer));
-			return;
+			return ret.u.txn.data.ptr.buffer;
 		} else if (ret.cmd != BR_NOOP &&
 			   ret.cmd != BR_TRANSACTION_COMPLETE) {
 			/* (the completion of L's call, if it was taken) */
@@ -367,6 +368,7 @@ static void run_sequence(bool stall_reply)
 	struct kb_thread l;
 	struct kb_proc p;
 	uint32_t h, l_status = 0, x_word;
+	binder_uintptr_t ping_buf = 0;
 	int y_err = 0;
 	pid_t pid;
 	char got;
@@ -396,13 +398,13 @@ static void run_sequence(bool stall_reply)
 	ASSERT_OK(kbt_recv(&q.chan, &got, 1, 10000));
 	y_got = got == 'T';
 	if (!stall_reply || !y_got)
-		l_read_ping(&l, &l_failed);
+		ping_buf = l_read_ping(&l, &l_failed);
 	if (y_got) {
 		ASSERT_SIGNAL(&q.chan, STEP_REPLY);
 		if (stall_reply) {
 			/* Y's reply is in the middle of its copy: L reads now. */
 			ASSERT_WAIT(&q.chan, 'S');
-			l_read_ping(&l, &l_failed);
+			ping_buf = l_read_ping(&l, &l_failed);
 			ASSERT_SIGNAL(&q.chan, 'C');
 		}
 		ASSERT_OK(kbt_recv(&q.chan, &y_err, sizeof(y_err), 20000));
@@ -411,6 +413,7 @@ static void run_sequence(bool stall_reply)
 		l_status = l_call_outcome(&l);
 	else
 		l_status = BR_FAILED_REPLY;
+	ASSERT_OK(kb_free_buffer(&l, ping_buf));
 	/* L exits its thread; X's call, on L's stack, fails. */
 	ASSERT_OK(kb_thread_exit(p.fd));
 	ASSERT_SIGNAL(&q.chan, STEP_REPORT);
