@@ -13,6 +13,7 @@
 #include "netlink.h"
 #include "proc.h"
 #include "stats.h"
+#include "transaction.h"
 
 static char *devices = "binder,hwbinder,vndbinder";
 module_param(devices, charp, 0444);
@@ -35,9 +36,12 @@ static int __init kb_init(void)
 		pr_info("allocator self-test passed\n");
 	}
 
-	ret = kb_proc_module_init();
+	ret = kb_transaction_module_init();
 	if (ret)
 		return ret;
+	ret = kb_proc_module_init();
+	if (ret)
+		goto err_txn;
 	ret = kb_alloc_shrinker_register();
 	if (ret)
 		goto err_proc;
@@ -59,6 +63,8 @@ err_stats:
 	kb_alloc_shrinker_unregister();
 err_proc:
 	kb_proc_module_exit();
+err_txn:
+	kb_transaction_module_exit();
 	return ret;
 }
 
@@ -71,6 +77,8 @@ static void __exit kb_exit(void)
 	kb_netlink_exit();
 	kb_stats_exit();
 	kb_alloc_shrinker_unregister();
+	/* Last: every transaction and notice was freed by the teardowns. */
+	kb_transaction_module_exit();
 }
 
 module_init(kb_init);

@@ -120,6 +120,24 @@ static struct kb_status kb_send_set_target_proc(struct kb_send *s,
 	return KB_OK;
 }
 
+/*
+ * A reply that cannot be committed because the caller's stack top is not
+ * the call it answers: the call goes back on top of the replier's stack,
+ * untouched (nothing may free it while the caller's stack links it), and
+ * the replier gets BR_FAILED_REPLY, as from the upstream driver.
+ */
+static void kb_send_unpop_reply(struct kb_send *s)
+{
+	struct kb_transaction *t = s->in_reply_to;
+	struct kb_thread *thread = s->thread;
+
+	spin_lock(&s->proc->inner_lock);
+	t->to_parent = thread->inner.transaction_stack;
+	thread->inner.transaction_stack = t;
+	spin_unlock(&s->proc->inner_lock);
+	s->in_reply_to = NULL;
+}
+
 static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 {
 	struct kb_thread *thread = s->thread;
@@ -146,8 +164,11 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	spin_lock(&from->proc->inner_lock);
 	ok = from->inner.transaction_stack == t;
 	spin_unlock(&from->proc->inner_lock);
-	if (!ok)
+	if (!ok) {
+		/* Refused; the call stays where it is, on both stacks. */
+		kb_send_unpop_reply(s);
 		return kb_fail(BR_FAILED_REPLY, -EPROTO);
+	}
 	kb_proc_get(from->proc);
 	st = kb_send_set_target_proc(s, from->proc);
 	if (kb_ok(st) &&
@@ -186,7 +207,8 @@ static struct kb_thread *kb_send_stack_waiter(const struct kb_send *s,
 
 /*
  * For a nested call, the thread of the target that waits on us takes it.
- * Called in the critical section that pushes the call on our stack.
+ * Called in the critical section that pushes the call on our stack, which
+ * is refused if the stack or the todo list is not in a state to take it.
  */
 static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
 	__must_hold(&s->proc->inner_lock)
@@ -194,6 +216,14 @@ static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
 	struct kb_thread *waiter;
 	bool bad_stack;
 
+	/*
+	 * A call waits on this thread's own todo (its read buffer was too
+	 * small for it, or the read was interrupted): the thread must take it
+	 * before it calls out, or its next read would stack that call above
+	 * its own (the upstream driver refuses this too).
+	 */
+	if (kb_transaction_queued_on(s->thread))
+		return kb_fail(BR_FAILED_REPLY, -EPROTO);
 	waiter = kb_send_stack_waiter(s, &bad_stack);
 	if (bad_stack)
 		return kb_fail(BR_FAILED_REPLY, -EPROTO);
@@ -270,10 +300,10 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 	if (!IS_ALIGNED(tr->offsets_size, sizeof(binder_size_t)) ||
 	    !IS_ALIGNED(extra, sizeof(u64)))
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
-	s->tcomplete = kb_tcomplete_new(s->thread);
+	s->tcomplete = kb_tcomplete_new();
 	if (unlikely(!s->tcomplete))
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
-	t = kb_transaction_new(s->thread, s->debug_id);
+	t = kb_transaction_new(s->debug_id);
 	if (unlikely(!t))
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
 	if (!s->reply && !oneway) {
@@ -312,8 +342,11 @@ static struct kb_status kb_send_get_secctx(struct kb_send *s, u64 *extra,
 	if (ret)
 		return kb_fail(BR_FAILED_REPLY, ret);
 	added = ALIGN((u64)*secctx_sz, sizeof(u64));
-	if (*extra + added < added)
+	if (*extra + added < added) {
+		security_release_secctx(*secctx, *secctx_sz);
+		*secctx = NULL;
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
+	}
 	*extra += added;
 	s->objects.sg_reserved = added;
 	return KB_OK;
@@ -474,9 +507,16 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 		kb_enqueue_thread(s->thread, s->tcomplete);
 	spin_unlock(&s->proc->inner_lock);
 
+	/*
+	 * The caller's stack was checked before the payload copy; look again
+	 * in the critical section that pops it: whatever was stacked above the
+	 * call meanwhile must not be dropped.
+	 */
 	spin_lock(&proc->inner_lock);
 	if (target->inner.is_dead) {
 		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
+	} else if (target->inner.transaction_stack != s->in_reply_to) {
+		st = kb_fail(BR_FAILED_REPLY, -EPROTO);
 	} else {
 		target->inner.transaction_stack = s->in_reply_to->from_parent;
 		s->t->counted = true;
@@ -493,10 +533,12 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 		spin_lock(&s->proc->inner_lock);
 		kb_work_dequeue(s->proc, s->tcomplete);
 		spin_unlock(&s->proc->inner_lock);
+		if (st.err == -EPROTO)
+			kb_send_unpop_reply(s);
 		return st;
 	}
 	s->tcomplete = NULL;
-	kb_transaction_free_to(s->in_reply_to, s->thread);
+	kb_transaction_free(s->in_reply_to);
 	s->in_reply_to = NULL;
 	return KB_OK;
 }

@@ -142,8 +142,6 @@ void kb_thread_free(struct kb_thread *thread)
 {
 	struct kb_proc *proc = thread->proc;
 
-	kfree(thread->spare_t);
-	kb_tcomplete_free_spare(thread->spare_tc);
 	kfree_rcu(thread, rcu);
 	kb_stats_destroyed(KB_OBJ_THREAD);
 	kb_proc_put(proc);

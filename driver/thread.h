@@ -65,9 +65,6 @@ struct kb_thread_inner {
  *	therefore read it without the lock)
  * @reply_error: a dead or failed reply for the call this thread waits on
  * @rcu: for the RCU-delayed free (poll users may still see @wait)
- * @spare_t: memory of a freed transaction, kept for this thread's next
- *	send, or NULL (used only by the thread itself; freed with it)
- * @spare_tc: a BR_TRANSACTION_COMPLETE notice kept the same way, or NULL
  */
 struct kb_thread {
 	struct kb_proc *proc;
@@ -80,8 +77,6 @@ struct kb_thread {
 	struct kb_return_work return_error;
 	struct kb_return_work reply_error;
 	struct rcu_head rcu;
-	struct kb_transaction *spare_t;
-	struct kb_work *spare_tc;
 };
 
 struct kb_thread *kb_thread_get_current(struct kb_proc *proc);

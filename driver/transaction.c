@@ -43,26 +43,55 @@ module_param_named(defer_reply_complete, kb_defer_reply_complete, bool, 0444);
 MODULE_PARM_DESC(defer_reply_complete,
 		 "experiment: deliver a reply's BR_TRANSACTION_COMPLETE with the replier's next work (changes behaviour; default off)");
 
+/*
+ * Transactions come from their own cache: its per-CPU freelists make an
+ * allocation about as cheap as the per-thread spare it replaced, and a
+ * freed transaction is really freed, so KASAN and kmemleak see every use
+ * after free and every leak of the objects binder's CVEs are about.
+ */
+static struct kmem_cache *kb_transaction_cache;
+
+/**
+ * kb_transaction_module_init() - create the caches of transactions and
+ *	their completion notices
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kb_transaction_module_init(void)
+{
+	kb_transaction_cache = KMEM_CACHE(kb_transaction, 0);
+	if (!kb_transaction_cache)
+		return -ENOMEM;
+	if (kb_tcomplete_cache_init()) {
+		kmem_cache_destroy(kb_transaction_cache);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * kb_transaction_module_exit() - destroy the caches (every transaction and
+ *	notice is freed by then)
+ */
+void kb_transaction_module_exit(void)
+{
+	kb_tcomplete_cache_exit();
+	kmem_cache_destroy(kb_transaction_cache);
+}
+
 /**
  * kb_transaction_new() - a zeroed transaction, ready to be filled in
- * @thread: the sending thread; its spare transaction is used if it has one
  * @debug_id: the transaction's id
  *
  * Return: the transaction (counted in the live statistics), or NULL.
  */
-struct kb_transaction *kb_transaction_new(struct kb_thread *thread,
-					  int debug_id)
+struct kb_transaction *kb_transaction_new(int debug_id)
 {
-	struct kb_transaction *t = thread->spare_t;
+	struct kb_transaction *t;
 
-	if (t) {
-		thread->spare_t = NULL;
-		memset(t, 0, sizeof(*t));
-	} else {
-		t = kzalloc(sizeof(*t), GFP_KERNEL);
-		if (!t)
-			return NULL;
-	}
+	t = kmem_cache_zalloc(kb_transaction_cache, GFP_KERNEL);
+	if (!t)
+		return NULL;
 	kb_stats_created(KB_OBJ_TRANSACTION);
 	t->debug_id = debug_id;
 	kb_work_init(&t->work, &kb_transaction_ops);
@@ -72,17 +101,10 @@ struct kb_transaction *kb_transaction_new(struct kb_thread *thread,
 }
 
 /**
- * kb_transaction_free_to() - free a transaction, maybe keeping its memory
- * @t: the transaction, no longer on any list
- * @keeper: the calling thread's own state, or NULL
- *
- * With @keeper, the memory becomes the thread's spare for its next send
- * instead. In a ping-pong, the call the server answers becomes its reply,
- * and the reply the client reads becomes its next call: no allocation at
- * all.
+ * kb_transaction_free() - free a transaction
+ * @t: the transaction, on no list and no thread's stack any more
  */
-void kb_transaction_free_to(struct kb_transaction *t,
-			    struct kb_thread *keeper)
+void kb_transaction_free(struct kb_transaction *t)
 {
 	struct kb_proc *to = t->to_proc;
 	struct kb_thread *from;
@@ -105,20 +127,8 @@ void kb_transaction_free_to(struct kb_transaction *t,
 	kb_objects_free_fd_fixups(&t->fd_fixups);
 	put_pid(t->sender_tgid);
 	kb_proc_put(to);
-	if (keeper && !keeper->spare_t)
-		keeper->spare_t = t;
-	else
-		kfree(t);
+	kmem_cache_free(kb_transaction_cache, t);
 	kb_stats_destroyed(KB_OBJ_TRANSACTION);
-}
-
-/**
- * kb_transaction_free() - free a transaction
- * @t: the transaction, no longer on any list
- */
-void kb_transaction_free(struct kb_transaction *t)
-{
-	kb_transaction_free_to(t, NULL);
 }
 
 /**
@@ -212,25 +222,81 @@ int kb_transaction_free_user_buffer(struct kb_thread *thread,
 }
 
 /**
+ * kb_transaction_unlink_locked() - take a transaction off a thread's stack
+ * @thread: the thread
+ * @t: the transaction
+ *
+ * Normally @t is the top. Wherever it is, the entry above it is linked to
+ * the one below, so that @t can be freed without leaving the stack pointing
+ * at it.
+ *
+ * Return: true if @t was on the stack.
+ */
+bool kb_transaction_unlink_locked(struct kb_thread *thread,
+				  struct kb_transaction *t)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_transaction **link = &thread->inner.transaction_stack;
+
+	lockdep_assert_held(&thread->proc->inner_lock);
+	while (*link && *link != t)
+		link = (*link)->to_thread == thread ? &(*link)->to_parent :
+						      &(*link)->from_parent;
+	if (!*link)
+		return false;
+	*link = t->to_thread == thread ? t->to_parent : t->from_parent;
+	return true;
+}
+
+/**
+ * kb_transaction_queued_on() - whether a transaction waits on a thread's
+ *	own todo list
+ * @thread: the thread
+ *
+ * While one does, the thread may not send a synchronous call: its next
+ * read would stack the queued call above its own outgoing call, and the
+ * reply to that call would find the stack in the wrong order.
+ *
+ * Return: true if one does.
+ */
+bool kb_transaction_queued_on(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_work *work;
+
+	lockdep_assert_held(&thread->proc->inner_lock);
+	list_for_each_entry(work, &thread->inner.todo, entry)
+		if (work->ops == &kb_transaction_ops)
+			return true;
+	return false;
+}
+
+/**
  * kb_transaction_failed_reply() - a synchronous call cannot be answered
  * @t: the call, no longer on any todo list or receiving stack
  * @cmd: BR_DEAD_REPLY or BR_FAILED_REPLY
  *
  * The waiting sender gets @cmd. If the sender is gone too, the call it was
- * itself handling fails in turn. Frees @t (and the walked transactions).
+ * itself handling fails in turn. Frees @t (and the walked transactions),
+ * each only once it is off the sender's stack.
  */
 void kb_transaction_failed_reply(struct kb_transaction *t, u32 cmd)
 {
 	struct kb_transaction *next;
 	struct kb_thread *from;
+	bool top;
 
 	while (t) {
 		from = kb_transaction_get_from(t);
 		if (from) {
 			spin_lock(&from->proc->inner_lock);
-			if (from->inner.transaction_stack == t)
-				from->inner.transaction_stack = t->from_parent;
+			top = from->inner.transaction_stack == t;
+			if (!kb_transaction_unlink_locked(from, t))
+				top = true;
 			spin_unlock(&from->proc->inner_lock);
+			if (!top)
+				pr_warn_ratelimited("thread %d: failed call %d was not on top of its stack\n",
+						    from->pid, t->debug_id);
 			kb_thread_return(from, &from->reply_error, cmd);
 			kb_thread_put(from);
 			kb_transaction_free(t);
@@ -352,9 +418,22 @@ static int kb_transaction_deliver(struct kb_work *work,
 	struct binder_transaction_data_secctx trs = {};
 	struct binder_transaction_data *tr = &trs.transaction_data;
 	struct kb_buffer *buffer = t->buffer;
+	struct kb_transaction *top = thread->inner.transaction_stack;
 	bool oneway = t->flags & TF_ONE_WAY;
 	u32 cmd = BR_REPLY;
 
+	/*
+	 * A synchronous call is stacked above the thread's own outgoing call
+	 * only if it is a nested call sent to this thread because it waits;
+	 * anything else would break the order the reply unwinds in.
+	 */
+	if (unlikely(!t->is_reply && !oneway && top &&
+		     top->to_thread != thread && t->to_thread != thread)) {
+		spin_unlock(&proc->inner_lock);
+		pr_warn_ratelimited("thread %d: call %d not stacked above its own call\n",
+				    thread->pid, t->debug_id);
+		return kb_transaction_undeliverable(t, BR_TRANSACTION, out);
+	}
 	spin_unlock(&proc->inner_lock);
 	if (buffer->target_node) {
 		tr->target.ptr = buffer->target_node->ptr;
@@ -397,7 +476,7 @@ static int kb_transaction_deliver(struct kb_work *work,
 		thread->inner.transaction_stack = t;
 		spin_unlock(&proc->inner_lock);
 	} else {
-		kb_transaction_free_to(t, thread);
+		kb_transaction_free(t);
 	}
 	return KB_READ_STOP;
 }

@@ -76,11 +76,13 @@ struct kb_transaction {
 
 extern bool kb_defer_reply_complete;
 
-struct kb_transaction *kb_transaction_new(struct kb_thread *thread,
-					  int debug_id);
-void kb_transaction_free_to(struct kb_transaction *t,
-			    struct kb_thread *keeper);
+int kb_transaction_module_init(void);
+void kb_transaction_module_exit(void);
+struct kb_transaction *kb_transaction_new(int debug_id);
 void kb_transaction_free(struct kb_transaction *t);
+bool kb_transaction_unlink_locked(struct kb_thread *thread,
+				  struct kb_transaction *t);
+bool kb_transaction_queued_on(struct kb_thread *thread);
 struct kb_thread *kb_transaction_get_from(struct kb_transaction *t);
 void kb_transaction_discard(struct kb_transaction *t);
 struct kb_transaction *kb_transaction_from_work(struct kb_work *work);

@@ -112,13 +112,7 @@ static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
 	else if (tc->spam && thread->proc->inner.spam_detection)
 		cmd = BR_ONEWAY_SPAM_SUSPECT;
 	spin_unlock(&thread->proc->inner_lock);
-	/* Read by the thread that sent the call: its next send reuses it. */
-	if (!thread->spare_tc) {
-		thread->spare_tc = work;
-		kb_stats_destroyed(KB_OBJ_WORK);
-	} else {
-		kb_tcomplete_free(work);
-	}
+	kb_tcomplete_free(work);
 	return kb_wbuf_put_u32(out, cmd);
 }
 
@@ -133,24 +127,38 @@ static const struct kb_work_ops kb_tcomplete_ops = {
 	.cancel = kb_tcomplete_cancel,
 };
 
+/* Notices come from their own cache, like transactions (transaction.c). */
+static struct kmem_cache *kb_tcomplete_cache;
+
+/**
+ * kb_tcomplete_cache_init() - create the cache of completion notices
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kb_tcomplete_cache_init(void)
+{
+	kb_tcomplete_cache = KMEM_CACHE(kb_tcomplete, 0);
+	return kb_tcomplete_cache ? 0 : -ENOMEM;
+}
+
+/**
+ * kb_tcomplete_cache_exit() - destroy it (every notice is freed by then)
+ */
+void kb_tcomplete_cache_exit(void)
+{
+	kmem_cache_destroy(kb_tcomplete_cache);
+}
+
 /**
  * kb_tcomplete_new() - a BR_TRANSACTION_COMPLETE notice for a sender
- * @thread: the sending thread, the caller's own: its spare notice is used
- *	if it has one
  *
  * Return: the item or NULL.
  */
-struct kb_work *kb_tcomplete_new(struct kb_thread *thread)
+struct kb_work *kb_tcomplete_new(void)
 {
 	struct kb_tcomplete *tc;
 
-	if (thread->spare_tc) {
-		tc = container_of(thread->spare_tc, struct kb_tcomplete, work);
-		thread->spare_tc = NULL;
-		memset(tc, 0, sizeof(*tc));
-	} else {
-		tc = kzalloc(sizeof(*tc), GFP_KERNEL);
-	}
+	tc = kmem_cache_zalloc(kb_tcomplete_cache, GFP_KERNEL);
 	if (!tc)
 		return NULL;
 	kb_work_init(&tc->work, &kb_tcomplete_ops);
@@ -185,18 +193,9 @@ void kb_tcomplete_set_pending_frozen(struct kb_work *work)
  */
 void kb_tcomplete_free(struct kb_work *work)
 {
-	kfree(container_of(work, struct kb_tcomplete, work));
+	kmem_cache_free(kb_tcomplete_cache,
+			container_of(work, struct kb_tcomplete, work));
 	kb_stats_destroyed(KB_OBJ_WORK);
-}
-
-/**
- * kb_tcomplete_free_spare() - free a thread's spare notice
- * @work: the spare (not counted as a live work item), or NULL
- */
-void kb_tcomplete_free_spare(struct kb_work *work)
-{
-	if (work)
-		kfree(container_of(work, struct kb_tcomplete, work));
 }
 
 /* ---- queues ---- */

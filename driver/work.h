@@ -125,8 +125,9 @@ void kb_return_work_init(struct kb_return_work *rw);
 void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
 		      u32 cmd);
 
-struct kb_work *kb_tcomplete_new(struct kb_thread *thread);
-void kb_tcomplete_free_spare(struct kb_work *work);
+int kb_tcomplete_cache_init(void);
+void kb_tcomplete_cache_exit(void);
+struct kb_work *kb_tcomplete_new(void);
 void kb_tcomplete_set_spam(struct kb_work *work);
 void kb_tcomplete_set_pending_frozen(struct kb_work *work);
 void kb_tcomplete_free(struct kb_work *work);

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Security regression: the sender's security context (issue 10, defect 4).
+ *
+ * A node that asks for FLAT_BINDER_FLAG_TXN_SECURITY_CTX gets the sender's
+ * LSM context with every call. The driver gets it from the LSM
+ * (security_secid_to_secctx(), which allocates it) before it sizes the
+ * buffer; when the extra-buffers size plus the context's size overflowed,
+ * kbinder refused the call without releasing the context: any sender
+ * could leak kernel memory, one string a call.
+ *
+ * The test needs an LSM that gives contexts (AppArmor in Debian's kernel
+ * does, even without policy: "unconfined"); without one it is skipped.
+ */
+#include "binder_util.h"
+
+#include <stdio.h>
+
+#define CODE_HELLO	0x100
+#define ROUNDS		20000
+/* The largest 8-aligned size: adding the context's size overflows. */
+#define HUGE_EXTRA	(~(binder_size_t)7)
+
+/* Active slab bytes, summed over /proc/slabinfo (root only). */
+static long long slab_bytes(void)
+{
+	char line[512], name[64];
+	long long sum = 0, active, total, size;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %lld %lld %lld", name, &active, &total,
+			   &size) == 4)
+			sum += active * size;
+	}
+	fclose(f);
+	return sum;
+}
+
+struct caller {
+	struct kbt_chan chan;
+};
+
+/* One BC_TRANSACTION_SG to handle 0 with @extra bytes of extra buffers. */
+static uint32_t call_sg(struct kb_thread *t, binder_size_t extra)
+{
+	struct binder_transaction_data_sg sg;
+	uint8_t wbuf[128];
+	struct kb_writer w;
+	struct kb_return ret;
+
+	memset(&sg, 0, sizeof(sg));
+	sg.transaction_data.code = CODE_HELLO;
+	sg.buffers_size = extra;
+	kb_writer_init(&w, wbuf, sizeof(wbuf));
+	kb_put_txn_sg(&w, BC_TRANSACTION_SG, &sg);
+	ASSERT_OK(w.err);
+	ASSERT_OK(kb_write(t->fd, wbuf, w.len, NULL));
+	for (;;) {
+		ASSERT_OK(kb_next(t, &ret, KBT_WAIT_MS));
+		switch (ret.cmd) {
+		case BR_NOOP:
+		case BR_TRANSACTION_COMPLETE:
+			continue;
+		case BR_REPLY:
+			ASSERT_OK(kb_free_buffer(t, ret.u.txn.data.ptr.buffer));
+			return ret.cmd;
+		case BR_FAILED_REPLY:
+		case BR_DEAD_REPLY:
+			return ret.cmd;
+		default:
+			kbt_default_event(t, &ret, NULL);
+		}
+	}
+}
+
+static void caller_main(void *arg)
+{
+	struct caller *c = arg;
+	long long before, after;
+	struct kb_thread t;
+	struct kb_proc p;
+	uint32_t failed = 0;
+	int i;
+
+	kbt_client(&p, &t);
+	/*
+	 * One call that works: the manager sees whether a context came. It
+	 * fails if the LSM gives the sender no context at all.
+	 */
+	failed = call_sg(&t, 0);
+	ASSERT_OK(kbt_send(&c->chan, &failed, sizeof(failed)));
+	if (failed != BR_REPLY) {
+		kb_close(&p);
+		return;
+	}
+	failed = 0;
+	ASSERT_WAIT(&c->chan, 'G');
+
+	before = slab_bytes();
+	for (i = 0; i < ROUNDS; i++)
+		failed += call_sg(&t, HUGE_EXTRA) == BR_FAILED_REPLY;
+	after = slab_bytes();
+	ASSERT_OK(kbt_send(&c->chan, &failed, sizeof(failed)));
+	ASSERT_OK(kbt_send(&c->chan, &before, sizeof(before)));
+	ASSERT_OK(kbt_send(&c->chan, &after, sizeof(after)));
+	kb_close(&p);
+}
+
+TEST_TIMEOUT(secctx_released_when_extra_size_overflows, 120)
+{
+	static const struct flat_binder_object ext = {
+		.hdr.type = BINDER_TYPE_BINDER,
+		.flags = FLAT_BINDER_FLAG_TXN_SECURITY_CTX,
+	};
+	static struct caller c;
+	long long before, after;
+	struct kb_return ret;
+	struct kb_thread t;
+	struct kb_proc p;
+	uint32_t failed;
+	bool has_ctx;
+	pid_t pid;
+	int err;
+
+	if (slab_bytes() < 0)
+		SKIP("/proc/slabinfo is not readable");
+	kbt_manager(&p, &t, &ext);
+	kbt_chan_init(&c.chan);
+	pid = kbt_fork(caller_main, &c);
+
+	do {
+		err = kb_next(&t, &ret, 5000);
+	} while (!err && ret.cmd == BR_NOOP);
+	if (err == -ETIMEDOUT) {
+		/* The probe failed before it reached us: no context to get. */
+		ASSERT_OK(kbt_recv(&c.chan, &failed, sizeof(failed), 10000));
+		ASSERT_CHILD_OK(pid);
+		kbt_chan_close(&c.chan);
+		kb_close(&p);
+		if (failed == BR_FAILED_REPLY)
+			SKIP("the LSM gives no security context to binder senders (boot with lsm=selinux)");
+		ASSERT_EQ(failed, BR_REPLY);
+	}
+	ASSERT_OK(err);
+	ASSERT_TRUE(ret.cmd == BR_TRANSACTION ||
+		    ret.cmd == BR_TRANSACTION_SEC_CTX);
+	has_ctx = ret.cmd == BR_TRANSACTION_SEC_CTX && ret.u.txn_secctx.secctx;
+	if (has_ctx)
+		kbt_log("context: \"%s\"",
+			(const char *)(uintptr_t)ret.u.txn_secctx.secctx);
+	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbt_recv(&c.chan, &failed, sizeof(failed), 10000));
+	ASSERT_EQ(failed, BR_REPLY);
+	if (!has_ctx) {
+		kbt_kill(pid);
+		kbt_chan_close(&c.chan);
+		kb_close(&p);
+		SKIP("no LSM security context in this kernel");
+	}
+
+	ASSERT_SIGNAL(&c.chan, 'G');
+	ASSERT_OK(kbt_recv(&c.chan, &failed, sizeof(failed), 100000));
+	ASSERT_OK(kbt_recv(&c.chan, &before, sizeof(before), 10000));
+	ASSERT_OK(kbt_recv(&c.chan, &after, sizeof(after), 10000));
+	ASSERT_CHILD_OK(pid);
+	kbt_chan_close(&c.chan);
+	kb_close(&p);
+
+	kbt_log("%u of %d overflowing calls failed; slab %+lld bytes (%.1f per call)",
+		failed, ROUNDS, after - before,
+		(double)(after - before) / ROUNDS);
+	EXPECT_EQ(failed, ROUNDS);
+	/* A leaked context is at least 8 bytes a call; allow noise of 2. */
+	EXPECT_LT(after - before, 2LL * ROUNDS);
+}
