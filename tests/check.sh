@@ -1,28 +1,85 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# usage: tests/check.sh all|host|lint|runner|guest|fuzz   (run by the Makefile)
+# usage: tests/check.sh all|host|lint|runner|guest|debug|fuzz   (run by the Makefile)
 #
 # Runs the stages of `make check`, keeps every stage's result lines under
 # $BUILD/results/, and ends with one tally over all of them:
 #   host    host unit tests and the ABI check (each tests/host/*.mk target)
 #   lint    checkpatch --strict, sparse, W=1, kernel-doc on the module
 #   runner  the VM runner's own tests: it must fail a run whose guest kernel
-#           log shows a splat, and a run whose guest dies without a verdict
+#           log shows a splat, a run whose guest dies without a verdict, a
+#           run with a missing result file or an unbootable kernel, and a
+#           program that stops before reporting all its tests; a program
+#           timeout must kill everything the program started
 #   guest   the guest suite, one boot per driver in $DRIVERS (kbinder and/or
 #           reference): conformance tests must pass on both
+#   debug   the guest suite's $DEBUG_CHECK_TESTS on the debug kernel (KASAN,
+#           lockdep, kmemleak; debug/check-debug.sh), per driver in
+#           $DEBUG_CHECK_DRIVERS; results labelled <driver>@debug
 #   fuzz    a short kbfuzz run on kbinder (FUZZ_CHECK_DURATION s, fixed
 #           FUZZ_CHECK_SEED so CI explores the same ground every time;
 #           `make fuzz` picks a new seed)
-# Exit status is non-zero on any failure.
+# A stage fails when its runner fails, and when it reports fewer tests than
+# it built: the guest stages compare their result lines with what every
+# test program lists (-l). Exit status is non-zero on any failure.
 set -uo pipefail
 
 : "${BUILD:=build}" "${DRIVERS:=kbinder}" "${TESTS:=*}" "${VM_RUN:=}"
+: "${GUEST_BIN:=$BUILD/guest/bin}"
+# The debug-kernel stage: the CVE, fault and security regression tests (the
+# whole suite takes too long under KASAN for every `make check`).
+: "${DEBUG_CHECK_TESTS:=cve_*,fault_*,sec_*,harness_timeout}" "${DEBUG_CHECK_DRIVERS:=kbinder reference}"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 results=$BUILD/results
 mkdir -p "$results"
 inputs=()
+
+# list_tests GLOB...: every test the guest programs in $GUEST_BIN whose name
+# matches one of the GLOBs (each may be a comma-separated list, as TESTS)
+# will report, as <suite>/<test> lines. A 32-bit program (compat32_X) may
+# not run on this host: it lists what X lists.
+list_tests() {
+	local prog name glob match
+	# shellcheck disable=SC2046
+	set -f; set -- $(echo "$@" | tr ',' ' '); set +f
+	for prog in "$GUEST_BIN"/*; do
+		[ -f "$prog" ] && [ -x "$prog" ] || continue
+		name=${prog##*/}
+		match=0
+		for glob in "$@"; do
+			# shellcheck disable=SC2254
+			case "$name" in $glob) match=1 ;; esac
+		done
+		[ $match -eq 1 ] || continue
+		if ! "$prog" -l 2>/dev/null; then
+			case "$name" in
+			compat32_*) "$GUEST_BIN/${name#compat32_}" -l 2>/dev/null |
+				sed "s|^${name#compat32_}/|$name/|" ;;
+			*) echo "$name/(list)" ;;
+			esac
+		fi
+	done
+}
+
+# judge_guest_run RC LOGDIR OUT GLOB...: the result file OUT of one guest
+# run: its judged lines, a FAIL if the runner failed without saying why,
+# and a FAIL for every test that was built but did not report.
+judge_guest_run() {
+	local rc=$1 dir=$2 out=$3
+	shift 3
+	if [ -r "$dir/judged.log" ]; then
+		cp "$dir/judged.log" "$out"
+	else
+		: >"$out"
+	fi
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		echo "FAIL vm/run: the runner exited with status $rc (see $dir)" >>"$out"
+	fi
+	list_tests "$@" >"$out.expected"
+	tests/vm/missing-results.sh "$out.expected" "$out" | tee -a "$out"
+}
 
 # The module's hygiene is a test too: checkpatch --strict, sparse, W=1 and
 # kernel-doc over driver/ and the UAPI headers (scripts/lint.sh).
@@ -60,6 +117,64 @@ expect_runner_failure() {
 	fi
 }
 
+# expect_lines NAME FILE PATTERN...: FILE has a line for every PATTERN.
+expect_lines() {
+	local name=$1 file=$2 pattern
+	shift 2
+	for pattern in "$@"; do
+		if ! grep -q -- "$pattern" "$file" 2>/dev/null; then
+			echo "FAIL runner/$name: no line '$pattern' in $file"
+			return
+		fi
+	done
+	echo "PASS runner/$name"
+}
+
+# The guest-stage judgement itself: a missing result file, a runner that
+# cannot boot, and a program that reports fewer tests than it has must each
+# fail; a program timeout must leave nothing running (tests/vm/guest/programs.sh).
+runner_judgement_tests() {
+	local dir=$BUILD/vm/runner-judge.$$ out rc
+	mkdir -p "$dir"
+	tests/vm/tally.sh /dev/null "kbinder:$dir/no-such-file" >"$dir/tally.out"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q '^FAIL tally/results \[kbinder\]: missing result file' "$dir/tally.out" &&
+		grep -q '^0 passed, 1 failed' "$dir/tally.out"; then
+		echo "PASS runner/missing_result_file_fails"
+	else
+		echo "FAIL runner/missing_result_file_fails: tally.sh exit $rc, said: $(tail -n 1 "$dir/tally.out")"
+	fi
+	# The guest stage with a kernel that cannot be read (no boot at all).
+	DRIVERS=kbinder TESTS='drv_poll' BUILD=$dir/build GUEST_BIN=$GUEST_BIN \
+		VM_RUN="tests/vm/run.sh --kernel $dir/no-such-vmlinuz --initramfs /dev/null" \
+		tests/check.sh guest >"$dir/unreadable.out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q '^FAIL vm/run \[kbinder\]: the runner exited with status 2' "$dir/unreadable.out" &&
+		grep -q '^0 passed, [1-9][0-9]* failed' "$dir/unreadable.out"; then
+		echo "PASS runner/unreadable_kernel_fails_the_guest_stage"
+	else
+		echo "FAIL runner/unreadable_kernel_fails_the_guest_stage: exit $rc, said: $(tail -n 1 "$dir/unreadable.out")"
+	fi
+	# One boot: a program that stops early, one that hangs with processes
+	# in other sessions, one that leaves a process behind.
+	dir=$BUILD/vm/runner-programs.$$
+	$VM_RUN --quiet --timeout 180 --logdir "$dir" programs >"$dir.out" 2>&1
+	out=$dir/judged.stage
+	judge_guest_run 0 "$dir" "$out" harness_fdcheck >/dev/null
+	if grep -q '^PASS harness_fdcheck/a_test_body_that_closes_what_it_opens_passes' "$out" &&
+		grep -q '^FAIL harness_fdcheck/two_snapshots_of_an_unchanged_table_do_not_differ: no result' "$out"; then
+		echo "PASS runner/a_program_that_stops_early_fails"
+	else
+		echo "FAIL runner/a_program_that_stops_early_fails: see $out"
+	fi
+	expect_lines program_timeout_kills_its_whole_session "$dir/judged.log" \
+		'^FAIL runner_hang/(program): timed out after 3s' \
+		'^PASS runner/program_timeout_left_nothing_running'
+	expect_lines leftover_processes_fail_their_program "$dir/judged.log" \
+		'^FAIL runner_leave/(program): left processes running after it ended: [0-9]*(sleep)' \
+		'^PASS runner/leftovers_were_killed'
+}
+
 stage_runner() {
 	echo "--- runner self-tests"
 	mkdir -p "$BUILD/vm"
@@ -68,22 +183,56 @@ stage_runner() {
 			'^FAIL runner/fake_splat: kernel log: WARNING:'
 		expect_runner_failure fails_without_verdict noverdict \
 			'^FAIL vm/verdict: no verdict'
+		runner_judgement_tests
 	} | tee "$results/runner.log"
+	# The stage reports every self-test, or fails.
+	printf 'runner/%s\n' fails_on_kernel_splat fails_without_verdict \
+		missing_result_file_fails unreadable_kernel_fails_the_guest_stage \
+		a_program_that_stops_early_fails program_timeout_kills_its_whole_session \
+		leftover_processes_fail_their_program >"$results/runner.expected"
+	tests/vm/missing-results.sh "$results/runner.expected" "$results/runner.log" |
+		tee -a "$results/runner.log"
 	inputs+=("host:$results/runner.log")
 }
 
 stage_guest() {
-	local driver dir
+	local driver dir rc
 	for driver in $DRIVERS; do
 		# One directory per run, so that concurrent runs never mix
 		# their logs; check-<driver> points at the latest.
 		dir=$BUILD/vm/check-$driver.$$
 		echo "--- guest suite on $driver"
 		$VM_RUN --driver "$driver" --tests "$TESTS" --logdir "$dir" check
+		rc=$?
+		mkdir -p "$BUILD/vm"
 		[ -L "$BUILD/vm/check-$driver" ] || rm -rf "$BUILD/vm/check-$driver"
 		ln -sfn "${dir##*/}" "$BUILD/vm/check-$driver"
-		cp "$dir/judged.log" "$results/guest-$driver.$$.log"
+		judge_guest_run $rc "$dir" "$results/guest-$driver.$$.log" "$TESTS"
 		inputs+=("$driver:$results/guest-$driver.$$.log")
+	done
+}
+
+# The debug kernel: debug/check-debug.sh builds (or finds, cached in
+# ~/.cache/kbinder) the kernel and runs $DEBUG_CHECK_TESTS on it.
+stage_debug() {
+	local driver out rc globs
+	globs=$(echo "$DEBUG_CHECK_TESTS" | tr ',' ' ')
+	for driver in $DEBUG_CHECK_DRIVERS; do
+		case " $DRIVERS " in *" $driver "*) ;; *) continue ;; esac
+		echo "--- debug kernel: $DEBUG_CHECK_TESTS on $driver"
+		out=$results/debug-$driver.$$.log
+		BUILD=$BUILD DRIVER=$driver TESTS="$DEBUG_CHECK_TESTS" DEBUG_RESULTS=$out \
+			debug/check-debug.sh check >"$out.out" 2>&1
+		rc=$?
+		grep -E '^(check-debug|vm: guest ran)' "$out.out"
+		[ -r "$out" ] || : >"$out"
+		if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+			echo "FAIL debug/run: check-debug.sh exited with status $rc (see $out.out)" | tee -a "$out"
+		fi
+		# shellcheck disable=SC2086
+		list_tests $globs >"$out.expected"
+		tests/vm/missing-results.sh "$out.expected" "$out" | tee -a "$out"
+		inputs+=("$driver@debug:$out")
 	done
 }
 
@@ -105,14 +254,12 @@ stage_fuzz() {
 	fi
 }
 
+# The stages `all` runs, in order: a stage is a stage_<name> function.
+ALL_STAGES="host lint runner guest debug fuzz"
 case "${1:-all}" in
-all) stage_host; stage_lint; stage_runner; stage_guest; stage_fuzz ;;
-lint) stage_lint ;;
-fuzz) stage_fuzz ;;
-host) stage_host ;;
-runner) stage_runner ;;
-guest) stage_guest ;;
-*) echo "usage: $0 all|host|lint|runner|guest|fuzz" >&2; exit 2 ;;
+all) for stage in $ALL_STAGES; do "stage_$stage"; done ;;
+host | lint | runner | guest | debug | fuzz) "stage_$1" ;;
+*) echo "usage: $0 all|$(echo "$ALL_STAGES" | tr ' ' '|')" >&2; exit 2 ;;
 esac
 
 echo "--- summary"
