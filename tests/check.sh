@@ -36,51 +36,6 @@ results=$BUILD/results
 mkdir -p "$results"
 inputs=()
 
-# list_tests GLOB...: every test the guest programs in $GUEST_BIN whose name
-# matches one of the GLOBs (each may be a comma-separated list, as TESTS)
-# will report, as <suite>/<test> lines. A 32-bit program (compat32_X) may
-# not run on this host: it lists what X lists.
-list_tests() {
-	local prog name glob match
-	# shellcheck disable=SC2046
-	set -f; set -- $(echo "$@" | tr ',' ' '); set +f
-	for prog in "$GUEST_BIN"/*; do
-		[ -f "$prog" ] && [ -x "$prog" ] || continue
-		name=${prog##*/}
-		match=0
-		for glob in "$@"; do
-			# shellcheck disable=SC2254
-			case "$name" in $glob) match=1 ;; esac
-		done
-		[ $match -eq 1 ] || continue
-		if ! "$prog" -l 2>/dev/null; then
-			case "$name" in
-			compat32_*) "$GUEST_BIN/${name#compat32_}" -l 2>/dev/null |
-				sed "s|^${name#compat32_}/|$name/|" ;;
-			*) echo "$name/(list)" ;;
-			esac
-		fi
-	done
-}
-
-# judge_guest_run RC LOGDIR OUT GLOB...: the result file OUT of one guest
-# run: its judged lines, a FAIL if the runner failed without saying why,
-# and a FAIL for every test that was built but did not report.
-judge_guest_run() {
-	local rc=$1 dir=$2 out=$3
-	shift 3
-	if [ -r "$dir/judged.log" ]; then
-		cp "$dir/judged.log" "$out"
-	else
-		: >"$out"
-	fi
-	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
-		echo "FAIL vm/run: the runner exited with status $rc (see $dir)" >>"$out"
-	fi
-	list_tests "$@" >"$out.expected"
-	tests/vm/missing-results.sh "$out.expected" "$out" | tee -a "$out"
-}
-
 # The module's hygiene is a test too: checkpatch --strict, sparse, W=1 and
 # kernel-doc over driver/ and the UAPI headers (scripts/lint.sh).
 stage_lint() {
@@ -160,7 +115,7 @@ runner_judgement_tests() {
 	dir=$BUILD/vm/runner-programs.$$
 	$VM_RUN --quiet --timeout 180 --logdir "$dir" programs >"$dir.out" 2>&1
 	out=$dir/judged.stage
-	judge_guest_run 0 "$dir" "$out" harness_fdcheck >/dev/null
+	tests/vm/judge.sh 0 "$dir" "$out" "$GUEST_BIN" harness_fdcheck >/dev/null
 	if grep -q '^PASS harness_fdcheck/a_test_body_that_closes_what_it_opens_passes' "$out" &&
 		grep -q '^FAIL harness_fdcheck/two_snapshots_of_an_unchanged_table_do_not_differ: no result' "$out"; then
 		echo "PASS runner/a_program_that_stops_early_fails"
@@ -207,31 +162,27 @@ stage_guest() {
 		mkdir -p "$BUILD/vm"
 		[ -L "$BUILD/vm/check-$driver" ] || rm -rf "$BUILD/vm/check-$driver"
 		ln -sfn "${dir##*/}" "$BUILD/vm/check-$driver"
-		judge_guest_run $rc "$dir" "$results/guest-$driver.$$.log" "$TESTS"
+		tests/vm/judge.sh $rc "$dir" "$results/guest-$driver.$$.log" "$GUEST_BIN" "$TESTS"
 		inputs+=("$driver:$results/guest-$driver.$$.log")
 	done
 }
 
 # The debug kernel: debug/check-debug.sh builds (or finds, cached in
-# ~/.cache/kbinder) the kernel and runs $DEBUG_CHECK_TESTS on it.
+# ~/.cache/kbinder) the kernel, runs $DEBUG_CHECK_TESTS on it and judges
+# the run the same way (tests/vm/judge.sh); results labelled <driver>@debug.
 stage_debug() {
-	local driver out rc globs
-	globs=$(echo "$DEBUG_CHECK_TESTS" | tr ',' ' ')
+	local driver out rc
 	for driver in $DEBUG_CHECK_DRIVERS; do
 		case " $DRIVERS " in *" $driver "*) ;; *) continue ;; esac
-		echo "--- debug kernel: $DEBUG_CHECK_TESTS on $driver"
+		echo "--- debug kernel (KASAN, lockdep, kmemleak): $DEBUG_CHECK_TESTS on $driver"
 		out=$results/debug-$driver.$$.log
 		BUILD=$BUILD DRIVER=$driver TESTS="$DEBUG_CHECK_TESTS" DEBUG_RESULTS=$out \
 			debug/check-debug.sh check >"$out.out" 2>&1
 		rc=$?
-		grep -E '^(check-debug|vm: guest ran)' "$out.out"
-		[ -r "$out" ] || : >"$out"
-		if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		grep -E '^(debug-kernel|check-debug|vm: )' "$out.out"
+		if [ ! -s "$out" ] || { [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; }; then
 			echo "FAIL debug/run: check-debug.sh exited with status $rc (see $out.out)" | tee -a "$out"
 		fi
-		# shellcheck disable=SC2086
-		list_tests $globs >"$out.expected"
-		tests/vm/missing-results.sh "$out.expected" "$out" | tee -a "$out"
 		inputs+=("$driver@debug:$out")
 	done
 }

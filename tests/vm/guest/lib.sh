@@ -86,7 +86,7 @@ kbinder_selftest() {
 # only, so the scan starts no process of its own.
 user_pids() {
 	for up_stat in /proc/[0-9]*/stat; do
-		read -r up_line <"$up_stat" 2>/dev/null || continue
+		{ read -r up_line <"$up_stat"; } 2>/dev/null || continue
 		up_pid=${up_line%% *}
 		[ "$up_pid" = "$$" ] && continue
 		# shellcheck disable=SC2086
@@ -103,7 +103,7 @@ leftovers() {
 	user_pids >/tmp/kbt-after
 	grep -vxF -f "$1" /tmp/kbt-after >/tmp/kbt-new
 	while read -r lo_pid; do
-		read -r lo_comm <"/proc/$lo_pid/comm" 2>/dev/null || continue
+		{ read -r lo_comm <"/proc/$lo_pid/comm"; } 2>/dev/null || continue
 		echo "$lo_pid($lo_comm)"
 	done </tmp/kbt-new
 	rm -f /tmp/kbt-after /tmp/kbt-new
@@ -119,7 +119,8 @@ leftovers() {
 # one or into the driver's unload. Sets rc to the program's status.
 # running PID: PID exists and has not exited yet (a zombie has).
 running() {
-	read -r rn_line <"/proc/$1/stat" 2>/dev/null || return 1
+	[ -r "/proc/$1/stat" ] || return 1
+	{ read -r rn_line <"/proc/$1/stat"; } 2>/dev/null || return 1
 	# shellcheck disable=SC2086
 	set -- ${rn_line##*) }
 	[ "$1" != Z ]

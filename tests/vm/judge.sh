@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# usage: judge.sh RC LOGDIR OUT GUEST_BIN GLOBS
+#        judge.sh --list GUEST_BIN GLOBS
+# The result file OUT of one guest run, for tally.sh: the run's judged lines
+# (LOGDIR/judged.log, from run.sh), a FAIL when the runner exited non-zero
+# (RC) without saying why, and a FAIL for every test that was built but did
+# not report (missing-results.sh): the expected tests are what every
+# program in GUEST_BIN whose name matches GLOBS (comma-separated globs, as
+# TESTS) lists with -l. A 32-bit program (compat32_X) may not run on the
+# host: it lists what X lists. --list prints the expected tests only.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+list_tests() {
+	local bin=$1 prog name glob match
+	local -a globs
+	IFS=, read -r -a globs <<<"$2"
+	for prog in "$bin"/*; do
+		[ -f "$prog" ] && [ -x "$prog" ] || continue
+		name=${prog##*/}
+		match=0
+		for glob in "${globs[@]}"; do
+			# shellcheck disable=SC2254
+			case "$name" in $glob) match=1 ;; esac
+		done
+		[ $match -eq 1 ] || continue
+		if ! "$prog" -l 2>/dev/null; then
+			case "$name" in
+			compat32_*) "$bin/${name#compat32_}" -l 2>/dev/null |
+				sed "s|^${name#compat32_}/|$name/|" ;;
+			*) echo "$name/(list)" ;;
+			esac
+		fi
+	done
+}
+
+if [ "${1:-}" = --list ]; then
+	list_tests "$2" "$3"
+	exit 0
+fi
+[ $# -eq 5 ] || { sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+rc=$1 dir=$2 out=$3 bin=$4 globs=$5
+if [ -r "$dir/judged.log" ]; then
+	cp "$dir/judged.log" "$out"
+else
+	: >"$out"
+fi
+if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+	echo "FAIL vm/run: the runner exited with status $rc (see $dir)" | tee -a "$out"
+fi
+list_tests "$bin" "$globs" >"$out.expected"
+"$here/missing-results.sh" "$out.expected" "$out" | tee -a "$out"
+exit 0
