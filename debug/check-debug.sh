@@ -136,13 +136,15 @@ stage_check() {
 
 	local logdir=$work/vm/check-$DRIVER start rc out=${DEBUG_RESULTS:-$results/debug-$DRIVER.log}
 	echo "--- guest suite on $DRIVER, debug kernel"
+	mkdir -p "$logdir"
+	tests/vm/judge.sh --list "$BUILD/guest/bin" "$TESTS" >"$logdir.expected"
 	start=$(date +%s)
 	debug_run "$work/initramfs.cpio.gz" "$logdir" check --driver "$DRIVER" \
 		--tests "$TESTS" --timeout "$VM_TIMEOUT"
 	rc=$?
 	echo "check-debug: the debug run took $(($(date +%s) - start))s"
 	# The runner's status, and every test built but not reported, count.
-	tests/vm/judge.sh $rc "$logdir" "$out" "$BUILD/guest/bin" "$TESTS"
+	tests/vm/judge.sh $rc "$logdir" "$out" "$logdir.expected"
 	echo "--- summary"
 	tests/vm/tally.sh tests/guest/known-failures.txt "$DRIVER@debug:$out"
 }

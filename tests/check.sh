@@ -117,9 +117,11 @@ runner_judgement_tests() {
 	# One boot: a program that stops early, one that hangs with processes
 	# in other sessions, one that leaves a process behind.
 	dir=$BUILD/vm/runner-programs.$$
+	mkdir -p "$dir"
+	tests/vm/judge.sh --list "$GUEST_BIN" harness_fdcheck >"$dir.expected"
 	$VM_RUN --quiet --timeout 180 --logdir "$dir" programs >"$dir.out" 2>&1
 	out=$dir/judged.stage
-	tests/vm/judge.sh 0 "$dir" "$out" "$GUEST_BIN" harness_fdcheck >/dev/null
+	tests/vm/judge.sh 0 "$dir" "$out" "$dir.expected" >/dev/null
 	if grep -q '^PASS harness_fdcheck/a_test_body_that_closes_what_it_opens_passes' "$out" &&
 		grep -q '^FAIL harness_fdcheck/two_snapshots_of_an_unchanged_table_do_not_differ: no result' "$out"; then
 		echo "PASS runner/a_program_that_stops_early_fails"
@@ -161,12 +163,14 @@ stage_guest() {
 		# their logs; check-<driver> points at the latest.
 		dir=$BUILD/vm/check-$driver.$$
 		echo "--- guest suite on $driver"
+		mkdir -p "$dir"
+		tests/vm/judge.sh --list "$GUEST_BIN" "$TESTS" >"$dir.expected"
 		$VM_RUN --driver "$driver" --tests "$TESTS" --logdir "$dir" check
 		rc=$?
 		mkdir -p "$BUILD/vm"
 		[ -L "$BUILD/vm/check-$driver" ] || rm -rf "$BUILD/vm/check-$driver"
 		ln -sfn "${dir##*/}" "$BUILD/vm/check-$driver"
-		tests/vm/judge.sh $rc "$dir" "$results/guest-$driver.$$.log" "$GUEST_BIN" "$TESTS"
+		tests/vm/judge.sh $rc "$dir" "$results/guest-$driver.$$.log" "$dir.expected"
 		inputs+=("$driver:$results/guest-$driver.$$.log")
 		stage_guest_selinux "$driver"
 	done
@@ -190,10 +194,12 @@ stage_guest_selinux() {
 	dir=$BUILD/vm/check-$driver-selinux.$$
 	out=$results/guest-$driver-selinux.$$.log
 	echo "--- security contexts on $driver, guest booted with SELinux"
+	mkdir -p "$dir"
+	tests/vm/judge.sh --list "$GUEST_BIN" secctx >"$dir.expected"
 	$VM_RUN --quiet --driver "$driver" --tests secctx --logdir "$dir" \
 		--append "$SELINUX_APPEND" check >"$dir.out" 2>&1
 	rc=$?
-	tests/vm/judge.sh $rc "$dir" "$out" "$GUEST_BIN" secctx
+	tests/vm/judge.sh $rc "$dir" "$out" "$dir.expected"
 	grep -E '^(PASS|FAIL|SKIP) secctx/' "$out" | sed 's/^/    /'
 	inputs+=("$driver@selinux:$out")
 }

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# usage: judge.sh RC LOGDIR OUT GUEST_BIN GLOBS
-#        judge.sh --list GUEST_BIN GLOBS
-# The result file OUT of one guest run, for tally.sh: the run's judged lines
+# usage: judge.sh --list GUEST_BIN GLOBS >EXPECTED     (before the boot)
+#        judge.sh RC LOGDIR OUT EXPECTED                 (after it)
+# --list prints the tests a run will report: what every program in
+# GUEST_BIN whose name matches GLOBS (comma-separated globs, as TESTS) lists
+# with -l; a 32-bit program (compat32_X) may not run on the host, it lists
+# what X lists. Make the list before the boot, from the programs the
+# initramfs was built with.
+# Then the result file OUT of the run, for tally.sh: its judged lines
 # (LOGDIR/judged.log, from run.sh), a FAIL when the runner exited non-zero
-# (RC) without saying why, and a FAIL for every test that was built but did
-# not report (missing-results.sh): the expected tests are what every
-# program in GUEST_BIN whose name matches GLOBS (comma-separated globs, as
-# TESTS) lists with -l. A 32-bit program (compat32_X) may not run on the
-# host: it lists what X lists. --list prints the expected tests only.
+# (RC) without saying why, and a FAIL for every EXPECTED test that did not
+# report (missing-results.sh).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -40,8 +42,8 @@ if [ "${1:-}" = --list ]; then
 	list_tests "$2" "$3"
 	exit 0
 fi
-[ $# -eq 5 ] || { sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
-rc=$1 dir=$2 out=$3 bin=$4 globs=$5
+[ $# -eq 4 ] || { sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+rc=$1 dir=$2 out=$3 expected=$4
 if [ -r "$dir/judged.log" ]; then
 	cp "$dir/judged.log" "$out"
 else
@@ -50,6 +52,5 @@ fi
 if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
 	echo "FAIL vm/run: the runner exited with status $rc (see $dir)" | tee -a "$out"
 fi
-list_tests "$bin" "$globs" >"$out.expected"
-"$here/missing-results.sh" "$out.expected" "$out" | tee -a "$out"
+"$here/missing-results.sh" "$expected" "$out" | tee -a "$out"
 exit 0
