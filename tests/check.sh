@@ -46,6 +46,10 @@ stage_lint() {
 	echo "--- lint"
 	scripts/deps.sh --lint --check >/dev/null || scripts/deps.sh --lint
 	scripts/lint.sh 2>&1 | tee "$results/lint.log"
+	# lint.sh exits non-zero on any finding: without a FAIL line it died.
+	if [ "${PIPESTATUS[0]}" -ne 0 ] && ! grep -q '^FAIL ' "$results/lint.log"; then
+		echo "FAIL lint/(program): scripts/lint.sh exited non-zero" | tee -a "$results/lint.log"
+	fi
 	inputs+=("host:$results/lint.log")
 }
 
@@ -225,7 +229,7 @@ stage_debug() {
 }
 
 stage_fuzz() {
-	local dir=$BUILD/fuzz/check.$$
+	local dir=$BUILD/fuzz/check.$$ rc
 	[ -f fuzz/fuzz.mk ] || return 0
 	mkdir -p "$BUILD/fuzz"
 	case " $DRIVERS " in *" kbinder "*) ;; *) return 0 ;; esac
@@ -233,8 +237,13 @@ stage_fuzz() {
 	make -s --no-print-directory check-fuzz DRIVER=kbinder FUZZ_LOGDIR="$dir" \
 		FUZZ_CHECK_DURATION="${FUZZ_CHECK_DURATION:-45}" \
 		SEED="${FUZZ_CHECK_SEED:-1}" >"$dir.out" 2>&1
+	rc=$?
 	grep -m1 '^kbfuzz: seed' "$dir.out" || true
 	if [ -r "$dir/judged.log" ]; then
+		if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$dir/judged.log"; then
+			echo "FAIL fuzz/run: make check-fuzz exited with status $rc (see $dir.out)" |
+				tee -a "$dir/judged.log"
+		fi
 		inputs+=("kbinder:$dir/judged.log")
 	else
 		echo "FAIL fuzz/run: no judged.log (see $dir.out)" | tee "$dir.fail"
