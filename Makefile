@@ -5,7 +5,8 @@
 #   make                 build everything (module, library, tools, tests)
 #   make run             boot a VM with kbinder loaded and show it working
 #   make check           every test: lint, host tests, runner self-tests, the
-#                        guest suite on both drivers, a short fuzz run
+#                        guest suite on both drivers, the CVE/fault/sec_*
+#                        tests on the debug kernel, a short fuzz run
 #   make check-guest     only the guest suite, in one boot
 #   make bench           kbinder against the upstream driver, same boot
 #                        (OLD=REV: and against kbinder built from commit REV)
@@ -177,9 +178,13 @@ bench-profile: all $(INITRAMFS)
 		--driver kbinder --logdir $(BUILD)/vm/profile \
 		--append "$(strip $(BENCH_APPEND) $(PROFILE_APPEND) $(BENCH_ENV))" bench
 
+# Knobs of make check's stages (tests/check.sh), passed on when set.
+CHECK_KNOBS := DEBUG_CHECK_TESTS DEBUG_CHECK_DRIVERS SECCTX_BOOT
+CHECK_ENV = $(foreach v,$(CHECK_KNOBS),$(if $($(v)),$(v)='$($(v))'))
+
 check: all $(INITRAMFS)
 	@DRIVERS='$(CHECK_DRIVERS)' TESTS='$(TESTS)' VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' \
-		tests/check.sh all
+		$(CHECK_ENV) tests/check.sh all
 
 check-host: all
 	@BUILD='$(BUILD)' tests/check.sh host
@@ -189,7 +194,13 @@ check-runner: $(INITRAMFS)
 
 check-guest: $(INITRAMFS)
 	@DRIVERS='$(or $(DRIVER),kbinder)' TESTS='$(TESTS)' VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' \
-		tests/check.sh guest
+		$(CHECK_ENV) tests/check.sh guest
+
+# Only the debug-kernel stage of make check (the CVE, fault and sec_* tests
+# on kbinder under KASAN/lockdep/kmemleak; make check-debug runs them all).
+.PHONY: check-debug-stage
+check-debug-stage: guest-tests tools
+	@DRIVERS='$(CHECK_DRIVERS)' BUILD='$(BUILD)' $(CHECK_ENV) tests/check.sh debug
 
 # Host test fragments (each defines a host-*-check target).
 -include $(wildcard tests/host/*.mk)
@@ -214,5 +225,6 @@ help:
 	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "Other targets: module lib tools guest-tests initramfs check-host"
 	@echo "  check-runner (the VM runner's own tests) lint deps clean"
+	@echo "  check-debug-stage (make check's debug-kernel stage alone)"
 	@echo "  fuzz check-fuzz (DURATION= SEED=)  check-debug check-debug-canary"
 	@echo "  bench-profile (perf record of a small round trip, both drivers)"

@@ -15,7 +15,9 @@
 #           pass. This shows the debug runs are not silently blind. The
 #           "fault" run shows that systematic fault injection works.
 #
-# Environment: BUILD (build), DRIVER (kbinder), TESTS (*), JOBS (2),
+# Environment: BUILD (build), DRIVER (kbinder), TESTS (*, or globs
+# separated by commas), DEBUG_RESULTS (where the judged result lines go;
+# $BUILD/results/debug-$DRIVER.log), JOBS (2),
 # VM_TIMEOUT (1800), DEBUG_MEMORY (1536 MB; CANARY_MEMORY 1024 for the
 # canaries: a kmemleak scan walks all of it), DEBUG_TEST_TIMEOUT (600, per
 # test program), DEBUG_APPEND (extra kernel command line), CANARIES (all).
@@ -132,15 +134,19 @@ stage_check() {
 		"$work/bin/kbinder-fault-demo:usr/bin/kbinder-fault-demo:0755"
 	cat "$work/base.cpio.gz" "$work/extra.cpio.gz" >"$work/initramfs.cpio.gz"
 
-	local logdir=$work/vm/check-$DRIVER start
+	local logdir=$work/vm/check-$DRIVER start rc out=${DEBUG_RESULTS:-$results/debug-$DRIVER.log}
 	echo "--- guest suite on $DRIVER, debug kernel"
+	mkdir -p "$logdir"
+	tests/vm/judge.sh --list "$BUILD/guest/bin" "$TESTS" >"$logdir.expected"
 	start=$(date +%s)
 	debug_run "$work/initramfs.cpio.gz" "$logdir" check --driver "$DRIVER" \
 		--tests "$TESTS" --timeout "$VM_TIMEOUT"
+	rc=$?
 	echo "check-debug: the debug run took $(($(date +%s) - start))s"
-	cp "$logdir/judged.log" "$results/debug-$DRIVER.log"
+	# The runner's status, and every test built but not reported, count.
+	tests/vm/judge.sh $rc "$logdir" "$out" "$logdir.expected"
 	echo "--- summary"
-	tests/vm/tally.sh tests/guest/known-failures.txt "$DRIVER:$results/debug-$DRIVER.log"
+	tests/vm/tally.sh tests/guest/known-failures.txt "$DRIVER@debug:$out"
 }
 
 # What each canary's failure must mention (a regex for its judged.log).
@@ -158,7 +164,7 @@ canary_expect() {
 }
 
 stage_canary() {
-	local bug logdir expect rc log=$results/debug-canary.log
+	local bug logdir expect rc log=$results/debug-canary.log n=0
 	sync_tree driver "$work/src/driver"
 	sync_tree include "$work/src/include"
 	kbuild_module "$work/src/driver"
@@ -174,6 +180,7 @@ stage_canary() {
 
 	: >"$log"
 	for bug in $CANARIES; do
+		n=$((n + 1))
 		logdir=$work/vm/canary-$bug
 		echo "--- canary $bug"
 		CANARY_APPEND="KBT_CANARY=$bug" DEBUG_MEMORY=$CANARY_MEMORY \
@@ -204,6 +211,9 @@ stage_canary() {
 			echo "FAIL debug-canary/${bug}_fails_the_run: failed, but not for '$expect' (see $logdir/judged.log)"
 		fi | tee -a "$log"
 	done
+	# one result per canary, or the stage fails
+	[ "$(grep -cE '^(PASS|FAIL|SKIP) ' "$log")" -eq $n ] ||
+		echo "FAIL debug-canary/(count): $n canaries, $(grep -cE '^(PASS|FAIL|SKIP) ' "$log") results" | tee -a "$log"
 	echo "--- summary"
 	tests/vm/tally.sh tests/guest/known-failures.txt "host:$log"
 }

@@ -334,39 +334,60 @@ static inline void kbt_expect_at(const char *file, int line,
 }
 #define kbt_expect(t, cmd, ret) kbt_expect_at(__FILE__, __LINE__, t, cmd, ret)
 
-/**
- * kbt_no_event() - nothing but BR_NOOP arrives within @ms; returns the
- * unexpected command's code, or 0.
+/*
+ * kbt_quiet_next() - the next event within @ms, for "nothing arrives"
+ * checks: true with @ret filled when one came, false when the wait timed
+ * out. Any other error from the driver fails the test (at @file:@line):
+ * an error is not silence.
  */
-static inline uint32_t kbt_no_event(struct kb_thread *t, int ms)
+static inline bool kbt_quiet_next(const char *file, int line,
+				  struct kb_thread *t, struct kb_return *ret,
+				  int64_t deadline)
 {
-	int64_t deadline = kbt_now_ms() + ms;
-	struct kb_return ret;
+	int64_t left = deadline - kbt_now_ms();
+	int err;
 
-	for (;;) {
-		int64_t left = deadline - kbt_now_ms();
-
-		if (left <= 0 || kb_next(t, &ret, (int)left))
-			return 0;
-		if (ret.cmd != BR_NOOP)
-			return ret.cmd;
-	}
+	if (left <= 0)
+		return false;
+	err = kb_next(t, ret, (int)left);
+	if (err == -ETIMEDOUT)
+		return false;
+	if (err)
+		kbt_fail(file, line, true,
+			 "waiting for nothing to arrive: the driver said %d (%s)",
+			 err, kbt_strerr(err));
+	return true;
 }
 
 /**
- * kbt_no_work() - like kbt_no_event(), but reference-count commands
- * (BR_INCREFS/ACQUIRE/RELEASE/DECREFS) are handled and ignored.
+ * kbt_no_event() - nothing but BR_NOOP arrives within @ms; returns the
+ * unexpected command's code, or 0. A driver error fails the test.
  */
-static inline uint32_t kbt_no_work(struct kb_thread *t, int ms)
+static inline uint32_t kbt_no_event_at(const char *file, int line,
+				       struct kb_thread *t, int ms)
 {
 	int64_t deadline = kbt_now_ms() + ms;
 	struct kb_return ret;
 
-	for (;;) {
-		int64_t left = deadline - kbt_now_ms();
+	while (kbt_quiet_next(file, line, t, &ret, deadline))
+		if (ret.cmd != BR_NOOP)
+			return ret.cmd;
+	return 0;
+}
+#define kbt_no_event(t, ms) kbt_no_event_at(__FILE__, __LINE__, (t), (ms))
 
-		if (left <= 0 || kb_next(t, &ret, (int)left))
-			return 0;
+/**
+ * kbt_no_work() - like kbt_no_event(), but reference-count commands
+ * (BR_INCREFS/ACQUIRE/RELEASE/DECREFS) are handled and ignored. A driver
+ * error fails the test.
+ */
+static inline uint32_t kbt_no_work_at(const char *file, int line,
+				      struct kb_thread *t, int ms)
+{
+	int64_t deadline = kbt_now_ms() + ms;
+	struct kb_return ret;
+
+	while (kbt_quiet_next(file, line, t, &ret, deadline)) {
 		switch (ret.cmd) {
 		case BR_NOOP:
 			continue;
@@ -380,7 +401,9 @@ static inline uint32_t kbt_no_work(struct kb_thread *t, int ms)
 			return ret.cmd;
 		}
 	}
+	return 0;
 }
+#define kbt_no_work(t, ms) kbt_no_work_at(__FILE__, __LINE__, (t), (ms))
 
 /** kbt_fill() - a reproducible byte pattern. */
 static inline void kbt_fill(void *buf, size_t n, uint32_t seed)

@@ -674,7 +674,54 @@ static void kbt_result(const char *verdict, const char *test, const char *why)
 	}
 }
 
-/* Kill and reap everything left of the test: its group and any orphans. */
+/*
+ * Send SIGKILL to every child of this process. The runner is a child
+ * subreaper, so whatever a test left behind (its process group, a child
+ * that moved to a group or session of its own, their orphans) is a child of
+ * the runner once its parent is gone. Return: how many were signalled.
+ */
+static int kbt_kill_children(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t self = getpid();
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char path[64], stat[512];
+		const char *p;
+		ssize_t len;
+		int fd, ppid;
+		long pid = strtol(e->d_name, NULL, 10);
+
+		if (pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, stat, sizeof(stat) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		stat[len] = 0;
+		p = strrchr(stat, ')');	/* the command name may hold anything */
+		if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1 || ppid != self)
+			continue;
+		kill((pid_t)pid, SIGKILL);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Kill and reap everything left of the test: its process group, and every
+ * other descendant (processes that left the group, and their orphans, which
+ * the subreaper runner inherits as they are killed).
+ */
 static void kbt_cleanup(pid_t pgid)
 {
 	int64_t deadline = kbt_now_ms() + 5000;
@@ -685,9 +732,50 @@ static void kbt_cleanup(pid_t pgid)
 
 		if (r < 0 && errno == ECHILD)
 			break;
-		if (r <= 0)
+		if (r > 0)
+			continue;
+		if (!kbt_kill_children())
 			kbt_msleep(2);
+		else
+			kbt_msleep(1);
 	}
+}
+
+/*
+ * The program's own time limit. The guest runner gives every program
+ * KBT_PROGRAM_TIMEOUT seconds and then kills it (SIGTERM, then SIGKILL to
+ * its whole session). So that a hanging test is reported by its own
+ * timeout, with its hang report and cleanup, rather than by that kill, no
+ * test may run past the program's deadline minus KBT_PROGRAM_MARGIN_MS;
+ * once the budget is spent, the tests not yet run are reported as FAIL
+ * (not run), so the count of results never shrinks silently. SIGTERM (the
+ * runner's kill) ends the running test the same way.
+ */
+#define KBT_PROGRAM_MARGIN_MS 10000
+static int64_t kbt_program_deadline = -1;	/* ms, -1: none */
+static int kbt_program_budget;			/* s, for messages */
+static volatile sig_atomic_t kbt_terminated;
+
+static void kbt_on_term(int sig)
+{
+	kbt_terminated = sig;
+}
+
+static void kbt_program_limits(void)
+{
+	const char *env = getenv("KBT_PROGRAM_TIMEOUT");
+	struct sigaction sa;
+	long secs = env ? strtol(env, NULL, 10) : 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kbt_on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	if (secs <= 0)
+		return;
+	kbt_program_budget = (int)secs;
+	kbt_program_deadline = kbt_now_ms() + secs * 1000 -
+			       (secs * 1000 > 2 * KBT_PROGRAM_MARGIN_MS ?
+				KBT_PROGRAM_MARGIN_MS : secs * 250);
 }
 
 /* Run one test. Return: 0 passed, 1 failed, 2 skipped. */
@@ -696,7 +784,7 @@ static int kbt_run_one(struct kbt_test *t)
 	char why[KBT_WHY_MAX], splat_why[KBT_WHY_MAX];
 	int64_t deadline;
 	int kmsg, status = 0;
-	bool timed_out = false, splat;
+	bool timed_out = false, budget_out = false, splat;
 	pid_t pid;
 
 	memset(kbt_state, 0, sizeof(*kbt_state));
@@ -715,6 +803,7 @@ static int kbt_run_one(struct kbt_test *t)
 
 		setpgid(0, 0);
 		signal(SIGPIPE, SIG_IGN);
+		signal(SIGTERM, SIG_DFL);
 		/* after all harness setup, so its own fds are "before" */
 		ret = kbt_fd_snapshot(&before);
 		if (ret)
@@ -727,6 +816,10 @@ static int kbt_run_one(struct kbt_test *t)
 	}
 	setpgid(pid, pid);
 	deadline = kbt_now_ms() + (int64_t)t->timeout * 1000;
+	if (kbt_program_deadline >= 0 && kbt_program_deadline < deadline) {
+		deadline = kbt_program_deadline;
+		budget_out = true;
+	}
 	for (;;) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 
@@ -736,7 +829,7 @@ static int kbt_run_one(struct kbt_test *t)
 			status = -1;
 			break;
 		}
-		if (kbt_now_ms() >= deadline) {
+		if (kbt_now_ms() >= deadline || kbt_terminated) {
 			timed_out = true;
 			kbt_report_hang(pid);
 			kill(-pid, SIGKILL);
@@ -748,7 +841,15 @@ static int kbt_run_one(struct kbt_test *t)
 	kbt_cleanup(pid);
 
 	splat = kbt_kmsg_scan(kmsg, splat_why, sizeof(splat_why));
-	if (timed_out)
+	if (timed_out && kbt_terminated)
+		snprintf(why, sizeof(why),
+			 "killed by the program timeout (signal %d) before its own %d s",
+			 (int)kbt_terminated, t->timeout);
+	else if (timed_out && budget_out)
+		snprintf(why, sizeof(why),
+			 "timed out: the program's %d s budget ran out before the test's own %d s",
+			 kbt_program_budget, t->timeout);
+	else if (timed_out)
 		snprintf(why, sizeof(why), "timed out after %d s", t->timeout);
 	else if (kbt_state->failed)
 		snprintf(why, sizeof(why), "%s", kbt_state->why);
@@ -821,9 +922,18 @@ int main(int argc, char **argv)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
+	kbt_program_limits();
 	for (t = kbt_tests; t; t = t->next) {
 		if (!kbt_selected(t->name, argc, argv, first))
 			continue;
+		if (kbt_terminated || (kbt_program_deadline >= 0 &&
+				       kbt_now_ms() >= kbt_program_deadline)) {
+			kbt_result("FAIL", t->name, kbt_terminated ?
+				   "not run: the program was killed (timeout)" :
+				   "not run: the program's time budget ran out");
+			failed++;
+			continue;
+		}
 		switch (kbt_run_one(t)) {
 		case 0:
 			passed++;

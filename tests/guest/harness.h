@@ -11,7 +11,13 @@
  *
  * Link with harness.o; it provides main(). Each test runs in its own forked
  * child, in its own process group, under a timeout (30 s, or TEST_TIMEOUT);
- * on timeout the whole group is killed. Before a test the harness writes
+ * after the test (on timeout too) its group and every other process it left
+ * behind are killed (the runner is a child subreaper). With
+ * KBT_PROGRAM_TIMEOUT=S in the environment (the guest runner's limit for
+ * the whole program) no test runs past S seconds minus a margin, so its
+ * own timeout report fires before the runner's kill, and the tests left
+ * when the budget is spent are reported "FAIL ...: not run"; SIGTERM ends
+ * the running test the same way. Before a test the harness writes
  * "kbinder-test: start <suite>/<test>" to /dev/kmsg; after it, any new kernel
  * log record with a splat (BUG:, WARNING:, Oops, KASAN, ...) fails the test.
  *

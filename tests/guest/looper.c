@@ -324,3 +324,80 @@ TEST(set_max_threads_with_bad_pointer_fails)
 	ASSERT_OK(kb_set_max_threads(p.fd, 15));
 	kb_close(&p);
 }
+
+/* ---- looper misuse: accepted, but never counted as a spawned thread ---- */
+
+/* One call from a child, served by @t; return the read's first word. */
+static uint32_t serve_one_call(struct kb_thread *t)
+{
+	struct kb_return txn;
+	uint32_t first;
+	pid_t c;
+
+	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
+	first = read_txn(t, &txn);
+	ASSERT_OK(kb_send_reply(t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kb_free_buffer(t, txn.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+	return first;
+}
+
+/* A thread that sends BC_REGISTER_LOOPER, then leaves the driver. */
+static void *register_and_leave(void *arg)
+{
+	struct kb_proc *p = arg;
+	struct kb_thread t;
+
+	kb_thread_init(&t, p->fd);
+	EXPECT_OK(kb_register_looper(&t));	/* accepted, even when wrong */
+	EXPECT_OK(kb_thread_exit(p->fd));
+	return NULL;
+}
+
+static void register_in_a_thread(struct kb_proc *p)
+{
+	pthread_t th;
+
+	ASSERT_EQ(pthread_create(&th, NULL, register_and_leave, p), 0);
+	ASSERT_EQ(pthread_join(th, NULL), 0);
+}
+
+/*
+ * BC_REGISTER_LOOPER after BC_ENTER_LOOPER is a user error: accepted, the
+ * thread still serves, and it does not count as the spawned thread the
+ * driver asks for, so the pool (max 1) still asks for one.
+ */
+TEST(register_looper_after_enter_is_tolerated_and_not_counted)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+
+	become_manager(&p, &t, 1);
+	ASSERT_OK(kb_enter_looper(&t));
+	ASSERT_OK(kb_register_looper(&t));
+	ASSERT_EQ(serve_one_call(&t), BR_SPAWN_LOOPER);
+	kb_close(&p);
+}
+
+/*
+ * A thread that registers without being asked to (past max threads, or
+ * before any BR_SPAWN_LOOPER) is not counted either; one that answers the
+ * request is, and then the pool (max 1) is full: no more requests, even
+ * when more threads register past the maximum.
+ */
+TEST(register_looper_past_max_threads_is_not_counted)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+
+	become_manager(&p, &t, 1);
+	ASSERT_OK(kb_enter_looper(&t));
+	register_in_a_thread(&p);		/* not asked for: not counted */
+	ASSERT_EQ(serve_one_call(&t), BR_SPAWN_LOOPER);
+	register_in_a_thread(&p);		/* answers the request */
+	ASSERT_EQ(serve_one_call(&t), BR_NOOP);
+	register_in_a_thread(&p);		/* past the maximum */
+	register_in_a_thread(&p);
+	ASSERT_EQ(serve_one_call(&t), BR_NOOP);
+	kb_close(&p);
+}

@@ -36,8 +36,8 @@ host-lib-check: $(LIB_HOST_TESTS)
 # `make check-guest TESTS='compat32_*'` runs them.
 COMPAT32_OK := $(shell printf 'int main(void){return 0;}\n' | \
 	$(CC) -m32 -static -x c - -o /dev/null 2>/dev/null && echo yes)
-COMPAT32_SUITES := context_mgr death errors fileops looper nested oneway \
-	refcount transaction
+COMPAT32_SUITES := context_mgr death errors fds fileops looper nested oneway \
+	refcount sg transaction
 COMPAT32_DIR := build/guest32
 COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-Iinclude/uapi -Ilib/include -Itests/guest

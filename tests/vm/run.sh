@@ -8,7 +8,7 @@
 #   --kernel FILE      vmlinuz to boot (required)
 #   --initramfs FILE   initramfs from mkinitramfs.sh (required)
 #   --driver NAME      kbinder | reference (kbinder)
-#   --tests GLOB       test programs to run (*)
+#   --tests GLOBS      test programs to run (*; globs separated by commas)
 #   --timeout SECONDS  whole-run limit (600)
 #   --logdir DIR       where console.log, output.log, results.log go
 #   --accel-cache FILE remembers the accelerator probe (per host boot)

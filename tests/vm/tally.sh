@@ -6,17 +6,29 @@
 # the known-failures list for each file's driver, print one line per test and
 # the closing line "N passed, N failed, N skipped". Exit 1 on any failure.
 #
+# DRIVER is kbinder, reference, host (no driver), or a driver with a
+# variant, e.g. kbinder@debug (the debug kernel): the variant shows in the
+# label, the known-failures list is looked up by the driver alone.
+#
 # A test reported more than once counts once: FAIL beats SKIP beats PASS.
-# A listed known failure that fails counts as skipped; one that passes fails
-# the run, so the list cannot go stale.
+# A listed known failure that fails counts as skipped, unless one of its
+# FAIL lines reports a kernel splat ("kernel log: ..."): a splat always
+# fails. A listed test that passes fails the run, so the list cannot go
+# stale. A result file that is missing or holds no result line fails the
+# run (tally/results), and so does a run with no result at all.
 set -u
 known=$1
 shift
 for arg in "$@"; do
 	driver=${arg%%:*}
 	file=${arg#*:}
-	[ -r "$file" ] || { echo "FAIL tally/$driver: missing result file $file"; continue; }
-	tr -d '\r' <"$file" | grep -E '^(PASS|FAIL|SKIP) ' | sed "s|^|$driver |"
+	if [ ! -r "$file" ]; then
+		echo "$driver FAIL tally/results: missing result file $file"
+	elif ! tr -d '\r' <"$file" | grep -qE '^(PASS|FAIL|SKIP) '; then
+		echo "$driver FAIL tally/results: no result line in $file"
+	else
+		tr -d '\r' <"$file" | grep -E '^(PASS|FAIL|SKIP) ' | sed "s|^|$driver |"
+	fi
 done | awk -v known="$known" '
 	BEGIN {
 		while ((getline line < known) > 0) {
@@ -33,22 +45,27 @@ done | awk -v known="$known" '
 		if (!(key in best) || rank > best[key]) {
 			best[key] = rank; reason[key] = why
 		}
+		if (status == "FAIL" && !(key in splat) && index(why, "kernel log: ") > 0)
+			splat[key] = substr(why, index(why, "kernel log: "))
 		if (!(key in order)) { order[key] = ++count; keys[count] = key }
 	}
 	END {
 		passed = failed = skipped = 0
 		for (i = 1; i <= count; i++) {
 			key = keys[i]; split(key, k, " ")
+			base = k[1]; sub(/@.*/, "", base)
 			label = (k[1] == "host") ? k[2] : k[2] " [" k[1] "]"
 			r = best[key]
-			if (key in listed) {
-				if (r == 3) { r = 2; reason[key] = "known failure (tests/guest/known-failures.txt)" }
+			if ((base " " k[2]) in listed) {
+				if (r == 3 && (key in splat)) { reason[key] = "known failure, but a kernel splat: " splat[key] }
+				else if (r == 3) { r = 2; reason[key] = "known failure (tests/guest/known-failures.txt)" }
 				else if (r == 1) { r = 3; reason[key] = "passes now: remove it from tests/guest/known-failures.txt" }
 			}
 			if (r == 3) { failed++; print "FAIL " label (reason[key] == "" ? "" : ": " reason[key]) }
 			else if (r == 2) { skipped++; print "SKIP " label (reason[key] == "" ? "" : ": " reason[key]) }
 			else { passed++; print "PASS " label }
 		}
+		if (count == 0) { failed++; print "FAIL tally/results: no result at all" }
 		printf "%d passed, %d failed, %d skipped\n", passed, failed, skipped
 		exit failed > 0
 	}'

@@ -80,3 +80,90 @@ kbinder_selftest() {
 			"$out; $(dmesg | grep 'kbinder' | tail -n 3 | tr '\n' ' ')"
 	fi
 }
+
+# user_pids: the pids of every user-space process but this shell (kernel
+# threads have PF_KTHREAD, 0x200000, in /proc/PID/stat's flags). Builtins
+# only, so the scan starts no process of its own.
+user_pids() {
+	for up_stat in /proc/[0-9]*/stat; do
+		{ read -r up_line <"$up_stat"; } 2>/dev/null || continue
+		up_pid=${up_line%% *}
+		[ "$up_pid" = "$$" ] && continue
+		# shellcheck disable=SC2086
+		set -- ${up_line##*) }
+		# $1 state, $2 ppid, $3 pgrp, $4 session, ..., $7 flags
+		[ $(($7 & 0x200000)) -eq 0 ] || continue
+		echo "$up_pid"
+	done
+}
+
+# leftovers BEFORE_FILE: the user processes that did not exist when
+# BEFORE_FILE was written (user_pids), one "pid(comm)" a line.
+leftovers() {
+	user_pids >/tmp/kbt-after
+	grep -vxF -f "$1" /tmp/kbt-after >/tmp/kbt-new
+	while read -r lo_pid; do
+		{ read -r lo_comm <"/proc/$lo_pid/comm"; } 2>/dev/null || continue
+		echo "$lo_pid($lo_comm)"
+	done </tmp/kbt-new
+	rm -f /tmp/kbt-after /tmp/kbt-new
+}
+
+# run_program NAME LIMIT PROGRAM [ARGS...]: run a test program in a session
+# of its own, with KBT_PROGRAM_TIMEOUT=LIMIT (the harness keeps every test
+# inside it, see harness.h). After LIMIT seconds it gets SIGTERM (the
+# harness then ends its running test and reports the rest as not run), and
+# 5 s later everything still in its session gets SIGKILL. Whatever user
+# process it leaves behind (in any session) is killed before the next
+# program runs, and fails it: nothing may outlive its program into the next
+# one or into the driver's unload. Sets rc to the program's status.
+# running PID: PID exists and has not exited yet (a zombie has).
+running() {
+	[ -r "/proc/$1/stat" ] || return 1
+	{ read -r rn_line <"/proc/$1/stat"; } 2>/dev/null || return 1
+	# shellcheck disable=SC2086
+	set -- ${rn_line##*) }
+	[ "$1" != Z ]
+}
+
+# uptime_s: seconds since boot (builtins only).
+uptime_s() {
+	read -r us_up _ </proc/uptime
+	echo "${us_up%%.*}"
+}
+
+run_program() {
+	rp_name=$1 rp_limit=$2
+	shift 2
+	user_pids >/tmp/kbt-before
+	KBT_PROGRAM_TIMEOUT=$rp_limit setsid "$@" &
+	rp_pid=$!
+	rp_end=$(($(uptime_s) + rp_limit)) rp_timed_out=0
+	while running "$rp_pid"; do
+		if [ "$(uptime_s)" -ge $rp_end ]; then
+			rp_timed_out=1
+			kill -TERM "$rp_pid" 2>/dev/null
+			rp_grace=50
+			while [ $rp_grace -gt 0 ] && running "$rp_pid"; do
+				sleep 0.1
+				rp_grace=$((rp_grace - 1))
+			done
+			kill -KILL -- "-$rp_pid" 2>/dev/null
+			break
+		fi
+		sleep 0.1
+	done
+	wait "$rp_pid"
+	rc=$?
+	[ $rp_timed_out -eq 1 ] && rc=124
+	leftovers /tmp/kbt-before >/tmp/kbt-left
+	if [ -s /tmp/kbt-left ]; then
+		rp_what=$(tr '\n' ' ' </tmp/kbt-left)
+		# shellcheck disable=SC2046
+		kill -KILL $(sed 's/(.*//' /tmp/kbt-left) 2>/dev/null
+		[ $rp_timed_out -eq 1 ] ||
+			result FAIL "$rp_name/(program)" "left processes running after it ended: ${rp_what}(killed)"
+		echo "run_program: killed what $rp_name left: $rp_what"
+	fi
+	rm -f /tmp/kbt-before /tmp/kbt-left
+}

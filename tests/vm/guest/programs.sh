@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: Apache-2.0
+#
+# Runner self-test: how the guest runs test programs (run_program, lib.sh).
+# No driver is loaded. The host (tests/check.sh, stage runner) checks:
+# - a program that ends after reporting only some of its tests (here
+#   harness_fdcheck asked for one test) is caught by the host's count;
+# - a program that hangs past its limit is killed with every process it
+#   started, in its session or out of it;
+# - a program that leaves a process behind fails, and the process dies.
+. /scripts/lib.sh
+
+run_program harness_fdcheck 60 /tests/harness_fdcheck \
+	a_test_body_that_closes_what_it_opens_passes
+
+# sleeping_marked: the pids of the processes this test started (their
+# command line ends with the marker argument 4242).
+sleeping_marked() {
+	for sm_cmd in /proc/[0-9]*/cmdline; do
+		grep -q 424242 "$sm_cmd" 2>/dev/null && echo "${sm_cmd%/cmdline}"
+	done
+}
+
+cat >/tmp/hang.sh <<'HANG'
+#!/bin/sh
+sleep 424242 &
+setsid sleep 424242 &
+sh -c 'setsid sleep 424242 & exit 0'
+sleep 424242
+HANG
+chmod +x /tmp/hang.sh
+run_program runner_hang 3 /tmp/hang.sh
+[ $rc -eq 124 ] && result FAIL "runner_hang/(program)" "timed out after 3s"
+left=$(sleeping_marked)
+if [ -z "$left" ]; then
+	result PASS runner/program_timeout_left_nothing_running
+else
+	result FAIL runner/program_timeout_left_nothing_running "still running: $left"
+fi
+
+cat >/tmp/leave.sh <<'LEAVE'
+#!/bin/sh
+setsid sleep 424242 &
+exit 0
+LEAVE
+chmod +x /tmp/leave.sh
+run_program runner_leave 30 /tmp/leave.sh
+left=$(sleeping_marked)
+if [ -z "$left" ]; then
+	result PASS runner/leftovers_were_killed
+else
+	result FAIL runner/leftovers_were_killed "still running: $left"
+fi
+exit 0
