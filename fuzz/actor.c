@@ -684,6 +684,9 @@ static void *thread_main(void *arg)
 	atomic_store(&t->ts->tid, (int)syscall(SYS_gettid));
 	t->epoch = atomic_load(&p->epoch);
 	start_timer(t);
+	if (fz_cfg.trace)
+		fprintf(stderr, "kbfuzz: thread %d.%u.%d is tid %d\n", p->slot,
+			p->generation, t->idx, atomic_load(&t->ts->tid));
 	/* its temperament (see struct fz_thread) */
 	t->tiny_reads = (const unsigned int[]){ 20, 80, 300, 600 }[fz_below(&t->rng, 4)];
 	t->dawdle = (const unsigned int[]){ 0, 50, 200, 500 }[fz_below(&t->rng, 4)];

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -296,6 +297,9 @@ int fz_open_device(struct fz_proc *p, struct fz_thread *t, struct fz_rng *r)
 		fz_call_end(t);
 	if (p->fd < 0)
 		return -errno;
+	if (fz_cfg.trace)
+		fprintf(stderr, "kbfuzz: slot %d.%u opens the device%s\n", p->slot,
+			p->generation, p->blocking ? " blocking" : "");
 	p->map = NULL;
 	if (fz_chance(r, 10))
 		return 0;	/* no mapping at all */
