@@ -854,6 +854,16 @@ void fz_actor_main(int slot, uint32_t generation, uint64_t seed)
 		_exit(4);
 	p->guard += 4096;
 	mprotect(p->guard, 4096, PROT_NONE);
+	/* no timers (a kernel without POSIX_TIMERS): no blocking fd either */
+	if (!fz_cfg.no_blocking) {
+		struct sigevent sev = { .sigev_notify = SIGEV_NONE };
+		timer_t probe;
+
+		if (timer_create(CLOCK_MONOTONIC, &sev, &probe) == 0)
+			timer_delete(probe);
+		else
+			fz_cfg.no_blocking = true;
+	}
 	if (fz_open_device(p, NULL, &r) < 0) {
 		fprintf(stderr, "kbfuzz: slot %d: cannot open %s: %s\n", slot,
 			fz_cfg.device, strerror(errno));
