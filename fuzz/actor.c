@@ -222,9 +222,7 @@ static void poll_and_read(struct fz_thread *t, int ms)
 	struct fz_proc *p = t->p;
 	struct pollfd pfd = { .events = POLLIN };
 	int r = 0;
-	bool closed;
-
-	bool direct;
+	bool closed, direct;
 
 	pthread_rwlock_rdlock(&p->dev_lock);
 	/* like a libbinder looper: straight into a (bounded) blocking read */
