@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# usage: debug/check-debug.sh check|canary     (run by debug/debug.mk)
+# usage: debug/check-debug.sh check|canary|fuzz   (run by debug/debug.mk;
+#        fuzz by fuzz/fuzz.mk's `make fuzz KERNEL=debug`)
 #
 #   check   build kbinder against the debug kernel (in a copy of driver/ and
 #           include/ under $BUILD/debug/src, so the objects in driver/ for
@@ -218,8 +219,31 @@ stage_canary() {
 	tests/vm/tally.sh tests/guest/known-failures.txt "host:$log"
 }
 
+# fuzz (`make fuzz KERNEL=debug`, fuzz/fuzz.mk): kbfuzz on $DRIVER in one
+# boot of the debug kernel, then the debug checks. FUZZ_APPEND: fuzz.sh's
+# knobs; FUZZ_LOGDIR, FUZZ_TIMEOUT: the run's logs and limit.
+stage_fuzz() {
+	local logdir=${FUZZ_LOGDIR:-$BUILD/fuzz/debug-$DRIVER} start
+	sync_tree driver "$work/src/driver"
+	sync_tree include "$work/src/include"
+	kbuild_module "$work/src/driver"
+	tests/vm/mkinitramfs.sh -o "$work/fuzz-base.cpio.gz" -m "$work/src/driver/kbinder.ko" \
+		-m "$reference" -b "$BUILD/fuzz/bin" -b "$BUILD/tools/bin" || die "mkinitramfs failed"
+	extra_cpio "$work/fuzz-extra.cpio.gz" "${DEBUG_FILES[0]}"
+	cat "$work/fuzz-base.cpio.gz" "$work/fuzz-extra.cpio.gz" >"$work/initramfs-fuzz.cpio.gz"
+	echo "--- kbfuzz on $DRIVER, debug kernel"
+	start=$(date +%s)
+	DEBUG_APPEND="$DEBUG_APPEND ${FUZZ_APPEND:-}" debug_run "$work/initramfs-fuzz.cpio.gz" \
+		"$logdir" fuzz --driver "$DRIVER" --timeout "${FUZZ_TIMEOUT:-900}"
+	echo "check-debug: the fuzz run took $(($(date +%s) - start))s"
+	echo "--- fuzz summary ($DRIVER, debug kernel, logs in $logdir)"
+	tr -d '\r' <"$logdir/results.log" | sed -n 's/^FUZZ /kbfuzz: /p'
+	tests/vm/tally.sh tests/guest/known-failures.txt "$DRIVER:$logdir/judged.log"
+}
+
 case "${1:-}" in
 check) stage_check ;;
 canary) stage_canary ;;
+fuzz) stage_fuzz ;;
 *) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

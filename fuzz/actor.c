@@ -76,17 +76,49 @@ void fz_call_end(struct fz_thread *t)
 	atomic_store(&t->ts->call, CALL_NONE);
 }
 
+/*
+ * On a blocking fd a call may wait in the driver (a read waits for work on
+ * the driver's list of idle loopers, which is where a sync call lands on one
+ * thread's own todo). A periodic timer signal to this thread, every 1-50 ms,
+ * ends such a wait with EINTR: periodic, so a tick that comes just before
+ * the call cannot leave it unbounded. The handler does nothing.
+ */
+static bool bound_begin(struct fz_thread *t, int call)
+{
+	static const long ms[] = { 1, 2, 5, 10, 20, 50 };
+	struct itimerspec its = { 0 };
+
+	if (!t->p->blocking || !t->has_timer ||
+	    (call != CALL_WRITE_READ && call != CALL_IOCTL))
+		return false;
+	its.it_value.tv_nsec = ms[fz_below(&t->rng, 6)] * 1000000L;
+	its.it_interval = its.it_value;
+	return timer_settime(t->timer, 0, &its, NULL) == 0;
+}
+
+static void bound_end(struct fz_thread *t, bool armed)
+{
+	static const struct itimerspec off;
+
+	if (armed)
+		timer_settime(t->timer, 0, &off, NULL);
+}
+
 int fz_call_ioctl(struct fz_thread *t, int call, unsigned long cmd, void *arg)
 {
+	bool armed = bound_begin(t, call);
 	int r, e;
 
 	fz_call_begin(t, call);
 	r = ioctl(t->p->fd, cmd, arg);
 	e = errno;
 	fz_call_end(t);
+	bound_end(t, armed);
 	fz_count(C_IOCTLS, 1);
 	if (r < 0) {
 		fz_count(C_ERRNO, 1);
+		if (e == EINTR && armed)
+			fz_count(C_EINTR, 1);
 		return -e;
 	}
 	return r;
@@ -114,10 +146,31 @@ static void queue_push(struct fz_thread *t, const struct fz_event *ev)
 	t->q[t->qtail++ % FZ_QUEUE] = *ev;
 }
 
+/*
+ * How much to read: mostly 2 KiB, sometimes the whole 8 KiB; with the
+ * thread's tiny_reads odds an edge size: none, too small for anything but
+ * BR_NOOP, just under, at and just over what a transaction needs
+ * (FZ_READ_MIN), or room for exactly one. A read under FZ_READ_MIN leaves
+ * a call on the thread's todo while the thread goes on.
+ */
+static size_t pick_read_size(struct fz_thread *t)
+{
+	static const size_t edge[] = {
+		0, 4, 8, 8, 12, 16, 24, 44, 48, 68, 72, FZ_READ_MIN - 4,
+		FZ_READ_MIN - 1, FZ_READ_MIN, FZ_READ_MIN + 1, FZ_READ_MIN + 4,
+		FZ_READ_MIN + 8, 128, 256,
+	};
+	size_t n = sizeof(edge) / sizeof(edge[0]);
+
+	if (fz_chance(&t->rng, t->tiny_reads))
+		/* two in three under FZ_READ_MIN */
+		return edge[fz_chance(&t->rng, 667) ? fz_below(&t->rng, 13) :
+			    13 + fz_below(&t->rng, (uint32_t)n - 13)];
+	return fz_chance(&t->rng, 100) ? FZ_RBUF : 2048;
+}
+
 int fz_write_read(struct fz_thread *t, const void *wbuf, size_t wlen, bool read)
 {
-	static const size_t small[] = { 4, 8, 12, 44, 48, 76, 128 };
-	_Alignas(8) uint8_t rbuf[2048];
 	struct fz_event ev[FZ_MAX_EVENTS];
 	struct fz_proc *p = t->p;
 	struct binder_write_read bwr = { 0 };
@@ -126,12 +179,15 @@ int fz_write_read(struct fz_thread *t, const void *wbuf, size_t wlen, bool read)
 	bwr.write_size = wlen;
 	bwr.write_buffer = (uintptr_t)wbuf;
 	if (read) {
-		bwr.read_size = fz_chance(&t->rng, 80) ?
-			small[fz_below(&t->rng, 7)] : sizeof(rbuf);
-		bwr.read_buffer = (uintptr_t)rbuf;
+		bwr.read_size = pick_read_size(t);
+		bwr.read_buffer = (uintptr_t)t->rbuf;
+		if (bwr.read_size && bwr.read_size < FZ_READ_MIN)
+			fz_count(C_TINY_READS, 1);
 	}
 	pthread_rwlock_rdlock(&p->dev_lock);
 	if (p->fd >= 0) {
+		if (p->blocking && bwr.read_size)
+			fz_count(C_BLOCKING_READS, 1);
 		r = fz_call_ioctl(t, CALL_WRITE_READ, BINDER_WRITE_READ, &bwr);
 		if (bwr.write_consumed > bwr.write_size && fz_cfg.allow_overread &&
 		    bwr.read_consumed <= bwr.read_size)
@@ -144,8 +200,11 @@ int fz_write_read(struct fz_thread *t, const void *wbuf, size_t wlen, bool read)
 				   (unsigned long long)bwr.write_size,
 				   (unsigned long long)bwr.read_consumed,
 				   (unsigned long long)bwr.read_size);
-		else if (bwr.read_consumed) {
-			n = fz_parse_returns(t, rbuf, bwr.read_consumed, ev,
+		else if (r == 0 && bwr.read_size && bwr.read_size < FZ_READ_MIN &&
+			 bwr.read_consumed <= 4)
+			fz_count(C_WORK_LEFT, 1);	/* woken, nothing fit */
+		if (bwr.read_consumed && bwr.read_consumed <= bwr.read_size) {
+			n = fz_parse_returns(t, t->rbuf, bwr.read_consumed, ev,
 					     FZ_MAX_EVENTS);
 			for (int i = 0; i < n; i++) {
 				ev[i].epoch = atomic_load(&p->epoch);
@@ -163,11 +222,13 @@ static void poll_and_read(struct fz_thread *t, int ms)
 	struct fz_proc *p = t->p;
 	struct pollfd pfd = { .events = POLLIN };
 	int r = 0;
-	bool closed;
+	bool closed, direct;
 
 	pthread_rwlock_rdlock(&p->dev_lock);
+	/* like a libbinder looper: straight into a (bounded) blocking read */
+	direct = p->blocking && fz_chance(&t->rng, 400);
 	closed = p->fd < 0;
-	if (!closed) {
+	if (!closed && !direct) {
 		pfd.fd = p->fd;
 		fz_call_begin(t, CALL_POLL);
 		r = poll(&pfd, 1, ms);
@@ -178,7 +239,7 @@ static void poll_and_read(struct fz_thread *t, int ms)
 		usleep((useconds_t)ms * 1000);
 		return;
 	}
-	if (r > 0 || fz_chance(&t->rng, 100))
+	if (direct || r > 0 || fz_chance(&t->rng, 100))
 		fz_write_read(t, NULL, 0, true);
 }
 
@@ -249,6 +310,41 @@ static bool stopping(void)
 	return atomic_load_explicit(&fz_sh->stop, memory_order_relaxed);
 }
 
+static void op_txn(struct fz_thread *t);
+static void op_stray_reply(struct fz_thread *t);
+
+/*
+ * While its own call waits for a reply, a thread does something else: calls
+ * again (drivers refuse a second call over one still waiting, but not over a
+ * call the thread itself received), replies to nothing, sends a command
+ * stream, drops references, or exits. Returns true if it exited.
+ */
+static bool meddle(struct fz_thread *t)
+{
+	uint32_t what = fz_below(&t->rng, 10);
+
+	fz_count(C_WAIT_OPS, 1);
+	switch (what) {
+	case 0: case 1: case 2: case 3:
+		if (t->depth < 3)
+			op_txn(t);
+		break;
+	case 4: case 5:
+		op_stray_reply(t);
+		break;
+	case 6:
+		fz_thread_exit_now(t);
+		return true;
+	case 7:
+		fz_op_bc_stream(t);
+		break;
+	default:
+		fz_op_refs(t);
+		break;
+	}
+	return false;
+}
+
 static bool wait_for(struct fz_thread *t, int what, unsigned int timeout_ms)
 {
 	uint64_t end = t->got_end, reply = t->got_reply, done = t->got_complete;
@@ -263,6 +359,8 @@ static bool wait_for(struct fz_thread *t, int what, unsigned int timeout_ms)
 		if (what == WAIT_REPLY ? t->got_reply != reply :
 		    t->got_complete != done)
 			return true;
+		if (t->meddle && fz_chance(&t->rng, t->meddle) && meddle(t))
+			return false;	/* the thread exited: no reply will come */
 		now = fz_now_ns();
 		if (stopping() || t->p->exit_requested)
 			return false;
@@ -355,6 +453,25 @@ static void op_txn(struct fz_thread *t)
 	free(b);
 }
 
+/* A reply, whether or not the thread has a call to answer. */
+static void op_stray_reply(struct fz_thread *t)
+{
+	_Alignas(8) uint8_t w[4 + sizeof(struct binder_transaction_data_sg)];
+	struct fz_txn_buf *b = malloc(sizeof(*b));
+	size_t len;
+
+	if (!b)
+		return;
+	fz_build_txn(t, b, true, 0, fz_chance(&t->rng, 200) ? TF_STATUS_CODE : 0);
+	fz_record(t, OP_STRAY_REPLY, b->cmd == BC_REPLY_SG, t->depth);
+	fz_put_u32(w, 0, b->cmd);
+	len = b->cmd == BC_REPLY_SG ? sizeof(b->tr) : sizeof(b->tr.transaction_data);
+	memcpy(w + 4, &b->tr, len);
+	fz_count(C_STRAY_REPLIES, 1);
+	fz_write_read(t, w, 4 + len, fz_chance(&t->rng, 500));
+	free(b);
+}
+
 /* ------------------------------------------------------------ serving */
 static void serve_call(struct fz_thread *t, const struct fz_event *ev)
 {
@@ -369,9 +486,22 @@ static void serve_call(struct fz_thread *t, const struct fz_event *ev)
 			fz_write_read(t, w, at, false);
 		return;
 	}
+	/* a slow server: the call stays on top of its stack a while, and
+	 * whatever else the caller's side does goes on meanwhile */
+	if (fz_chance(&t->rng, t->dawdle)) {
+		uint32_t ms = 1 + fz_below(&t->rng, 40);
+
+		fz_record(t, OP_SERVE, 1, ms);
+		fz_count(C_DAWDLES, 1);
+		usleep(ms * 1000);
+	}
 	/* a nested call before replying */
 	if (t->depth < 2 && fz_chance(&t->rng, 80))
 		op_txn(t);
+	/* gone before replying: the caller gets BR_DEAD_REPLY, and the reply
+	 * below comes from a fresh thread with nothing to answer */
+	if (fz_chance(&t->rng, 10))
+		fz_thread_exit_now(t);
 	b = malloc(sizeof(*b));
 	if (!b)
 		return;
@@ -469,7 +599,7 @@ static const struct op_weight weights[] = {
 	{ OP_BC_STREAM, 70 }, { OP_INFO, 40 }, { OP_FREEZE, 12 },
 	{ OP_LOOPER, 12 }, { OP_THREAD_EXIT, 12 }, { OP_SPAWN_THREAD, 6 },
 	{ OP_CLOSE_REOPEN, 3 }, { OP_MUNMAP, 1 }, { OP_PROC_EXIT, 1 },
-	{ OP_CTX_MGR, 4 },
+	{ OP_CTX_MGR, 4 }, { OP_STRAY_REPLY, 8 },
 };
 
 static int pick_op(struct fz_thread *t)
@@ -522,8 +652,23 @@ static void run_op(struct fz_thread *t, int op)
 		break;
 	}
 	case OP_CTX_MGR: fz_op_ctx_mgr(t); break;
+	case OP_STRAY_REPLY: op_stray_reply(t); break;
 	default: break;
 	}
+}
+
+/* The timer that bounds this thread's blocking calls (see bound_begin). */
+static void start_timer(struct fz_thread *t)
+{
+	struct sigevent sev = { 0 };
+
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = FZ_SIGNAL;
+	sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	t->has_timer = timer_create(CLOCK_MONOTONIC, &sev, &t->timer) == 0;
+	if (!t->has_timer)
+		fprintf(stderr, "kbfuzz: slot %d thread %d: timer_create: %s\n",
+			t->p->slot, t->idx, strerror(errno));
 }
 
 static void *thread_main(void *arg)
@@ -536,6 +681,14 @@ static void *thread_main(void *arg)
 	atomic_store(&t->ts->progress, fz_now_ns());
 	atomic_store(&t->ts->tid, (int)syscall(SYS_gettid));
 	t->epoch = atomic_load(&p->epoch);
+	start_timer(t);
+	if (fz_cfg.trace)
+		fprintf(stderr, "kbfuzz: thread %d.%u.%d is tid %d\n", p->slot,
+			p->generation, t->idx, atomic_load(&t->ts->tid));
+	/* its temperament (see struct fz_thread) */
+	t->tiny_reads = (const unsigned int[]){ 20, 80, 300, 600 }[fz_below(&t->rng, 4)];
+	t->dawdle = (const unsigned int[]){ 0, 50, 200, 500 }[fz_below(&t->rng, 4)];
+	t->meddle = (const unsigned int[]){ 0, 0, 20, 100 }[fz_below(&t->rng, 4)];
 	if (t->registered)
 		enter = BC_REGISTER_LOOPER;
 	if (t->registered || fz_chance(&t->rng, 850)) {
@@ -570,6 +723,8 @@ static void *thread_main(void *arg)
 
 		fz_with_fd(t, CALL_IOCTL, BINDER_THREAD_EXIT, &zero);
 	}
+	if (t->has_timer)
+		timer_delete(t->timer);
 	atomic_store(&t->ts->tid, 0);
 	pthread_mutex_lock(&p->lock);
 	p->thread_used[t->idx] = false;
@@ -660,6 +815,11 @@ static void become_context_manager(struct fz_proc *p, struct fz_rng *r)
 	}
 }
 
+static void bound_signal(int sig)
+{
+	(void)sig;
+}
+
 void fz_actor_main(int slot, uint32_t generation, uint64_t seed)
 {
 	struct fz_proc *p = &proc;
@@ -671,6 +831,8 @@ void fz_actor_main(int slot, uint32_t generation, uint64_t seed)
 	uint64_t deadline;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* the bounding signal interrupts a call and does nothing else */
+	sigaction(FZ_SIGNAL, &(struct sigaction){ .sa_handler = bound_signal }, NULL);
 	setrlimit(RLIMIT_NOFILE, &rl);
 	memset(p, 0, sizeof(*p));
 	p->slot = slot;
@@ -690,6 +852,16 @@ void fz_actor_main(int slot, uint32_t generation, uint64_t seed)
 		_exit(4);
 	p->guard += 4096;
 	mprotect(p->guard, 4096, PROT_NONE);
+	/* no timers (a kernel without POSIX_TIMERS): no blocking fd either */
+	if (!fz_cfg.no_blocking) {
+		struct sigevent sev = { .sigev_notify = SIGEV_NONE };
+		timer_t probe;
+
+		if (timer_create(CLOCK_MONOTONIC, &sev, &probe) == 0)
+			timer_delete(probe);
+		else
+			fz_cfg.no_blocking = true;
+	}
 	if (fz_open_device(p, NULL, &r) < 0) {
 		fprintf(stderr, "kbfuzz: slot %d: cannot open %s: %s\n", slot,
 			fz_cfg.device, strerror(errno));

@@ -30,17 +30,25 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <signal.h>
+#include <time.h>
 #include <linux/android/binder.h>
 
 #define FZ_MAX_PROCS 8
 #define FZ_MAX_THREADS 4		/* worker threads per process */
 #define FZ_MAIN_THREAD FZ_MAX_THREADS	/* heartbeat slot of the main thread */
-#define FZ_QUEUE 256		/* events a thread has read, not yet handled */
+#define FZ_QUEUE 512		/* events a thread has read, not yet handled */
 #define FZ_RING 24
 #define FZ_MAX_HANDLES 48
 #define FZ_MAX_HELD 12
 #define FZ_NODES 6		/* local nodes per process */
 #define FZ_MAGIC 0x7a66626bu	/* "kbfz" at the start of generated data */
+#define FZ_RBUF 8192		/* the largest read buffer */
+/* The smallest read a BR_TRANSACTION fits in, after its BR_NOOP: a read
+ * buffer under this leaves the call on the thread's todo (both drivers). */
+#define FZ_READ_MIN (sizeof(uint32_t) + sizeof(struct binder_transaction_data_secctx))
+/* The signal that bounds a blocking read (see fz_call_ioctl). */
+#define FZ_SIGNAL SIGUSR2
 
 /* ------------------------------------------------------------ operations */
 enum fz_op {
@@ -62,6 +70,7 @@ enum fz_op {
 	OP_MUNMAP,		/* unmap the receive area (maybe map again) */
 	OP_PROC_EXIT,		/* the process exits */
 	OP_CTX_MGR,		/* try to become the context manager */
+	OP_STRAY_REPLY,		/* BC_REPLY with no call to answer (maybe) */
 	OP_NR
 };
 
@@ -122,6 +131,14 @@ enum fz_counter {
 	C_FREES,
 	C_ERRNO,
 	C_OVERREAD,
+	C_BLOCKING_READS,	/* reads on a blocking fd */
+	C_EINTR,		/* ... ended by the bounding signal */
+	C_TINY_READS,		/* reads under FZ_READ_MIN */
+	C_WORK_LEFT,		/* ... that had work and left it queued */
+	C_DAWDLES,		/* a call held before its reply */
+	C_WAIT_OPS,		/* ops run while waiting for a reply */
+	C_STRAY_REPLIES,
+	C_LOG_ERRORS,		/* driver error logs (findings) */
 	C_NR
 };
 
@@ -184,6 +201,11 @@ struct fz_config {
 	/* never send the binder fd itself (FD objects): such fds in queued
 	 * transactions can form reference cycles between dead processes */
 	bool no_binder_fds;
+	/* never open the device blocking (every read is then a poll) */
+	bool no_blocking;
+	/* a kernel log line at error level or worse starting with this is a
+	 * finding (the driver reporting its own corrupt state) */
+	const char *log_fail;
 };
 
 extern struct fz_config fz_cfg;
@@ -253,7 +275,7 @@ struct fz_event {
 	unsigned int nkeep;
 };
 
-#define FZ_MAX_EVENTS 64
+#define FZ_MAX_EVENTS 256
 
 /*
  * Parse @len bytes of returns (copied from the read buffer) and check every
@@ -285,6 +307,9 @@ struct fz_proc {
 	int fd;
 	void *map;
 	size_t map_size;
+	/* opened without O_NONBLOCK: reads wait in the driver (on its list
+	 * of idle loopers), bounded by each thread's timer signal */
+	bool blocking;
 	_Atomic uint32_t epoch;		/* bumped when fd or map change */
 	/* the rest: under @lock */
 	pthread_mutex_t lock;
@@ -311,6 +336,12 @@ struct fz_thread {
 	uint32_t seq;
 	uint32_t epoch;			/* p->epoch this thread last saw */
 	int depth;			/* nesting of outgoing calls */
+	/* its temperament, drawn once (per mille): reads of odd sizes
+	 * (most under FZ_READ_MIN), calls held a while before the reply,
+	 * other ops run while its own call waits for a reply */
+	unsigned int tiny_reads, dawdle, meddle;
+	timer_t timer;			/* bounds a blocking call */
+	bool has_timer;
 	bool looper;
 	bool registered;		/* started for BR_SPAWN_LOOPER */
 	bool leave;			/* end this thread after the current op */
@@ -324,6 +355,7 @@ struct fz_thread {
 	struct fz_event q[FZ_QUEUE];	/* read, not yet handled */
 	unsigned int qhead, qtail;
 	_Alignas(8) uint8_t sg[4096];	/* source of BINDER_TYPE_PTR blocks */
+	_Alignas(8) uint8_t rbuf[FZ_RBUF];	/* read buffer */
 };
 
 /* Ids of this process's local nodes and their cookies. */
@@ -404,6 +436,8 @@ void fz_op_freeze(struct fz_thread *t);
 void fz_op_ctx_mgr(struct fz_thread *t);
 void fz_op_close_reopen(struct fz_thread *t);
 void fz_op_munmap(struct fz_thread *t);
+/* BINDER_THREAD_EXIT now; @why goes to the op record's sub. */
+void fz_thread_exit_now(struct fz_thread *t);
 /* Open and map the device (caller write-holds dev_lock or is alone);
  * @t may be NULL. Returns 0 or -errno. */
 int fz_open_device(struct fz_proc *p, struct fz_thread *t, struct fz_rng *r);

@@ -4,8 +4,11 @@
 #
 #   make fuzz [DRIVER=kbinder|reference] [DURATION=S] [SEED=N] [FUZZ_PROCS=N]
 #             [FUZZ_THREADS=N] [FUZZ_KILL_MS=MS] [FUZZ_ARGS=--opt,value,...]
+#             [KERNEL=stock|debug]
 #        boot one VM with its own initramfs, run kbfuzz for DURATION seconds
-#        (default 300) on the driver, tally the result lines
+#        (default 300) on the driver, tally the result lines; KERNEL=debug
+#        boots the KASAN/lockdep/kmemleak kernel (debug/check-debug.sh fuzz,
+#        which builds it first if it is not cached) and ends with its checks
 #   make check-fuzz   the same, short (FUZZ_CHECK_DURATION, default 60 s)
 #
 # kbfuzz is not a test program under tests/guest: those run in every
@@ -26,7 +29,12 @@ FUZZ_DRIVER = $(or $(DRIVER),kbinder)
 # Boot, wind-down and teardown on top of the fuzzing time.
 FUZZ_MARGIN ?= 180
 # Where the run's logs go (two runs at once need two directories).
-FUZZ_LOGDIR ?= $(BUILD)/fuzz/run-$(FUZZ_DRIVER)
+FUZZ_LOGDIR ?= $(BUILD)/fuzz/run-$(FUZZ_DRIVER)$(if $(filter debug,$(KERNEL)),-debug)
+# stock: Debian's kernel; debug: the KASAN/lockdep/kmemleak one (debug/).
+KERNEL ?= stock
+# The debug kernel boots, fuzzes and tears down slower, and its checks
+# (a kmemleak scan of all memory) take minutes under TCG.
+FUZZ_DEBUG_MARGIN ?= 600
 
 .PHONY: fuzz-program fuzz check-fuzz
 fuzz-program: $(FUZZ_PROGRAM)
@@ -40,22 +48,38 @@ $(BUILD)/fuzz/initramfs-reference.cpio.gz: $(FUZZ_PROGRAM) $(TOOLS) $(VM_INPUTS)
 $(BUILD)/fuzz/initramfs-kbinder.cpio.gz: $(FUZZ_PROGRAM) $(MODULE) $(TOOLS) $(VM_INPUTS)
 	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) -m $(REFERENCE_KO) -b $(FUZZ_BIN) -b $(TOOLS_BIN)
 
+# The guest's knobs for a run of $(1) seconds (fuzz.sh reads them).
+fuzz_append = KBT_FUZZ_DURATION=$(1) KBT_FUZZ_SEED=$(SEED) KBT_FUZZ_PROCS=$(FUZZ_PROCS) KBT_FUZZ_THREADS=$(FUZZ_THREADS) KBT_FUZZ_KILL_MS=$(FUZZ_KILL_MS) KBT_FUZZ_ARGS=$(FUZZ_ARGS)
+
 # fuzz_run SECONDS: boot, fuzz, judge, tally (exit status 1 on any FAIL).
-define fuzz_run
+define fuzz_run_stock
 	@dir=$(FUZZ_LOGDIR); \
 	tests/vm/run.sh --kernel $(VMLINUZ) \
 		--initramfs $(BUILD)/fuzz/initramfs-$(FUZZ_DRIVER).cpio.gz \
 		--accel-cache $(BUILD)/vm/accel --timeout $$(($(1) + $(FUZZ_MARGIN))) \
 		--driver $(FUZZ_DRIVER) --logdir $$dir \
-		--append "KBT_FUZZ_DURATION=$(1) KBT_FUZZ_SEED=$(SEED) KBT_FUZZ_PROCS=$(FUZZ_PROCS) KBT_FUZZ_THREADS=$(FUZZ_THREADS) KBT_FUZZ_KILL_MS=$(FUZZ_KILL_MS) KBT_FUZZ_ARGS=$(FUZZ_ARGS)" \
+		--append "$(call fuzz_append,$(1))" \
 		fuzz; \
 	echo "--- fuzz summary ($(FUZZ_DRIVER), logs in $$dir)"; \
 	tr -d '\r' <$$dir/results.log | sed -n 's/^FUZZ /kbfuzz: /p'; \
 	tests/vm/tally.sh tests/guest/known-failures.txt $(FUZZ_DRIVER):$$dir/judged.log
 endef
 
-fuzz: $(BUILD)/fuzz/initramfs-$$(FUZZ_DRIVER).cpio.gz
+define fuzz_run_debug
+	@BUILD='$(BUILD)' DRIVER='$(FUZZ_DRIVER)' JOBS='$(JOBS)' FUZZ_LOGDIR='$(FUZZ_LOGDIR)' \
+		FUZZ_TIMEOUT=$$(($(1) + $(FUZZ_DEBUG_MARGIN))) \
+		FUZZ_APPEND='$(call fuzz_append,$(1))' \
+		$(if $(DEBUG_MEMORY),DEBUG_MEMORY='$(DEBUG_MEMORY)') \
+		$(if $(DEBUG_APPEND),DEBUG_APPEND='$(DEBUG_APPEND)') \
+		debug/check-debug.sh fuzz
+endef
+
+fuzz_run = $(if $(filter debug,$(KERNEL)),$(call fuzz_run_debug,$(1)),$(call fuzz_run_stock,$(1)))
+# The debug run builds its own initramfs (modules built for that kernel).
+fuzz_inputs = $(if $(filter debug,$(KERNEL)),$(FUZZ_PROGRAM) $(TOOLS) $(VM_INPUTS) debug/check-debug.sh,$(BUILD)/fuzz/initramfs-$(FUZZ_DRIVER).cpio.gz)
+
+fuzz: $$(fuzz_inputs)
 	$(call fuzz_run,$(DURATION))
 
-check-fuzz: $(BUILD)/fuzz/initramfs-$$(FUZZ_DRIVER).cpio.gz
+check-fuzz: $$(fuzz_inputs)
 	$(call fuzz_run,$(FUZZ_CHECK_DURATION))

@@ -8,7 +8,8 @@
  *
  * usage: kbfuzz [--device PATH] [--seed N] [--duration S] [--procs N]
  *               [--threads N] [--kill-ms MS] [--stuck S] [--ops N] [--trace]
- *               [--allow-overread] [--no-binder-fds]
+ *               [--allow-overread] [--no-binder-fds] [--no-blocking]
+ *               [--log-fail PREFIX]
  * Prints "PASS fuzz/run" or "FAIL fuzz/run: why"; exit status 0 or 1.
  */
 #define _GNU_SOURCE
@@ -35,6 +36,7 @@ struct fz_config fz_cfg = {
 	.nthreads = 2,
 	.kill_ms = 1500,
 	.stuck_s = 20,
+	.log_fail = "kbinder: ",
 };
 
 struct fz_shared *fz_sh;
@@ -72,7 +74,10 @@ static void usage(FILE *f)
 		"  --trace         print every op (slot.generation.thread #seq op/sub arg)\n"
 		"  --allow-overread  a command cut by write_size may be consumed past it\n"
 		"                  (upstream does): count it instead of failing\n"
-		"  --no-binder-fds never send the binder fd itself in FD objects\n",
+		"  --no-binder-fds never send the binder fd itself in FD objects\n"
+		"  --no-blocking   always open the device O_NONBLOCK (no blocking reads)\n"
+		"  --log-fail P    a kernel log line at error level or worse that starts\n"
+		"                  with P is a finding ('kbinder: '; '' for none)\n",
 		FZ_MAX_PROCS, FZ_MAX_THREADS);
 }
 
@@ -104,6 +109,8 @@ static void parse_args(int argc, char **argv)
 		{ "trace", no_argument, NULL, 'x' },
 		{ "allow-overread", no_argument, NULL, 'O' },
 		{ "no-binder-fds", no_argument, NULL, 'B' },
+		{ "no-blocking", no_argument, NULL, 'N' },
+		{ "log-fail", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -123,6 +130,8 @@ static void parse_args(int argc, char **argv)
 		case 'x': fz_cfg.trace = true; break;
 		case 'O': fz_cfg.allow_overread = true; break;
 		case 'B': fz_cfg.no_binder_fds = true; break;
+		case 'N': fz_cfg.no_blocking = true; break;
+		case 'L': fz_cfg.log_fail = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -367,13 +376,17 @@ static void kmsg_scan(struct supervisor *sv)
 
 	while (sv->kmsg >= 0) {
 		ssize_t n = read(sv->kmsg, rec, sizeof(rec) - 1);
+		double secs;
 		char *msg;
+		int level;
 
 		if (n < 0 && errno == EPIPE)
 			continue;	/* records were overwritten */
 		if (n <= 0)
 			return;
 		rec[n] = 0;
+		/* "prio,seq,usec,flags;text": the level is prio's low 3 bits */
+		level = (int)(strtol(rec, NULL, 10) & 7);
 		msg = strchr(rec, ';');
 		msg = msg ? msg + 1 : rec;
 		msg[strcspn(msg, "\n")] = 0;
@@ -382,12 +395,22 @@ static void kmsg_scan(struct supervisor *sv)
 			fprintf(stderr, "kbfuzz: kernel: %s\n", msg);
 			continue;
 		}
+		secs = (double)(fz_now_ns() - sv->start) / 1e9;
 		for (size_t i = 0; i < sizeof(splats) / sizeof(splats[0]); i++) {
 			if (strstr(msg, splats[i])) {
-				fz_finding(-1, -1, "kernel log: %s", msg);
+				fz_finding(-1, -1, "kernel log after %.1f s: %s", secs, msg);
 				sv->context_lines = 60;
 				break;
 			}
+		}
+		/* the driver reporting its own broken state (pr_err and worse;
+		 * what userspace did wrong is never logged at that level) */
+		if (level <= 3 && *fz_cfg.log_fail &&
+		    !strncmp(msg, fz_cfg.log_fail, strlen(fz_cfg.log_fail)) &&
+		    !sv->context_lines) {
+			fz_count(C_LOG_ERRORS, 1);
+			fz_finding(-1, -1, "driver error log after %.1f s: %s", secs, msg);
+			sv->context_lines = 60;
 		}
 	}
 }
@@ -461,9 +484,10 @@ int main(int argc, char **argv)
 	printf("kbfuzz: seed %llu device %s duration %u s, %u processes x %u threads, kill every ~%u ms, stuck after %u s\n",
 	       (unsigned long long)fz_cfg.seed, fz_cfg.device, fz_cfg.duration,
 	       fz_cfg.nprocs, fz_cfg.nthreads, fz_cfg.kill_ms, fz_cfg.stuck_s);
-	printf("kbfuzz: reproduce: kbfuzz --seed %llu --procs %u --threads %u --kill-ms %u --duration %u\n",
+	printf("kbfuzz: reproduce: kbfuzz --seed %llu --procs %u --threads %u --kill-ms %u --duration %u%s\n",
 	       (unsigned long long)fz_cfg.seed, fz_cfg.nprocs, fz_cfg.nthreads,
-	       fz_cfg.kill_ms, fz_cfg.duration);
+	       fz_cfg.kill_ms, fz_cfg.duration,
+	       fz_cfg.no_blocking ? " --no-blocking" : "");
 	signal(SIGPIPE, SIG_IGN);
 	kmsg_open(&sv);
 	sv.fd = open(fz_cfg.device, O_RDWR | O_CLOEXEC | O_NONBLOCK);

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -176,6 +177,16 @@ void fz_op_looper(struct fz_thread *t)
 	t->looper = k != 1;
 }
 
+void fz_thread_exit_now(struct fz_thread *t)
+{
+	int zero = 0;
+
+	fz_record(t, OP_THREAD_EXIT, 4, t->depth);
+	fz_with_fd(t, CALL_IOCTL, BINDER_THREAD_EXIT, &zero);
+	fz_count(C_THREAD_EXITS, 1);
+	t->looper = false;
+}
+
 void fz_op_thread_exit(struct fz_thread *t)
 {
 	struct fz_proc *p = t->p;
@@ -276,13 +287,19 @@ int fz_open_device(struct fz_proc *p, struct fz_thread *t, struct fz_rng *r)
 	size_t size = map_sizes[fz_below(r, 6)];
 	void *map;
 
+	/* a blocking fd in two opens of five (see bound_begin) */
+	p->blocking = fz_chance(r, 400) && !fz_cfg.no_blocking;
 	if (t)
 		fz_call_begin(t, CALL_OPEN);
-	p->fd = open(fz_cfg.device, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	p->fd = open(fz_cfg.device, O_RDWR | O_CLOEXEC |
+		     (p->blocking ? 0 : O_NONBLOCK));
 	if (t)
 		fz_call_end(t);
 	if (p->fd < 0)
 		return -errno;
+	if (fz_cfg.trace)
+		fprintf(stderr, "kbfuzz: slot %d.%u opens the device%s\n", p->slot,
+			p->generation, p->blocking ? " blocking" : "");
 	p->map = NULL;
 	if (fz_chance(r, 10))
 		return 0;	/* no mapping at all */

@@ -88,6 +88,7 @@ static const char *const op_names[OP_NR] = {
 	[OP_THREAD_EXIT] = "thread-exit", [OP_SPAWN_THREAD] = "spawn-thread",
 	[OP_CLOSE_REOPEN] = "close-reopen", [OP_MUNMAP] = "munmap",
 	[OP_PROC_EXIT] = "proc-exit", [OP_CTX_MGR] = "ctx-mgr",
+	[OP_STRAY_REPLY] = "stray-reply",
 };
 
 const char *fz_op_name(int op)
@@ -126,7 +127,11 @@ static const char *const counter_names[C_NR] = {
 	[C_BC_STREAMS] = "bc_streams", [C_BC_COMMANDS] = "bc_commands",
 	[C_DEAD_BINDER] = "dead_binder", [C_FROZEN_BINDER] = "frozen_binder",
 	[C_REF_OPS] = "ref_ops", [C_FREES] = "frees", [C_ERRNO] = "errors",
-	[C_OVERREAD] = "write_overreads",
+	[C_OVERREAD] = "write_overreads", [C_BLOCKING_READS] = "blocking_reads",
+	[C_EINTR] = "reads_interrupted", [C_TINY_READS] = "tiny_reads",
+	[C_WORK_LEFT] = "tiny_reads_leaving_work",
+	[C_DAWDLES] = "dawdles", [C_WAIT_OPS] = "ops_while_waiting",
+	[C_STRAY_REPLIES] = "stray_replies", [C_LOG_ERRORS] = "driver_error_logs",
 };
 
 const char *fz_counter_name(int c)
