@@ -39,7 +39,7 @@ COMPAT32_OK := $(shell printf 'int main(void){return 0;}\n' | \
 COMPAT32_SUITES := context_mgr death errors fileops looper nested oneway \
 	refcount transaction
 COMPAT32_DIR := build/guest32
-COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror -DKBINDER_LEGACY_NAMES \
 	-Iinclude/uapi -Ilib/include -Itests/guest
 COMPAT32_LIB_OBJS := $(patsubst lib/src/%.c,$(COMPAT32_DIR)/lib/%.o,$(wildcard lib/src/*.c))
 COMPAT32_BINS := $(if $(COMPAT32_OK),$(patsubst %,build/guest/bin/compat32_%,$(COMPAT32_SUITES)))
@@ -65,3 +65,10 @@ build/guest/bin/compat32_%: tests/guest/%.c $(COMPAT32_HARNESS) $(COMPAT32_LIB_O
 .PHONY: guest-compat32
 guest-compat32: $(COMPAT32_BINS)
 $(INITRAMFS): $(COMPAT32_BINS)
+
+# ---------------------------------------------------------------- install
+# The packaging contract (make install PREFIX=/usr DESTDIR=...), the
+# exported symbols, the public header on the system's own kernel headers.
+.PHONY: host-lib-install-check
+host-lib-install-check:
+	@tests/host/lib_install.sh $(BUILD)

@@ -20,10 +20,10 @@ int tool_error(int err, const char *fmt, ...)
 int svcmgr_run(const char *device, int ready_fd, bool verbose);
 
 /* service manager client calls (client.c), on an opened thread */
-int svc_get(struct kb_thread *t, const char *name, uint32_t *handle);
-int svc_add(struct kb_thread *t, const char *name, binder_uintptr_t ptr);
-int svc_list(struct kb_thread *t, uint32_t index, char *name, size_t size);
-int echo_call(struct kb_thread *t, uint32_t handle, const char *text,
+int svc_get(struct kbinder_thread *t, const char *name, uint32_t *handle);
+int svc_add(struct kbinder_thread *t, const char *name, binder_uintptr_t ptr);
+int svc_list(struct kbinder_thread *t, uint32_t index, char *name, size_t size);
+int echo_call(struct kbinder_thread *t, uint32_t handle, const char *text,
 	      char *out, size_t size);
 /* the demo echo service (client.c); @ready_fd as for svcmgr_run */
 int echo_serve(const char *device, const char *name, int ready_fd);
@@ -33,8 +33,8 @@ int cmd_demo(const char *device);
 int cmd_stats(void);
 int cmd_report(const char *device, int argc, char **argv);
 
-struct kb_report;
+struct kbinder_report;
 /* One report as `kbinder report` prints it, on one line. */
-void report_print(const struct kb_report *r);
+void report_print(const struct kbinder_report *r);
 
 #endif

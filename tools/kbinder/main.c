@@ -48,15 +48,15 @@ int tool_error(int err, const char *fmt, ...)
 
 static int cmd_version(const char *device)
 {
-	struct kb_proc proc;
+	struct kbinder_proc proc;
 	int32_t version;
 	int err;
 
-	err = kb_open(&proc, device, 0);
+	err = kbinder_open(&proc, device, 0);
 	if (err && err != -EPROTO)
-		return tool_error(err, "open %s", device ? device : kb_default_device());
-	err = kb_version(proc.fd, &version);
-	kb_close(&proc);
+		return tool_error(err, "open %s", device ? device : kbinder_default_device());
+	err = kbinder_version(proc.fd, &version);
+	kbinder_close(&proc);
 	if (err)
 		return tool_error(err, "BINDER_VERSION");
 	printf("%d\n", version);
@@ -64,22 +64,22 @@ static int cmd_version(const char *device)
 }
 
 /* Open a client thread on @device for the service manager commands. */
-static int open_client(struct kb_proc *proc, struct kb_thread *t,
+static int open_client(struct kbinder_proc *proc, struct kbinder_thread *t,
 		       const char *device)
 {
-	int err = kb_open(proc, device, KB_DEFAULT_MAP_SIZE);
+	int err = kbinder_open(proc, device, KBINDER_DEFAULT_MAP_SIZE);
 
 	if (err)
-		return tool_error(err, "open %s", device ? device : kb_default_device());
-	kb_thread_init(t, proc->fd);
+		return tool_error(err, "open %s", device ? device : kbinder_default_device());
+	kbinder_thread_init(t, proc->fd);
 	return 0;
 }
 
 static int cmd_list(const char *device)
 {
 	char name[128];
-	struct kb_thread t;
-	struct kb_proc proc;
+	struct kbinder_thread t;
+	struct kbinder_proc proc;
 	uint32_t i;
 	int err;
 
@@ -88,15 +88,15 @@ static int cmd_list(const char *device)
 		return err;
 	for (i = 0; !(err = svc_list(&t, i, name, sizeof(name))); i++)
 		printf("%s\n", name);
-	kb_close(&proc);
+	kbinder_close(&proc);
 	return err == -ENOENT ? 0 : tool_error(err, "list services");
 }
 
 static int cmd_call(const char *device, const char *name, const char *text)
 {
 	char answer[4096];
-	struct kb_thread t;
-	struct kb_proc proc;
+	struct kbinder_thread t;
+	struct kbinder_proc proc;
 	uint32_t handle;
 	int err;
 
@@ -105,14 +105,14 @@ static int cmd_call(const char *device, const char *name, const char *text)
 		return err;
 	err = svc_get(&t, name, &handle);
 	if (err) {
-		kb_close(&proc);
+		kbinder_close(&proc);
 		return tool_error(err, "look up '%s'", name);
 	}
 	err = echo_call(&t, handle, text, answer, sizeof(answer));
 	if (!err)
 		printf("%s\n", answer);
-	kb_ref(&t, BC_RELEASE, handle);
-	kb_close(&proc);
+	kbinder_ref(&t, BC_RELEASE, handle);
+	kbinder_close(&proc);
 	return tool_error(err, "call '%s'", name);
 }
 

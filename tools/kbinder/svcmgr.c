@@ -21,7 +21,7 @@ struct service {
 };
 
 struct svcmgr {
-	struct kb_thread thread;
+	struct kbinder_thread thread;
 	struct service services[SVC_MAX];
 	bool verbose;
 };
@@ -43,8 +43,8 @@ static binder_uintptr_t registry_cookie(struct svcmgr *sm, struct service *s)
 static void registry_drop(struct svcmgr *sm, struct service *s, bool dead)
 {
 	if (!dead)
-		kb_clear_death(&sm->thread, s->handle, registry_cookie(sm, s));
-	kb_ref(&sm->thread, BC_RELEASE, s->handle);
+		kbinder_clear_death(&sm->thread, s->handle, registry_cookie(sm, s));
+	kbinder_ref(&sm->thread, BC_RELEASE, s->handle);
 	if (sm->verbose)
 		printf("servicemanager: %s '%s'\n", dead ? "dead" : "replaced",
 		       s->name);
@@ -64,13 +64,13 @@ static int registry_add(struct svcmgr *sm, const char *name, uint32_t handle,
 	if (s == sm->services + SVC_MAX)
 		return -ENOSPC;
 	/* Keep the service alive beyond the transaction buffer's reference. */
-	err = kb_ref(&sm->thread, BC_ACQUIRE, handle);
+	err = kbinder_ref(&sm->thread, BC_ACQUIRE, handle);
 	if (err)
 		return err;
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->handle = handle;
 	s->owner = owner;
-	err = kb_request_death(&sm->thread, handle, registry_cookie(sm, s));
+	err = kbinder_request_death(&sm->thread, handle, registry_cookie(sm, s));
 	if (sm->verbose)
 		printf("servicemanager: added '%s' (pid %d)\n", name, (int)owner);
 	return err;
@@ -78,14 +78,14 @@ static int registry_add(struct svcmgr *sm, const char *name, uint32_t handle,
 
 static int reply_status(struct svcmgr *sm, int32_t status)
 {
-	struct kb_parcel reply;
+	struct kbinder_parcel reply;
 	int err;
 
-	kb_parcel_init(&reply);
-	kb_parcel_write_u32(&reply, (uint32_t)status);
-	err = kb_send_reply(&sm->thread, &reply, status ? TF_STATUS_CODE : 0,
+	kbinder_parcel_init(&reply);
+	kbinder_parcel_write_u32(&reply, (uint32_t)status);
+	err = kbinder_send_reply(&sm->thread, &reply, status ? TF_STATUS_CODE : 0,
 			    5000);
-	kb_parcel_fini(&reply);
+	kbinder_parcel_fini(&reply);
 	return err;
 }
 
@@ -93,14 +93,14 @@ static int reply_status(struct svcmgr *sm, int32_t status)
 static int svcmgr_answer(struct svcmgr *sm, const struct binder_transaction_data *tr)
 {
 	struct flat_binder_object obj;
-	struct kb_parcel_view v;
-	struct kb_parcel reply;
+	struct kbinder_parcel_view v;
+	struct kbinder_parcel reply;
 	char name[SVC_NAME_MAX + 1];
 	struct service *s;
 	uint32_t index;
 	int err;
 
-	kb_view_init(&v, tr);
+	kbinder_view_init(&v, tr);
 	if (check_header(&v, SVCMGR_INTERFACE))
 		return reply_status(sm, -EBADMSG);
 
@@ -109,14 +109,14 @@ static int svcmgr_answer(struct svcmgr *sm, const struct binder_transaction_data
 	case SVCMGR_CHECK_SERVICE:
 		if (get_string16(&v, name, sizeof(name)))
 			return reply_status(sm, -EBADMSG);
-		kb_parcel_init(&reply);
+		kbinder_parcel_init(&reply);
 		s = registry_find(sm, name);
 		if (s)
-			kb_parcel_write_handle(&reply, s->handle, 0, false);
+			kbinder_parcel_write_handle(&reply, s->handle, 0, false);
 		else
-			kb_parcel_write_u32(&reply, 0);
-		err = kb_send_reply(&sm->thread, &reply, 0, 5000);
-		kb_parcel_fini(&reply);
+			kbinder_parcel_write_u32(&reply, 0);
+		err = kbinder_send_reply(&sm->thread, &reply, 0, 5000);
+		kbinder_parcel_fini(&reply);
 		return err;
 	case SVCMGR_ADD_SERVICE:
 		if (get_string16(&v, name, sizeof(name)) || !name[0])
@@ -129,24 +129,24 @@ static int svcmgr_answer(struct svcmgr *sm, const struct binder_transaction_data
 		err = registry_add(sm, name, obj.handle, tr->sender_pid);
 		return reply_status(sm, err);
 	case SVCMGR_LIST_SERVICES:
-		if (kb_view_read_u32(&v, &index))
+		if (kbinder_view_read_u32(&v, &index))
 			return reply_status(sm, -EBADMSG);
 		for (s = sm->services; s < sm->services + SVC_MAX; s++)
 			if (s->handle && index-- == 0)
 				break;
 		if (s == sm->services + SVC_MAX)
 			return reply_status(sm, -ENOENT);
-		kb_parcel_init(&reply);
+		kbinder_parcel_init(&reply);
 		put_string16(&reply, s->name);
-		err = kb_send_reply(&sm->thread, &reply, 0, 5000);
-		kb_parcel_fini(&reply);
+		err = kbinder_send_reply(&sm->thread, &reply, 0, 5000);
+		kbinder_parcel_fini(&reply);
 		return err;
 	default:
 		return reply_status(sm, -EOPNOTSUPP);
 	}
 }
 
-static int svcmgr_event(struct svcmgr *sm, const struct kb_return *ret)
+static int svcmgr_event(struct svcmgr *sm, const struct kbinder_return *ret)
 {
 	const struct binder_transaction_data *tr = &ret->u.txn;
 	binder_uintptr_t cookie;
@@ -157,48 +157,48 @@ static int svcmgr_event(struct svcmgr *sm, const struct kb_return *ret)
 		err = 0;
 		if (!(tr->flags & TF_ONE_WAY))
 			err = svcmgr_answer(sm, tr);
-		kb_free_buffer(&sm->thread, tr->data.ptr.buffer);
+		kbinder_free_buffer(&sm->thread, tr->data.ptr.buffer);
 		return err == -EPIPE ? 0 : err;	/* a dead client is not our problem */
 	case BR_DEAD_BINDER:
 		cookie = ret->u.cookie;
 		if (cookie >= 1 && cookie <= SVC_MAX &&
 		    sm->services[cookie - 1].handle)
 			registry_drop(sm, &sm->services[cookie - 1], true);
-		return kb_dead_binder_done(&sm->thread, cookie);
+		return kbinder_dead_binder_done(&sm->thread, cookie);
 	default:
-		return kb_handle_default(&sm->thread, ret, NULL);
+		return kbinder_handle_default(&sm->thread, ret, NULL);
 	}
 }
 
 int svcmgr_run(const char *device, int ready_fd, bool verbose)
 {
 	struct svcmgr sm = { .verbose = verbose };
-	struct kb_return ret;
-	struct kb_proc proc;
+	struct kbinder_return ret;
+	struct kbinder_proc proc;
 	int err;
 
-	err = kb_open(&proc, device, KB_DEFAULT_MAP_SIZE);
+	err = kbinder_open(&proc, device, KBINDER_DEFAULT_MAP_SIZE);
 	if (err)
-		return tool_error(err, "open %s", device ? device : kb_default_device());
-	err = kb_set_context_mgr(proc.fd);
+		return tool_error(err, "open %s", device ? device : kbinder_default_device());
+	err = kbinder_set_context_mgr(proc.fd);
 	if (err) {
-		kb_close(&proc);
+		kbinder_close(&proc);
 		return tool_error(err, "become the context manager");
 	}
-	kb_thread_init(&sm.thread, proc.fd);
-	err = kb_enter_looper(&sm.thread);
+	kbinder_thread_init(&sm.thread, proc.fd);
+	err = kbinder_enter_looper(&sm.thread);
 	if (ready_fd >= 0) {
 		(void)!write(ready_fd, "R", 1);
 		close(ready_fd);
 	}
 	if (verbose)
 		printf("servicemanager: serving on %s\n",
-		       device ? device : kb_default_device());
+		       device ? device : kbinder_default_device());
 	while (!err) {
-		err = kb_next(&sm.thread, &ret, -1);
+		err = kbinder_next(&sm.thread, &ret, -1);
 		if (!err)
 			err = svcmgr_event(&sm, &ret);
 	}
-	kb_close(&proc);
+	kbinder_close(&proc);
 	return tool_error(err, "servicemanager");
 }

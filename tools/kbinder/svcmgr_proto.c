@@ -9,7 +9,7 @@
 
 #include "svcmgr_proto.h"
 
-int put_string16(struct kb_parcel *p, const char *s)
+int put_string16(struct kbinder_parcel *p, const char *s)
 {
 	size_t n = strlen(s), i;
 	uint16_t units[SVC_NAME_MAX + 1];
@@ -22,22 +22,22 @@ int put_string16(struct kb_parcel *p, const char *s)
 		units[i] = (unsigned char)s[i];
 	}
 	units[n] = 0;
-	kb_parcel_write_u32(p, (uint32_t)n);
-	return kb_parcel_write(p, units, (n + 1) * sizeof(uint16_t));
+	kbinder_parcel_write_u32(p, (uint32_t)n);
+	return kbinder_parcel_write(p, units, (n + 1) * sizeof(uint16_t));
 }
 
-int get_string16(struct kb_parcel_view *v, char *out, size_t size)
+int get_string16(struct kbinder_parcel_view *v, char *out, size_t size)
 {
 	uint16_t units[SVC_NAME_MAX + 1];
 	uint32_t n, i;
 	int err;
 
-	err = kb_view_read_u32(v, &n);
+	err = kbinder_view_read_u32(v, &n);
 	if (err)
 		return -EBADMSG;
 	if (n >= size || n > SVC_NAME_MAX)
 		return -ENAMETOOLONG;
-	err = kb_view_read(v, units, (n + 1) * sizeof(uint16_t));
+	err = kbinder_view_read(v, units, (n + 1) * sizeof(uint16_t));
 	if (err || units[n] != 0)
 		return -EBADMSG;
 	for (i = 0; i < n; i++) {
@@ -49,30 +49,30 @@ int get_string16(struct kb_parcel_view *v, char *out, size_t size)
 	return 0;
 }
 
-int put_header(struct kb_parcel *p, const char *interface)
+int put_header(struct kbinder_parcel *p, const char *interface)
 {
-	kb_parcel_write_u32(p, 0);	/* strict-mode policy */
+	kbinder_parcel_write_u32(p, 0);	/* strict-mode policy */
 	return put_string16(p, interface);
 }
 
-int check_header(struct kb_parcel_view *v, const char *interface)
+int check_header(struct kbinder_parcel_view *v, const char *interface)
 {
 	char token[SVC_NAME_MAX + 1];
 	uint32_t policy;
 
-	if (kb_view_read_u32(v, &policy))
+	if (kbinder_view_read_u32(v, &policy))
 		return -EBADMSG;
 	if (get_string16(v, token, sizeof(token)))
 		return -EBADMSG;
 	return strcmp(token, interface) ? -EBADMSG : 0;
 }
 
-int view_next_object(struct kb_parcel_view *v, struct flat_binder_object *obj)
+int view_next_object(struct kbinder_parcel_view *v, struct flat_binder_object *obj)
 {
 	for (size_t i = 0; i < v->n_offsets; i++) {
 		if (v->offsets[i] != v->pos)
 			continue;
-		if (kb_view_object(v, i, obj))
+		if (kbinder_view_object(v, i, obj))
 			return -EBADMSG;
 		v->pos += sizeof(*obj);
 		return 0;

@@ -27,23 +27,23 @@
 #define SVC_NAME_MAX		127
 
 /** put_string16() - a UTF-16 string from ASCII/UTF-8 @s (ASCII only). */
-int put_string16(struct kb_parcel *p, const char *s);
+int put_string16(struct kbinder_parcel *p, const char *s);
 /**
  * get_string16() - read a UTF-16 string into @out as ASCII.
  * Return: 0, -EBADMSG if malformed or not ASCII, -ENAMETOOLONG if it does
  * not fit @size (which includes the NUL).
  */
-int get_string16(struct kb_parcel_view *v, char *out, size_t size);
+int get_string16(struct kbinder_parcel_view *v, char *out, size_t size);
 /** put_header() - the strict-mode word and the interface token. */
-int put_header(struct kb_parcel *p, const char *interface);
+int put_header(struct kbinder_parcel *p, const char *interface);
 /** check_header() - read them back; -EBADMSG if the token is not @interface. */
-int check_header(struct kb_parcel_view *v, const char *interface);
+int check_header(struct kbinder_parcel_view *v, const char *interface);
 
 /**
  * view_next_object() - read the object at the cursor, which must be one the
  * driver translated (its offset is in the transaction's offsets array).
  * Return: 0, or -EBADMSG.
  */
-int view_next_object(struct kb_parcel_view *v, struct flat_binder_object *obj);
+int view_next_object(struct kbinder_parcel_view *v, struct flat_binder_object *obj);
 
 #endif
