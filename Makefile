@@ -79,7 +79,7 @@ LIB_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h include/uapi/linux/an
 LIB_CFLAGS := $(USER_CFLAGS) -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Ilib/src \
 	-fvisibility=hidden
 # The public headers that make install copies (legacy.h is in-tree only).
-LIB_PUBLIC_HEADERS := lib/include/kbinder/kbinder.h lib/include/kbinder/report.h
+LIB_PUBLIC_HEADERS := $(filter-out %/legacy.h,$(wildcard lib/include/kbinder/*.h))
 
 .PHONY: lib-shared
 lib: $(LIB) lib-shared

@@ -34,7 +34,7 @@ fi
 
 missing=
 for f in usr/lib/libkbinder.so.1.0.0 usr/lib/libkbinder.so.1 usr/lib/libkbinder.so \
-	usr/lib/libkbinder.a usr/include/kbinder/kbinder.h usr/include/kbinder/report.h \
+	usr/lib/libkbinder.a usr/include/kbinder/kbinder.h usr/include/kbinder/report.h usr/include/kbinder/android.h \
 	usr/lib/pkgconfig/kbinder.pc usr/bin/kbinder usr/share/man/man1/kbinder.1 \
 	usr/share/man/man3/libkbinder.3; do
 	[ -e "$dest/$f" ] || missing="$missing $f"
@@ -61,7 +61,8 @@ else
 	fail exports_exactly_the_map "$(grep '^[-+]k' "$tmp/diff" | tr '\n' ' ')"
 fi
 # Every function the headers declare is in the map.
-grep -ho '\bkbinder_[a-z0-9_]*(' lib/include/kbinder/kbinder.h lib/include/kbinder/report.h |
+grep -ho '\bkbinder_[a-z0-9_]*(' lib/include/kbinder/kbinder.h lib/include/kbinder/report.h \
+	lib/include/kbinder/android.h |
 	tr -d '(' | sort -u >"$tmp/declared"
 undeclared=$(comm -23 "$tmp/declared" "$tmp/map" | tr '\n' ' ')
 [ -z "$undeclared" ] && pass map_covers_the_headers || fail map_covers_the_headers "not in the map: $undeclared"
@@ -69,6 +70,7 @@ undeclared=$(comm -23 "$tmp/declared" "$tmp/map" | tr '\n' ' ')
 cat >"$tmp/use.c" <<'C'
 #include <kbinder/kbinder.h>
 #include <kbinder/report.h>
+#include <kbinder/android.h>
 #include <stdio.h>
 #include <string.h>
 int main(void)
