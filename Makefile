@@ -106,10 +106,23 @@ TOOLS_BIN := $(BUILD)/tools/bin
 TOOL_DIRS := $(patsubst tools/%/,%,$(dir $(wildcard tools/*/*.c)))
 TOOLS := $(addprefix $(TOOLS_BIN)/,$(sort $(TOOL_DIRS)))
 
-tools: $(TOOLS)
+# examples/: a service and a client, static, beside the tools (so the
+# guest has them as greeter-service and greeter-client).
+EXAMPLES := $(TOOLS_BIN)/greeter-service $(TOOLS_BIN)/greeter-client
+
+tools: $(TOOLS) $(EXAMPLES)
 $(TOOLS_BIN)/%: $$(wildcard tools/$$*/*.c tools/$$*/*.h) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(STATIC_LDFLAGS) -Itools/$* -o $@ $(wildcard tools/$*/*.c) $(LIB)
+
+# examples/: built by the rules below.
+$(TOOLS_BIN)/greeter-service: examples/service.c $(LIB) $(LIB_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(STATIC_LDFLAGS) -o $@ $< $(LIB)
+$(TOOLS_BIN)/greeter-client: examples/client.c $(LIB) $(LIB_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(STATIC_LDFLAGS) -o $@ $< $(LIB)
+$(BUILD)/vm/initramfs.cpio.gz: $(EXAMPLES)
 
 # ---------------------------------------------------------------- install
 # make install [PREFIX=/usr/local] [DESTDIR=] [LIBDIR= INCLUDEDIR= BINDIR=

@@ -87,7 +87,8 @@ static int kbinder_object_answer(struct kbinder_object *obj,
 		return kbinder_object_dump(obj, &call->in);
 	}
 	if (tr->code < KBINDER_FIRST_CALL_TRANSACTION ||
-	    tr->code > KBINDER_LAST_CALL_TRANSACTION || !obj->handle)
+	    tr->code > KBINDER_LAST_CALL_TRANSACTION || !obj->handle ||
+	    (obj->n_codes && tr->code > obj->n_codes))
 		return KBINDER_STATUS_UNKNOWN_TRANSACTION;
 	if (kbinder_view_check_token(&call->in, call->wire, obj->descriptor))
 		return KBINDER_STATUS_BAD_TYPE;

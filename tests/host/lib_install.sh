@@ -34,7 +34,7 @@ fi
 
 missing=
 for f in usr/lib/libkbinder.so.1.0.0 usr/lib/libkbinder.so.1 usr/lib/libkbinder.so \
-	usr/lib/libkbinder.a usr/include/kbinder/kbinder.h usr/include/kbinder/report.h usr/include/kbinder/android.h \
+	usr/lib/libkbinder.a usr/include/kbinder/kbinder.h usr/include/kbinder/report.h usr/include/kbinder/android.h usr/include/kbinder/servicemanager.h \
 	usr/lib/pkgconfig/kbinder.pc usr/bin/kbinder usr/share/man/man1/kbinder.1 \
 	usr/share/man/man3/libkbinder.3; do
 	[ -e "$dest/$f" ] || missing="$missing $f"
@@ -62,7 +62,7 @@ else
 fi
 # Every function the headers declare is in the map.
 grep -ho '\bkbinder_[a-z0-9_]*(' lib/include/kbinder/kbinder.h lib/include/kbinder/report.h \
-	lib/include/kbinder/android.h |
+	lib/include/kbinder/android.h lib/include/kbinder/servicemanager.h |
 	tr -d '(' | sort -u >"$tmp/declared"
 undeclared=$(comm -23 "$tmp/declared" "$tmp/map" | tr '\n' ' ')
 [ -z "$undeclared" ] && pass map_covers_the_headers || fail map_covers_the_headers "not in the map: $undeclared"
@@ -71,6 +71,7 @@ cat >"$tmp/use.c" <<'C'
 #include <kbinder/kbinder.h>
 #include <kbinder/report.h>
 #include <kbinder/android.h>
+#include <kbinder/servicemanager.h>
 #include <stdio.h>
 #include <string.h>
 int main(void)
@@ -114,7 +115,7 @@ else
 	fi
 	if gcc "$tmp/use.o" -o "$tmp/use-shared" $libs 2>"$tmp/ld.log" &&
 		out=$(LD_LIBRARY_PATH=$dest/usr/lib "$tmp/use-shared") && [ "$out" = BR_REPLY ] &&
-		LD_LIBRARY_PATH=$dest/usr/lib ldd "$tmp/use-shared" | grep -q 'libkbinder.so.1 =>'; then
+		LD_LIBRARY_PATH=$dest/usr/lib ldd "$tmp/use-shared" | grep 'libkbinder.so.1 =>' >/dev/null; then
 		pass links_and_runs_shared
 	else
 		fail links_and_runs_shared "$(head -3 "$tmp/ld.log" | tr '\n' ' ')"
@@ -125,6 +126,17 @@ else
 	else
 		fail links_and_runs_static "$(head -3 "$tmp/lds.log" | tr '\n' ' ')"
 	fi
+fi
+
+# The examples build as a user would build them: pkg-config, installed tree.
+if [ -n "${cflags+x}" ]; then
+	bad=
+	for ex in examples/*.c; do
+		gcc -std=c11 -Wall -Wextra -Werror $cflags "$ex" -o "$tmp/ex" $libs 2>"$tmp/ex.log" ||
+			bad="$bad $ex: $(head -2 "$tmp/ex.log" | tr '\n' ' ')"
+	done
+	[ -z "$bad" ] && pass examples_build_from_the_installed_tree ||
+		fail examples_build_from_the_installed_tree "$bad"
 fi
 
 if command -v groff >/dev/null; then

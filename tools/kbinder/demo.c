@@ -127,17 +127,20 @@ static void stop(pid_t pid)
 	}
 }
 
+static int print_name(const char *name, void *arg)
+{
+	(*(int *)arg)++;
+	printf("    %s\n", name);
+	return 0;
+}
+
 static int list_services(struct kbinder_thread *t)
 {
-	char name[128];
-	uint32_t i;
-	int err;
+	int n = 0, err = svc_list(t, print_name, &n);
 
-	for (i = 0; !(err = svc_list(t, i, name, sizeof(name))); i++)
-		printf("    %s\n", name);
-	if (i == 0 && err == -ENOENT)
+	if (!err && !n)
 		printf("    (none)\n");
-	return err == -ENOENT ? 0 : err;
+	return err;
 }
 
 #define STEP(...) printf("\n>> " __VA_ARGS__)

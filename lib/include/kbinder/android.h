@@ -240,6 +240,9 @@ struct kbinder_call {
  * @dump:       DUMP_TRANSACTION: write a description to @fd; NULL writes
  *              the descriptor and the pid
  * @arg:        for the callbacks
+ * @n_codes:    the interface's user codes are 1..@n_codes: others are
+ *              UNKNOWN_TRANSACTION before any token check, as AIDL stubs
+ *              answer them (0: every user code reaches @handle)
  * @reserved:   zero
  */
 struct kbinder_object {
@@ -250,6 +253,7 @@ struct kbinder_object {
 	int (*dump)(struct kbinder_object *obj, int fd, int argc,
 		    char **argv);
 	void *arg;
+	uint32_t n_codes;
 	uint64_t reserved[4];
 };
 
