@@ -20,6 +20,7 @@ base_packages=(
 	"linux-image-amd64:"
 	"linux-headers-amd64:"
 	"python3:/usr/bin/python3"
+	"pkg-config:/usr/bin/pkg-config"
 )
 lint_packages=(
 	"sparse:/usr/bin/sparse"
