@@ -40,6 +40,9 @@ for prog in /tests/*; do
 	esac
 done
 
+# Upstream's binderfs selftest, when built (binderfs_selftest.sh).
+sh /scripts/binderfs_selftest.sh
+
 kmsg_mark "tests done"
 [ "$KBT_DRIVER" = kbinder ] && check_kbinder_teardown
 # A variant initramfs (e.g. the debug kernel's) may add its own checks.
