@@ -254,7 +254,7 @@ static const struct file_operations kb_fs_control_fops = {
 	.owner = THIS_MODULE,
 	.open = nonseekable_open,
 	.unlocked_ioctl = kb_fs_control_ioctl,
-	.compat_ioctl = kb_fs_control_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };
 
