@@ -233,6 +233,31 @@ TEST(control_adds_a_device_usable_at_once)
 }
 
 /*
+ * A binderfs device is reached only through its mount: a node made with
+ * its numbers anywhere else opens nothing (no character device is
+ * registered for them), so the numbers are no way into another mount's
+ * world.
+ */
+TEST(device_numbers_do_not_open_outside_the_mount)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	const char *node = "/tmp/binderfs_mknod";
+	struct binderfs_device dev;
+
+	private_mounts();
+	fs_mount_or_skip(dir, NULL);
+	ASSERT_OK(fs_add(dir, "svc", &dev));
+	unlink(node);
+	ASSERT_EQ(mknod(node, S_IFCHR | 0600, makedev(dev.major, dev.minor)), 0);
+	ASSERT_EQ(open(node, O_RDWR | O_CLOEXEC), -1);
+	ASSERT_EQ(errno, ENXIO);
+	ASSERT_EQ(unlink(node), 0);
+	fs_path(path, dir, "svc");
+	ASSERT_EQ(access(path, F_OK), 0);
+	fs_umount(dir);
+}
+
+/*
  * unlink() removes the name at once; a process that has the device open
  * keeps its world (its context manager included) until it closes it.
  */
@@ -338,8 +363,12 @@ TEST_TIMEOUT(many_mounts_and_devices_leave_nothing_live, 120)
 	if (live("contexts") < 0)
 		SKIP(LIVE " has no contexts counter");
 	private_mounts();
+	/*
+	 * The previous test's processes are released asynchronously: start
+	 * from the settled counts (zero, once they are gone).
+	 */
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		base[k] = live(kinds[k]);
+		base[k] = live_wait(kinds[k], 0);
 
 	for (m = 0; m < MOUNTS; m++) {
 		fs_mount_or_skip(dir, NULL);
