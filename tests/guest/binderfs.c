@@ -394,6 +394,88 @@ TEST_TIMEOUT(many_mounts_and_devices_leave_nothing_live, 120)
 		EXPECT_EQ(live_wait(kinds[k], base[k]), base[k]);
 }
 
+struct race {
+	const char *dir;
+	int64_t until;
+	int kind;
+	long done;
+};
+
+/* One of the racers: add, unlink, open and use, or remount max=. */
+static void *racer(void *arg)
+{
+	struct race *r = arg;
+	char path[PATH_MAX], name[16], opt[32];
+	unsigned int seed = (unsigned int)r->kind * 7919u;
+	int32_t version;
+	int fd;
+
+	while (kbt_now_ms() < r->until) {
+		snprintf(name, sizeof(name), "d%u", rand_r(&seed) % 32);
+		fs_path(path, r->dir, name);
+		switch (r->kind) {
+		case 0:
+			fs_add(r->dir, name, NULL);
+			break;
+		case 1:
+			unlink(path);
+			break;
+		case 2:
+			fd = open(path, O_RDWR | O_CLOEXEC);
+			if (fd >= 0) {
+				if (kb_version(fd, &version) == 0 &&
+				    version != BINDER_CURRENT_PROTOCOL_VERSION)
+					kbt_fail(__FILE__, __LINE__, false,
+						 "version %d", version);
+				close(fd);
+			}
+			break;
+		default:
+			snprintf(opt, sizeof(opt), "max=%u",
+				 8 + rand_r(&seed) % 32);
+			if (mount(NULL, r->dir, NULL, MS_REMOUNT, opt))
+				kbt_fail(__FILE__, __LINE__, false,
+					 "remount %s: %s", opt, strerror(errno));
+			break;
+		}
+		r->done++;
+	}
+	return NULL;
+}
+
+/*
+ * Adding, unlinking, opening and remounting at once, then unmounting with
+ * whatever is left: no failure, no splat, and every world is freed.
+ */
+TEST_TIMEOUT(add_unlink_open_and_remount_race_safely, 60)
+{
+	enum { KINDS = 4, PER_KIND = 2 };
+	struct race r[KINDS * PER_KIND];
+	pthread_t th[KINDS * PER_KIND];
+	char dir[PATH_MAX];
+	long contexts;
+	int i;
+
+	if (kbt_is_reference())
+		SKIP("the reference driver (binder_linux) has no binderfs");
+	private_mounts();
+	contexts = live_wait("contexts", 0);
+	fs_mount_or_skip(dir, NULL);
+	for (i = 0; i < KINDS * PER_KIND; i++) {
+		r[i] = (struct race){ .dir = dir, .kind = i % KINDS,
+				      .until = kbt_now_ms() + 3000 };
+		ASSERT_EQ(pthread_create(&th[i], NULL, racer, &r[i]), 0);
+	}
+	for (i = 0; i < KINDS * PER_KIND; i++) {
+		ASSERT_EQ(pthread_join(th[i], NULL), 0);
+		kbt_log("racer %d (kind %d): %ld steps", i, r[i].kind,
+			r[i].done);
+	}
+	fs_umount(dir);
+	if (contexts >= 0)
+		EXPECT_EQ(live_wait("contexts", contexts), contexts);
+}
+
 /* Whether /proc/self/mountinfo shows option @opt for the mount at @dir. */
 static bool mount_has_option(const char *dir, const char *opt)
 {
