@@ -194,14 +194,40 @@ $(BENCH_BIN)/%: bench/%.c $(LIB) $(wildcard bench/*.h lib/include/kbinder/*.h in
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -Ibench $(STATIC_LDFLAGS) -o $@ $< $(LIB) -lm
 
+# ---------------------------------------------------------------- upstream selftest
+# Upstream's binderfs selftest, built at test time from Debian's
+# linux-source-6.1 (never copied into this tree), against our UAPI headers,
+# and run in the guest by tests/vm/guest/binderfs_selftest.sh. Without the
+# tarball (scripts/deps.sh --lint installs it) the guest reports a SKIP.
+LINUX_SOURCE_TAR ?= /usr/src/linux-source-6.1.tar.xz
+SELFTEST_SRC := $(BUILD)/selftests/src
+SELFTEST_BIN := $(BUILD)/selftests/bin
+SELFTEST_DIR := tools/testing/selftests
+SELFTEST_FILES := $(SELFTEST_DIR)/filesystems/binderfs/binderfs_test.c \
+	$(SELFTEST_DIR)/kselftest_harness.h $(SELFTEST_DIR)/kselftest.h
+SELFTESTS := $(if $(wildcard $(LINUX_SOURCE_TAR)),$(SELFTEST_BIN)/binderfs_test)
+
+.PHONY: selftests
+selftests: $(SELFTESTS)
+$(SELFTEST_SRC)/.extracted: $(LINUX_SOURCE_TAR)
+	rm -rf $(SELFTEST_SRC) && mkdir -p $(SELFTEST_SRC)
+	tar -xJf $< -C $(SELFTEST_SRC) --strip-components=1 \
+		$(addprefix linux-source-6.1/,$(SELFTEST_FILES))
+	touch $@
+# Upstream's code, upstream's warnings: built as is, without -Werror.
+$(SELFTEST_BIN)/binderfs_test: $(SELFTEST_SRC)/.extracted $(wildcard include/uapi/linux/android/*.h)
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -Iinclude/uapi $(STATIC_LDFLAGS) -o $@ \
+		$(SELFTEST_SRC)/$(SELFTEST_DIR)/filesystems/binderfs/binderfs_test.c
+
 # ---------------------------------------------------------------- VM
 INITRAMFS := $(BUILD)/vm/initramfs.cpio.gz
 VM_INPUTS := $(wildcard tests/vm/guest/*) tests/vm/mkinitramfs.sh
 
 initramfs: $(INITRAMFS)
-$(INITRAMFS): $(MODULE) $(GUEST_TESTS) $(TOOLS) $(BENCH_PROGRAMS) $(VM_INPUTS)
+$(INITRAMFS): $(MODULE) $(GUEST_TESTS) $(TOOLS) $(BENCH_PROGRAMS) $(SELFTESTS) $(VM_INPUTS)
 	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) -m $(REFERENCE_KO) \
-		-t $(GUEST_BIN) -b $(TOOLS_BIN) -b $(BENCH_BIN)
+		-t $(GUEST_BIN) -b $(TOOLS_BIN) -b $(BENCH_BIN) -b $(SELFTEST_BIN)
 
 VM_RUN = tests/vm/run.sh --kernel $(VMLINUZ) --initramfs $(INITRAMFS) \
 	--accel-cache $(BUILD)/vm/accel --timeout $(VM_TIMEOUT)

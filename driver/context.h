@@ -1,21 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Binder devices: one misc device, and one binder "world", per name.
+ * Binder worlds (contexts) and the misc devices that lead to them.
+ *
+ * A context is one binder world: its own context manager, and so its own
+ * nodes and handles (a process only ever reaches nodes of its own
+ * context, through handle 0 first). A context is refcounted: every process
+ * opened on it pins it, and so does whatever created it (a misc device, a
+ * binderfs inode). A misc device leads each IPC namespace to its own
+ * context (or every opener to one shared context, with the module
+ * parameter that asks for upstream's behaviour).
  */
 #ifndef _KB_CONTEXT_H
 #define _KB_CONTEXT_H
 
+#include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/uidgid.h>
 
+struct ipc_namespace;
+struct kb_device;
 struct kb_node;
 
 /**
- * struct kb_context - one binder device and its context manager
- * @miscdev: the character device (its name is the device name)
- * @entry: in the module's device list (only touched at init and exit)
+ * struct kb_context - one binder world
+ * @ref: the openers (one per process) and the creator (a misc device for
+ *	its initial-namespace context, a binderfs inode); the last put frees
+ *	the context
+ * @id: a small number naming the context in debug output (never an address)
+ * @counted: made at run time (binderfs, another IPC namespace), so counted
+ *	in the live-object table (constant)
  * @mgr_lock: serialises setting and clearing the context manager
  * @mgr_node: the context manager's node, the target of handle 0, or NULL
  *	(set and cleared under @mgr_lock; the context holds a memory
@@ -24,24 +40,41 @@ struct kb_node;
  *	mutex)
  * @mgr_uid: the euid that first became context manager; only it may become
  *	manager again (protected by @mgr_lock)
- * @name: the device name, storage for @miscdev.name
+ * @device: for a context a misc device made for one IPC namespace, that
+ *	device (it outlives the context); else NULL (constant)
+ * @ipc_ns: the IPC namespace that @device made this context for, a
+ *	reference held until the context is freed; else NULL (constant)
+ * @entry: in @device's list of per-namespace contexts (protected by the
+ *	device's lock)
+ * @name: the device name (constant)
  */
 struct kb_context {
-	struct miscdevice miscdev;
-	struct list_head entry;
+	refcount_t ref;
+	int id;
+	bool counted;
 	struct mutex mgr_lock; /* see kernel-doc above */
 	struct kb_node __rcu *mgr_node;
 	kuid_t mgr_uid;
+	struct kb_device *device;
+	struct ipc_namespace *ipc_ns;
+	struct list_head entry;
 	char name[];
 };
 
 struct flat_binder_object;
 struct kb_proc;
 
+struct kb_context *kb_context_create(const char *name);
+struct kb_context *kb_context_get(struct kb_context *ctx);
+void kb_context_put(struct kb_context *ctx);
+
 int kb_context_set_mgr(struct kb_proc *proc,
 		       const struct flat_binder_object *fbo);
 void kb_context_release_mgr(struct kb_proc *proc);
-int kb_devices_create(const char *names);
+
+struct kb_context *kb_device_context(struct miscdevice *misc);
+int kb_devices_create(const char *names, const struct file_operations *fops,
+		      bool per_ipc_ns);
 void kb_devices_destroy(void);
 
 #endif /* _KB_CONTEXT_H */

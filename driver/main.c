@@ -9,6 +9,7 @@
 #include <linux/moduleparam.h>
 
 #include "alloc.h"
+#include "binderfs.h"
 #include "context.h"
 #include "netlink.h"
 #include "proc.h"
@@ -17,7 +18,15 @@
 
 static char *devices = "binder,hwbinder,vndbinder";
 module_param(devices, charp, 0444);
-MODULE_PARM_DESC(devices, "comma-separated names of the binder devices to create");
+MODULE_PARM_DESC(devices, "comma-separated names of the binder misc devices to create, and of the devices every new binderfs mount starts with");
+
+static char *binderfs_type = "binder";
+module_param(binderfs_type, charp, 0444);
+MODULE_PARM_DESC(binderfs_type, "name of the binderfs filesystem type (another one if the kernel's own binderfs holds \"binder\"; empty: no binderfs)");
+
+static bool isolate_ipc_ns = true;
+module_param(isolate_ipc_ns, bool, 0444);
+MODULE_PARM_DESC(isolate_ipc_ns, "give every IPC namespace its own binder world behind each misc device (N: one world shared by all, as upstream)");
 
 static bool selftest;
 module_param(selftest, bool, 0444);
@@ -51,11 +60,16 @@ static int __init kb_init(void)
 	if (ret)
 		goto err_stats;
 	/* Last: once a device exists, userspace can open it. */
-	ret = kb_devices_create(devices);
+	ret = kb_devices_create(devices, &kb_proc_fops, isolate_ipc_ns);
 	if (ret)
 		goto err_netlink;
+	ret = kb_binderfs_init(binderfs_type, devices, &kb_proc_fs_fops);
+	if (ret)
+		goto err_devices;
 	return 0;
 
+err_devices:
+	kb_devices_destroy();
 err_netlink:
 	kb_netlink_exit();
 err_stats:
@@ -70,10 +84,17 @@ err_txn:
 
 static void __exit kb_exit(void)
 {
-	/* First: no new opens. Open files pin the module, so none is left. */
-	kb_devices_destroy();
-	/* Waits for the deferred teardown of released processes. */
+	/*
+	 * Open files and binderfs superblocks pin the module, so none is
+	 * left; no new one can appear once the module is going.
+	 */
+	kb_binderfs_exit();
+	/*
+	 * Waits for the deferred teardown of released processes, which drops
+	 * their worlds: before the misc devices those worlds point to go.
+	 */
 	kb_proc_module_exit();
+	kb_devices_destroy();
 	kb_netlink_exit();
 	kb_stats_exit();
 	kb_alloc_shrinker_unregister();

@@ -36,6 +36,7 @@ void kb_proc_free(struct kb_proc *proc)
 {
 	put_cred(proc->cred);
 	put_task_struct(proc->tsk);
+	kb_context_put(proc->ctx);
 	kfree(proc);
 	kb_stats_destroyed(KB_OBJ_PROC);
 }
@@ -86,15 +87,17 @@ static bool kb_proc_no_senders(struct kb_proc *proc)
 	return none;
 }
 
-static int kb_proc_open(struct inode *inode, struct file *file)
+/* Open on @ctx, whose reference the process takes over. */
+static int kb_proc_open_ctx(struct file *file, struct kb_context *ctx)
 {
-	struct miscdevice *misc = file->private_data;
 	struct kb_proc *proc;
 
 	proc = kzalloc(sizeof(*proc), GFP_KERNEL);
-	if (!proc)
+	if (!proc) {
+		kb_context_put(ctx);
 		return -ENOMEM;
-	proc->ctx = container_of(misc, struct kb_context, miscdev);
+	}
+	proc->ctx = ctx;
 	proc->pid = current->group_leader->pid;
 	get_task_struct(current->group_leader);
 	proc->tsk = current->group_leader;
@@ -118,6 +121,25 @@ static int kb_proc_open(struct inode *inode, struct file *file)
 	kb_freeze_add_proc(proc);
 	file->private_data = proc;
 	return 0;
+}
+
+/* A misc device: the world of the opener's IPC namespace. */
+static int kb_proc_open_misc(struct inode *inode, struct file *file)
+{
+	struct kb_context *ctx = kb_device_context(file->private_data);
+
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	return kb_proc_open_ctx(file, ctx);
+}
+
+/*
+ * A binderfs device: its world hangs off the inode, which the open file
+ * keeps alive (unlinked or not) until it is closed.
+ */
+static int kb_proc_open_fs(struct inode *inode, struct file *file)
+{
+	return kb_proc_open_ctx(file, kb_context_get(inode->i_private));
 }
 
 /*
@@ -391,9 +413,21 @@ static long kb_proc_ioctl(struct file *file, unsigned int cmd,
 	return ret;
 }
 
+/* The file operations of a misc device, then of a binderfs device. */
 const struct file_operations kb_proc_fops = {
 	.owner = THIS_MODULE,
-	.open = kb_proc_open,
+	.open = kb_proc_open_misc,
+	.mmap = kb_proc_mmap,
+	.poll = kb_proc_poll,
+	.unlocked_ioctl = kb_proc_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.flush = kb_proc_flush,
+	.release = kb_proc_release,
+};
+
+const struct file_operations kb_proc_fs_fops = {
+	.owner = THIS_MODULE,
+	.open = kb_proc_open_fs,
 	.mmap = kb_proc_mmap,
 	.poll = kb_proc_poll,
 	.unlocked_ioctl = kb_proc_ioctl,

@@ -66,7 +66,7 @@ struct kb_proc_inner {
 
 /**
  * struct kb_proc - one open binder file
- * @ctx: the device this file was opened on (constant)
+ * @ctx: the world this file was opened in (a reference held; constant)
  * @pid: tgid of the opener, in the initial pid namespace (debug only)
  * @tsk: the opener's group leader (reference held; constant)
  * @cred: the opener's credentials (reference held; constant)
@@ -111,6 +111,7 @@ struct kb_proc {
 };
 
 extern const struct file_operations kb_proc_fops;
+extern const struct file_operations kb_proc_fs_fops;
 
 int kb_proc_module_init(void);
 void kb_proc_module_exit(void);

@@ -21,6 +21,8 @@
  * @KB_OBJ_BUFFER: buffers allocated in a receive area and not yet freed
  * @KB_OBJ_WORK: standalone work items (transaction-complete notices)
  * @KB_OBJ_DEATH: struct kb_death, death notification requests
+ * @KB_OBJ_CONTEXT: struct kb_context made at run time (binderfs devices,
+ *	the worlds of IPC namespaces other than the initial one)
  * @KB_OBJ_COUNT: number of kinds
  */
 enum kb_obj {
@@ -32,6 +34,7 @@ enum kb_obj {
 	KB_OBJ_BUFFER,
 	KB_OBJ_WORK,
 	KB_OBJ_DEATH,
+	KB_OBJ_CONTEXT,
 	KB_OBJ_COUNT
 };
 

@@ -47,8 +47,13 @@ for prog in /tests/*; do
 	esac
 done
 
+# Upstream's binderfs selftest, when built (binderfs_selftest.sh).
+sh /scripts/binderfs_selftest.sh
+
 kmsg_mark "tests done"
 [ "$KBT_DRIVER" = kbinder ] && check_kbinder_teardown
+# Module load and unload with binderfs (binderfs_module.sh).
+sh /scripts/binderfs_module.sh
 # A variant initramfs (e.g. the debug kernel's) may add its own checks.
 [ -f /scripts/post-check.sh ] && sh /scripts/post-check.sh
 exit 0

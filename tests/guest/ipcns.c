@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The plain devices (/dev/binder) per IPC namespace: a process in a new IPC
+ * namespace that opens /dev/binder enters that namespace's own binder
+ * world (its own context manager, nodes and handles), not the host's; the
+ * world goes when its last process does. With isolate_ipc_ns=N kbinder
+ * shares one world, as upstream does, and these tests check that instead.
+ *
+ * No upstream driver isolates IPC namespaces: on the reference driver the
+ * tests skip.
+ */
+#include "binder_util.h"
+
+#include <sched.h>
+#include <stdio.h>
+
+#define LIVE "/sys/kernel/debug/kbinder/live"
+#define PARAM "/sys/module/kbinder/parameters/isolate_ipc_ns"
+
+/* Whether kbinder isolates IPC namespaces (skips on the reference). */
+static bool isolated(void)
+{
+	FILE *f;
+	int c;
+
+	REQUIRE_KBINDER("no upstream driver isolates IPC namespaces");
+	f = fopen(PARAM, "r");
+	if (!f)
+		SKIP(PARAM " is missing (a kbinder without the parameter)");
+	c = fgetc(f);
+	fclose(f);
+	return c == 'Y';
+}
+
+/* The value of counter @name in kbinder's live-object table, or -1. */
+static long live(const char *name)
+{
+	FILE *f = fopen(LIVE, "r");
+	char key[32];
+	long n, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", key, &n) == 2)
+		if (!strcmp(key, name))
+			found = n;
+	fclose(f);
+	return found;
+}
+
+static long live_wait(const char *name, long want)
+{
+	int64_t deadline = kbt_now_ms() + 5000;
+	long n;
+
+	while ((n = live(name)) != want && kbt_now_ms() < deadline)
+		kbt_msleep(20);
+	return n;
+}
+
+static int reply_with(struct kb_thread *t,
+		      const struct binder_transaction_data *tr,
+		      struct kb_parcel *reply, void *arg)
+{
+	(void)t;
+	(void)tr;
+	kb_parcel_write_u32(reply, (uint32_t)(uintptr_t)arg);
+	return KBT_REPLY;
+}
+
+/* Call handle 0 of $BINDER_DEVICE: the status, the answer in @value. */
+static uint32_t call_mgr(uint32_t *value)
+{
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_reply r;
+
+	kbt_client(&p, &t);
+	ASSERT_OK(kb_transact(&t, 0, 1, NULL, 0, &r, kbt_default_event, NULL,
+			      KBT_WAIT_MS));
+	if (r.status == BR_REPLY) {
+		*value = kbt_txn_u32(&r.txn, 0);
+		ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	}
+	kb_close(&p);
+	return r.status;
+}
+
+/*
+ * In a new IPC namespace: the host's manager is out of reach, and this
+ * namespace can have a manager of its own, which its processes reach.
+ */
+static void namespace_main(void *arg)
+{
+	struct kbt_server s;
+	struct kb_proc p;
+	struct kb_thread t;
+	uint32_t v = 0;
+
+	(void)arg;
+	ASSERT_EQ(unshare(CLONE_NEWIPC), 0);
+	ASSERT_NE(call_mgr(&v), BR_REPLY);
+	kbt_start_ctxmgr(&s, reply_with, (void *)0x1bc);
+	ASSERT_EQ(call_mgr(&v), BR_REPLY);
+	ASSERT_EQ(v, 0x1bc);
+	kbt_client(&p, &t);
+	kbt_stop_ctxmgr(&t, &s);
+	kb_close(&p);
+}
+
+/* The same, with worlds shared: the host's manager answers. */
+static void shared_namespace_main(void *arg)
+{
+	uint32_t v = 0;
+
+	(void)arg;
+	ASSERT_EQ(unshare(CLONE_NEWIPC), 0);
+	ASSERT_EQ(call_mgr(&v), BR_REPLY);
+	ASSERT_EQ(v, 0x4057);
+}
+
+/*
+ * Two IPC namespaces, one /dev/binder, two worlds: each has its own
+ * context manager and neither sees the other's.
+ */
+TEST(ipc_namespaces_are_separate_worlds)
+{
+	bool iso = isolated();
+	struct kbt_server host;
+	struct kb_proc p;
+	struct kb_thread t;
+	uint32_t v = 0;
+
+	kbt_start_ctxmgr(&host, reply_with, (void *)0x4057);
+	ASSERT_CHILD_OK(kbt_fork(iso ? namespace_main : shared_namespace_main,
+				 NULL));
+	/* the host's world still has its manager */
+	ASSERT_EQ(call_mgr(&v), BR_REPLY);
+	ASSERT_EQ(v, 0x4057);
+	kbt_client(&p, &t);
+	kbt_stop_ctxmgr(&t, &host);
+	kb_close(&p);
+}
+
+static void open_in_new_namespace(void *arg)
+{
+	long base = (long)(intptr_t)arg;
+	struct kb_proc a, b;
+
+	ASSERT_EQ(unshare(CLONE_NEWIPC), 0);
+	kbt_open(&a);
+	ASSERT_EQ(live("contexts"), base + 1);
+	kbt_open(&b);				/* the same world */
+	ASSERT_EQ(live("contexts"), base + 1);
+	kb_close(&a);
+	kb_close(&b);
+}
+
+/* A namespace's world is made on its first open and freed after its last. */
+TEST(namespace_world_lives_as_long_as_its_processes)
+{
+	long base;
+
+	if (!isolated())
+		SKIP("isolate_ipc_ns=N: no world per namespace");
+	/* Earlier tests' worlds are released asynchronously: let them go. */
+	base = live_wait("contexts", 0);
+	if (base < 0)
+		SKIP(LIVE " has no contexts counter");
+	ASSERT_CHILD_OK(kbt_fork(open_in_new_namespace,
+				 (void *)(intptr_t)base));
+	ASSERT_EQ(live_wait("contexts", base), base);
+}
