@@ -139,6 +139,9 @@ static struct kb_ref *kb_ref_create_locked(struct kb_proc *proc,
 	ref = kb_ref_find_by_node(proc, node, &link, &parent);
 	if (ref)
 		return ref;
+	/* A sender still translating into a torn-down process adds none. */
+	if (proc->refs_dead)
+		return NULL;
 	ref = kzalloc(sizeof(*ref), GFP_KERNEL);
 	if (!ref)
 		return NULL;
@@ -331,6 +334,7 @@ void kb_proc_release_refs(struct kb_proc *proc)
 	struct rb_node *n;
 
 	mutex_lock(&proc->refs_lock);
+	proc->refs_dead = true;
 	while ((n = rb_first(&proc->refs_by_desc)))
 		kb_ref_destroy_locked(rb_entry(n, struct kb_ref, rb_desc));
 	mutex_unlock(&proc->refs_lock);
