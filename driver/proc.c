@@ -191,6 +191,26 @@ static void kb_proc_discard_work(struct work_struct *work)
 	kb_proc_put(proc);
 }
 
+/*
+ * The opener's address space is going away (its last thread exits): the
+ * receive area is unmapped for good (it cannot be mapped again), so no one
+ * can ever read what is queued to the process. Mark it dead now and drop
+ * that work, instead of when the file is released: a file in flight in
+ * that work (a unix socket or io_uring that carries this or another binder
+ * file) may be what keeps the file from being released at all.
+ */
+static void kb_proc_opener_exit(struct kb_proc *proc)
+{
+	bool first;
+
+	spin_lock(&proc->inner_lock);
+	first = !proc->inner.is_dead;
+	proc->inner.is_dead = true;
+	spin_unlock(&proc->inner_lock);
+	if (first)
+		kb_proc_queue_discard(proc);
+}
+
 static int kb_proc_open(struct inode *inode, struct file *file)
 {
 	struct miscdevice *misc = file->private_data;
@@ -278,6 +298,14 @@ static void kb_vma_close(struct vm_area_struct *vma)
 	struct kb_proc *proc = vma->vm_private_data;
 
 	kb_alloc_vma_close(&proc->alloc);
+	/*
+	 * At exit, the last thread of the opener (or whoever drops the last
+	 * use of its mm) closes the mapping. A munmap() by a live process
+	 * only closes the area, as before: its threads may still be reading.
+	 */
+	if ((current->flags & PF_EXITING) ||
+	    (READ_ONCE(proc->tsk->flags) & PF_EXITING))
+		kb_proc_opener_exit(proc);
 }
 
 static vm_fault_t kb_vma_fault(struct vm_fault *vmf)
