@@ -35,6 +35,8 @@ static const struct kb_work_ops kb_freeze_clear_ops;
 
 static void kb_freeze_note_destroy(struct kb_freeze_note *note)
 {
+	if (note->cleared)
+		atomic_dec(&note->proc->notes_cleared);
 	kfree(note);
 	kb_stats_destroyed(KB_OBJ_WORK);
 }
@@ -122,7 +124,10 @@ static void kb_freeze_note_queue(struct kb_proc *proc,
  * @desc: the handle
  * @cookie: returned with BR_FROZEN_BINDER
  *
- * Return: 0, -ENOMEM, or -EINVAL (no such handle, or already requested).
+ * Bounded like death notifications (kb_proc_may_request_note()).
+ *
+ * Return: 0, -ENOMEM, -ENOSPC (too many cleared requests unread), or
+ * -EINVAL (no such handle, or already requested).
  */
 int kb_freeze_notify_request(struct kb_thread *thread, u32 desc,
 			     binder_uintptr_t cookie)
@@ -134,13 +139,19 @@ int kb_freeze_notify_request(struct kb_thread *thread, u32 desc,
 	struct kb_ref *ref;
 	bool frozen = false;
 
-	note = kzalloc(sizeof(*note), GFP_KERNEL);
+	note = kzalloc(sizeof(*note), GFP_KERNEL_ACCOUNT);
 	if (!note)
 		return -ENOMEM;
 	kb_work_init(&note->work, &kb_freeze_note_ops);
 	note->cookie = cookie;
+	note->proc = proc;
 
 	mutex_lock(&proc->refs_lock);
+	if (!kb_proc_may_request_note(proc)) {
+		mutex_unlock(&proc->refs_lock);
+		kfree(note);
+		return -ENOSPC;
+	}
 	ref = kb_ref_lookup_locked(proc, desc, false);
 	if (!ref || ref->freeze) {
 		mutex_unlock(&proc->refs_lock);
@@ -194,6 +205,7 @@ int kb_freeze_notify_clear(struct kb_thread *thread, u32 desc,
 	ref->freeze = NULL;
 	spin_lock(&proc->inner_lock);
 	note->cleared = true;
+	atomic_inc(&proc->notes_cleared);
 	if (!note->sent) {
 		/* A queued notice turns into the clear, in place. */
 		note->work.ops = &kb_freeze_clear_ops;

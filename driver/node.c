@@ -99,7 +99,7 @@ struct kb_node *kb_node_lookup(struct kb_proc *proc, binder_uintptr_t ptr)
 static struct kb_node *kb_node_new(struct kb_proc *proc,
 				   const struct flat_binder_object *fbo)
 {
-	struct kb_node *node = kzalloc(sizeof(*node), GFP_KERNEL);
+	struct kb_node *node = kzalloc(sizeof(*node), GFP_KERNEL_ACCOUNT);
 
 	if (!node)
 		return NULL;

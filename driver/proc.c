@@ -34,6 +34,7 @@ static struct workqueue_struct *kb_release_wq;
  */
 void kb_proc_free(struct kb_proc *proc)
 {
+	ida_destroy(&proc->descs);
 	put_cred(proc->cred);
 	put_task_struct(proc->tsk);
 	kfree(proc);
@@ -216,7 +217,7 @@ static int kb_proc_open(struct inode *inode, struct file *file)
 	struct miscdevice *misc = file->private_data;
 	struct kb_proc *proc;
 
-	proc = kzalloc(sizeof(*proc), GFP_KERNEL);
+	proc = kzalloc(sizeof(*proc), GFP_KERNEL_ACCOUNT);
 	if (!proc)
 		return -ENOMEM;
 	proc->ctx = container_of(misc, struct kb_context, miscdev);
@@ -229,6 +230,7 @@ static int kb_proc_open(struct inode *inode, struct file *file)
 	mutex_init(&proc->refs_lock);
 	proc->refs_by_desc = RB_ROOT;
 	proc->refs_by_node = RB_ROOT;
+	ida_init(&proc->descs);
 	spin_lock_init(&proc->inner_lock);
 	INIT_LIST_HEAD(&proc->inner.todo);
 	proc->inner.threads = RB_ROOT;

@@ -7,6 +7,7 @@
 #define _KB_PROC_H
 
 #include <linux/cred.h>
+#include <linux/idr.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
@@ -81,6 +82,10 @@ struct kb_proc_inner {
  * @refs_lock: protects @refs_by_desc, @refs_by_node and the refs in them
  * @refs_by_desc: this process's refs by handle (protected by @refs_lock)
  * @refs_by_node: the same refs by node (protected by @refs_lock)
+ * @descs: the handle numbers in use, for the lowest free one (its own lock)
+ * @notes_cleared: death and freeze notification requests that were
+ *	cleared and are not freed yet (their "clear done" is unread);
+ *	bounded by KB_MAX_CLEARED_NOTES, checked under @refs_lock
  * @refs_dead: the refs were dropped by the teardown; no new ref is made
  *	(protected by @refs_lock)
  * @inner_lock: protects @inner and the todo lists and state of the threads
@@ -107,6 +112,8 @@ struct kb_proc {
 	struct mutex refs_lock; /* protects the refs trees */
 	struct rb_root refs_by_desc;
 	struct rb_root refs_by_node;
+	struct ida descs;
+	atomic_t notes_cleared;
 	bool refs_dead;
 
 	spinlock_t inner_lock; /* protects @inner, see internal.h */
@@ -150,6 +157,33 @@ static inline void kb_proc_put(struct kb_proc *proc)
 {
 	if (refcount_dec_and_test(&proc->mem))
 		kb_proc_free(proc);
+}
+
+/**
+ * KB_MAX_CLEARED_NOTES - cleared notification requests a process may leave
+ * unread (each is 64 bytes of kernel memory until its "clear done" is read)
+ */
+#define KB_MAX_CLEARED_NOTES 4096
+
+/**
+ * kb_proc_may_request_note() - whether a new death or freeze notification
+ * request is allowed
+ * @proc: the requesting process
+ *
+ * Every request can be cleared at once, leaving a "clear done" notice
+ * queued until read; without a bound, request/clear cycles would queue
+ * one each. Checked under @proc->refs_lock, which every clear holds when
+ * it adds to the count: at most KB_MAX_CLEARED_NOTES cleared requests
+ * plus one live request per ref exist.
+ *
+ * Return: true if the process has fewer than KB_MAX_CLEARED_NOTES
+ * cleared requests whose notice it has not read.
+ */
+static inline bool kb_proc_may_request_note(struct kb_proc *proc)
+	__must_hold(&proc->refs_lock)
+{
+	lockdep_assert_held(&proc->refs_lock);
+	return atomic_read(&proc->notes_cleared) < KB_MAX_CLEARED_NOTES;
 }
 
 bool kb_proc_enter_send(struct kb_proc *proc);
