@@ -117,7 +117,7 @@ static bool kb_device_name_taken(const char *name)
 	return taken;
 }
 
-static int kb_device_create(const char *name)
+static int kb_device_create(const char *name, umode_t mode)
 {
 	struct kb_context *ctx;
 	size_t len = strlen(name);
@@ -141,7 +141,7 @@ static int kb_device_create(const char *name)
 	ctx->miscdev.minor = MISC_DYNAMIC_MINOR;
 	ctx->miscdev.name = ctx->name;
 	ctx->miscdev.fops = &kb_proc_fops;
-	ctx->miscdev.mode = 0666;
+	ctx->miscdev.mode = mode;
 	ret = misc_register(&ctx->miscdev);
 	if (ret) {
 		pr_err("cannot register device \"%s\": %d\n", name, ret);
@@ -155,12 +155,13 @@ static int kb_device_create(const char *name)
 /**
  * kb_devices_create() - create one binder device per name
  * @names: comma-separated device names
+ * @mode: their permissions (owner root)
  *
  * On failure every device created so far is removed again.
  *
  * Return: 0 or a negative errno.
  */
-int kb_devices_create(const char *names)
+int kb_devices_create(const char *names, umode_t mode)
 {
 	char *copy, *cursor, *name;
 	int ret = 0;
@@ -172,7 +173,7 @@ int kb_devices_create(const char *names)
 	while ((name = strsep(&cursor, ",")) != NULL) {
 		if (!*name)
 			continue;
-		ret = kb_device_create(name);
+		ret = kb_device_create(name, mode);
 		if (ret)
 			break;
 	}

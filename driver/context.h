@@ -41,7 +41,7 @@ struct kb_proc;
 int kb_context_set_mgr(struct kb_proc *proc,
 		       const struct flat_binder_object *fbo);
 void kb_context_release_mgr(struct kb_proc *proc);
-int kb_devices_create(const char *names);
+int kb_devices_create(const char *names, umode_t mode);
 void kb_devices_destroy(void);
 
 #endif /* _KB_CONTEXT_H */

@@ -18,6 +18,16 @@ static char *devices = "binder,hwbinder,vndbinder";
 module_param(devices, charp, 0444);
 MODULE_PARM_DESC(devices, "comma-separated names of the binder devices to create");
 
+/*
+ * Root only, like the upstream driver's devices: with a world-writable
+ * device any user could become the context manager first or freeze other
+ * processes' binder state. Other policies: this parameter, or a udev rule
+ * (docs/security.md).
+ */
+static ushort mode = 0600;
+module_param(mode, ushort, 0444);
+MODULE_PARM_DESC(mode, "permissions of the binder devices (default 0600: root only)");
+
 static bool selftest;
 module_param(selftest, bool, 0444);
 MODULE_PARM_DESC(selftest, "run the buffer allocator self-test at load and refuse to load if it fails");
@@ -47,7 +57,7 @@ static int __init kb_init(void)
 	if (ret)
 		goto err_stats;
 	/* Last: once a device exists, userspace can open it. */
-	ret = kb_devices_create(devices);
+	ret = kb_devices_create(devices, mode & 0777);
 	if (ret)
 		goto err_netlink;
 	return 0;
