@@ -193,7 +193,7 @@ static void kb_proc_discard_work(struct work_struct *work)
 }
 
 /*
- * The opener's address space is going away (its last thread exits): the
+ * The opener's address space is going away (its last user dropped it): the
  * receive area is unmapped for good (it cannot be mapped again), so no one
  * can ever read what is queued to the process. Mark it dead now and drop
  * that work, instead of when the file is released: a file in flight in
@@ -301,12 +301,12 @@ static void kb_vma_close(struct vm_area_struct *vma)
 
 	kb_alloc_vma_close(&proc->alloc);
 	/*
-	 * At exit, the last thread of the opener (or whoever drops the last
-	 * use of its mm) closes the mapping. A munmap() by a live process
-	 * only closes the area, as before: its threads may still be reading.
+	 * The whole address space is going (exit_mmap() after the last user
+	 * of the mm dropped it: the opener exited or exec'd away from it),
+	 * whoever's context this runs in. A munmap() by a live process only
+	 * closes the area, as before: its threads may still be reading.
 	 */
-	if ((current->flags & PF_EXITING) ||
-	    (READ_ONCE(proc->tsk->flags) & PF_EXITING))
+	if (!atomic_read(&vma->vm_mm->mm_users))
 		kb_proc_opener_exit(proc);
 }
 
