@@ -106,16 +106,21 @@ static const struct kb_work_ops kb_freeze_clear_ops = {
 	.cancel = kb_freeze_clear_cancel,
 };
 
-/* Queue @note (as it is: a notice or a clear) for any looper of @proc. */
-static void kb_freeze_note_queue(struct kb_proc *proc,
+/*
+ * Queue @note (as it is: a notice or a clear) for any looper of @proc.
+ * Returns false if @proc is dead: nothing is queued to it any more, and a
+ * cleared note that is not queued belongs to nobody (the caller frees it).
+ */
+static bool kb_freeze_note_queue(struct kb_proc *proc,
 				 struct kb_freeze_note *note)
 	__must_hold(&proc->inner_lock)
 {
 	lockdep_assert_held(&proc->inner_lock);
 	if (proc->inner.is_dead)
-		return;
+		return false;
 	kb_enqueue_proc(proc, &note->work);
 	kb_proc_wake(proc, NULL, false);
+	return true;
 }
 
 /**
@@ -192,6 +197,7 @@ int kb_freeze_notify_clear(struct kb_thread *thread, u32 desc,
 	struct kb_freeze_note *note;
 	struct kb_node *node;
 	struct kb_ref *ref;
+	bool orphan = false;
 
 	mutex_lock(&proc->refs_lock);
 	ref = kb_ref_lookup_locked(proc, desc, false);
@@ -210,12 +216,14 @@ int kb_freeze_notify_clear(struct kb_thread *thread, u32 desc,
 		/* A queued notice turns into the clear, in place. */
 		note->work.ops = &kb_freeze_clear_ops;
 		if (!kb_work_queued(proc, &note->work))
-			kb_freeze_note_queue(proc, note);
+			orphan = !kb_freeze_note_queue(proc, note);
 	}
 	/* Else BC_FREEZE_NOTIFICATION_DONE queues the clear. */
 	spin_unlock(&proc->inner_lock);
 	spin_unlock(&node->lock);
 	mutex_unlock(&proc->refs_lock);
+	if (orphan)
+		kb_freeze_note_destroy(note);
 	return 0;
 }
 
@@ -230,6 +238,7 @@ int kb_freeze_notify_done(struct kb_thread *thread, binder_uintptr_t cookie)
 {
 	struct kb_proc *proc = thread->proc;
 	struct kb_freeze_note *note, *found = NULL;
+	bool orphan = false;
 
 	spin_lock(&proc->inner_lock);
 	list_for_each_entry(note, &proc->inner.delivered_freeze, work.entry) {
@@ -243,12 +252,14 @@ int kb_freeze_notify_done(struct kb_thread *thread, binder_uintptr_t cookie)
 		found->sent = false;
 		if (found->cleared) {
 			found->work.ops = &kb_freeze_clear_ops;
-			kb_freeze_note_queue(proc, found);
+			orphan = !kb_freeze_note_queue(proc, found);
 		} else if (found->is_frozen != found->sent_frozen) {
 			kb_freeze_note_queue(proc, found);
 		}
 	}
 	spin_unlock(&proc->inner_lock);
+	if (orphan)
+		kb_freeze_note_destroy(found);
 	return found ? 0 : -EINVAL;
 }
 
