@@ -247,7 +247,7 @@ static int kb_alloc_populate(struct kb_alloc *alloc, struct mm_struct *mm,
 		vma = vma_lookup(mm, addr);
 		if (!vma || vma->vm_file != alloc->file)
 			return -ESRCH;
-		page = alloc_page(GFP_KERNEL | __GFP_HIGHMEM | __GFP_ZERO);
+		page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_HIGHMEM | __GFP_ZERO);
 		if (!page)
 			return -ENOMEM;
 		ret = vm_insert_page(vma, addr, page);
@@ -444,8 +444,8 @@ int kb_alloc_mmap(struct kb_alloc *alloc, struct vm_area_struct *vma)
 	if (!alloc->mm || vma->vm_mm != alloc->mm || !npages)
 		return -EINVAL;
 	/* Not kvcalloc: list_lru_add() needs virt_to_page() of each entry. */
-	pages = kcalloc(npages, sizeof(*pages), GFP_KERNEL);
-	buffer = kzalloc(sizeof(*buffer), GFP_KERNEL);
+	pages = kcalloc(npages, sizeof(*pages), GFP_KERNEL_ACCOUNT);
+	buffer = kzalloc(sizeof(*buffer), GFP_KERNEL_ACCOUNT);
 	if (!pages || !buffer) {
 		ret = -ENOMEM;
 		goto out_free;
@@ -569,7 +569,7 @@ struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
 			break;
 		/* A split needs a struct for the rest: allocate it unlocked. */
 		mutex_unlock(&alloc->lock);
-		spare = kzalloc(sizeof(*spare), GFP_KERNEL);
+		spare = kzalloc(sizeof(*spare), GFP_KERNEL_ACCOUNT);
 		if (!spare)
 			return ERR_PTR(-ENOMEM);
 		mutex_lock(&alloc->lock);

@@ -298,7 +298,7 @@ struct kb_context *kb_device_context(struct miscdevice *misc)
 }
 
 static int kb_device_create(const char *name,
-			    const struct file_operations *fops)
+			    const struct file_operations *fops, umode_t mode)
 {
 	struct kb_device *dev;
 	size_t len = strlen(name);
@@ -326,7 +326,7 @@ static int kb_device_create(const char *name,
 	dev->miscdev.minor = MISC_DYNAMIC_MINOR;
 	dev->miscdev.name = dev->host->name;
 	dev->miscdev.fops = fops;
-	dev->miscdev.mode = 0666;
+	dev->miscdev.mode = mode;
 	ret = misc_register(&dev->miscdev);
 	if (ret) {
 		pr_err("cannot register device \"%s\": %d\n", name, ret);
@@ -344,13 +344,14 @@ static int kb_device_create(const char *name,
  * @fops: the file operations of an open device (the file layer's)
  * @per_ipc_ns: give each IPC namespace its own world (else one shared
  *	world per device, as upstream)
+ * @mode: their permissions (owner root)
  *
  * On failure every device created so far is removed again.
  *
  * Return: 0 or a negative errno.
  */
 int kb_devices_create(const char *names, const struct file_operations *fops,
-		      bool per_ipc_ns)
+		      bool per_ipc_ns, umode_t mode)
 {
 	char *copy, *cursor, *name;
 	int ret = 0;
@@ -363,7 +364,7 @@ int kb_devices_create(const char *names, const struct file_operations *fops,
 	while ((name = strsep(&cursor, ",")) != NULL) {
 		if (!*name)
 			continue;
-		ret = kb_device_create(name, fops);
+		ret = kb_device_create(name, fops, mode);
 		if (ret)
 			break;
 	}

@@ -74,7 +74,7 @@ void kb_context_release_mgr(struct kb_proc *proc);
 
 struct kb_context *kb_device_context(struct miscdevice *misc);
 int kb_devices_create(const char *names, const struct file_operations *fops,
-		      bool per_ipc_ns);
+		      bool per_ipc_ns, umode_t mode);
 void kb_devices_destroy(void);
 
 #endif /* _KB_CONTEXT_H */

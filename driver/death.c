@@ -26,6 +26,8 @@ static const struct kb_work_ops kb_death_clear_ops;
 
 static void kb_death_destroy(struct kb_death *death)
 {
+	if (death->cleared)
+		atomic_dec(&death->proc->notes_cleared);
 	kfree(death);
 	kb_stats_destroyed(KB_OBJ_DEATH);
 }
@@ -115,9 +117,12 @@ static void kb_death_queue_clear_done(struct kb_thread *thread,
  * @desc: the handle
  * @cookie: returned with BR_DEAD_BINDER
  *
- * If the node is already dead, BR_DEAD_BINDER is queued at once.
+ * If the node is already dead, BR_DEAD_BINDER is queued at once. A process
+ * with KB_MAX_CLEARED_NOTES cleared requests whose "clear done" it has not
+ * read yet gets no new one: request/clear cycles cannot pile up memory.
  *
- * Return: 0, -ENOMEM, or -EINVAL (no such handle, or already requested).
+ * Return: 0, -ENOMEM, -ENOSPC (too many cleared requests unread), or
+ * -EINVAL (no such handle, or already requested).
  */
 int kb_death_request(struct kb_thread *thread, u32 desc,
 		     binder_uintptr_t cookie)
@@ -127,13 +132,19 @@ int kb_death_request(struct kb_thread *thread, u32 desc,
 	struct kb_node *node;
 	struct kb_ref *ref;
 
-	death = kzalloc(sizeof(*death), GFP_KERNEL);
+	death = kzalloc(sizeof(*death), GFP_KERNEL_ACCOUNT);
 	if (!death)
 		return -ENOMEM;
 	kb_work_init(&death->work, &kb_death_dead_ops);
 	death->cookie = cookie;
+	death->proc = proc;
 
 	mutex_lock(&proc->refs_lock);
+	if (!kb_proc_may_request_note(proc)) {
+		mutex_unlock(&proc->refs_lock);
+		kfree(death);
+		return -ENOSPC;
+	}
 	ref = kb_ref_lookup_locked(proc, desc, false);
 	if (!ref || ref->death) {
 		mutex_unlock(&proc->refs_lock);
@@ -182,6 +193,8 @@ int kb_death_clear(struct kb_thread *thread, u32 desc,
 	spin_lock(&node->lock);
 	ref->death = NULL;
 	spin_lock(&proc->inner_lock);
+	death->cleared = true;
+	atomic_inc(&proc->notes_cleared);
 	if (!kb_work_queued(proc, &death->work))
 		kb_death_queue_clear_done(thread, death);
 	else

@@ -23,6 +23,9 @@ struct kb_thread;
  * @clear_pending: cleared while BR_DEAD_BINDER was queued or delivered:
  *	BC_DEAD_BINDER_DONE then sends BR_CLEAR_DEATH_NOTIFICATION_DONE
  *	(protected by the requesting process's inner_lock)
+ * @proc: the requesting process (constant; it outlives its requests)
+ * @cleared: the request was cleared; counted in @proc's cleared notes
+ *	until freed (written once, under the requesting process's inner_lock)
  *
  * Owned by its ref while the ref points to it, then by the list it is on.
  */
@@ -30,6 +33,8 @@ struct kb_death {
 	struct kb_work work;
 	binder_uintptr_t cookie;
 	bool clear_pending;
+	struct kb_proc *proc;
+	bool cleared;
 };
 
 int kb_death_request(struct kb_thread *thread, u32 desc,

@@ -9,7 +9,11 @@
  * finish, and fails with -EAGAIN while a call is still pending.
  *
  * Processes are found by pid through a list used only by these ioctls
- * (kb_freeze_lock), never on the transaction path.
+ * (kb_freeze_lock), never on the transaction path. The pid is read in the
+ * caller's pid namespace, and the caller must be allowed to signal the
+ * process (same real or effective uid as its real or saved uid, or
+ * CAP_KILL in its user namespace), as for kill(2): freezing is the
+ * binder side of a process freezer.
  *
  * While the process is frozen, a one-way call flagged TF_UPDATE_TXN
  * replaces a call still waiting on the same node that has the same code,
@@ -17,8 +21,11 @@
  */
 #include "internal.h"
 
+#include <linux/cred.h>
 #include <linux/jiffies.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 
@@ -113,20 +120,61 @@ static int kb_freeze_one(struct kb_proc *proc,
 	return 0;
 }
 
-/* Every process with @pid, each with a memory reference. */
-static struct kb_proc **kb_freeze_find(u32 pid, int *count)
+/* Whether current may signal @task, by the rules of kill(2). */
+static bool kb_freeze_may_signal(struct task_struct *task)
+{
+	const struct cred *cred = current_cred();
+	const struct cred *tcred;
+	bool ok;
+
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = uid_eq(cred->euid, tcred->suid) || uid_eq(cred->euid, tcred->uid) ||
+	     uid_eq(cred->uid, tcred->suid) || uid_eq(cred->uid, tcred->uid) ||
+	     ns_capable(tcred->user_ns, CAP_KILL);
+	rcu_read_unlock();
+	return ok;
+}
+
+/*
+ * The process (thread group leader) with tgid @nr in the caller's pid
+ * namespace, with a reference: ERR_PTR(-EINVAL) if there is none there,
+ * ERR_PTR(-EPERM) if the caller may not signal it.
+ */
+static struct task_struct *kb_freeze_task(u32 nr)
+{
+	struct task_struct *task = NULL;
+
+	if (nr > INT_MAX)
+		return ERR_PTR(-EINVAL);
+	rcu_read_lock();
+	task = pid_task(find_vpid(nr), PIDTYPE_TGID);
+	if (task)
+		get_task_struct(task);
+	rcu_read_unlock();
+	if (!task)
+		return ERR_PTR(-EINVAL);
+	if (!kb_freeze_may_signal(task)) {
+		put_task_struct(task);
+		return ERR_PTR(-EPERM);
+	}
+	return task;
+}
+
+/* Every process opened by @task, each with a memory reference. */
+static struct kb_proc **kb_freeze_find(struct task_struct *task, int *count)
 {
 	struct kb_proc *proc, **procs;
 	int n = 0;
 
 	mutex_lock(&kb_freeze_lock);
 	list_for_each_entry(proc, &kb_freeze_procs, freeze_entry)
-		n += proc->pid == pid;
+		n += proc->tsk == task;
 	procs = n ? kcalloc(n, sizeof(*procs), GFP_KERNEL) : NULL;
 	if (procs) {
 		n = 0;
 		list_for_each_entry(proc, &kb_freeze_procs, freeze_entry) {
-			if (proc->pid != pid)
+			if (proc->tsk != task)
 				continue;
 			kb_proc_get(proc);
 			procs[n++] = proc;
@@ -141,15 +189,19 @@ static struct kb_proc **kb_freeze_find(u32 pid, int *count)
  * kb_freeze_ioctl() - BINDER_FREEZE
  * @info: pid, enable, timeout
  *
- * Return: 0, -EINVAL (no such process), -EAGAIN (calls still pending),
- * -ENOMEM, or -ERESTARTSYS.
+ * Return: 0, -EINVAL (no such process), -EPERM (the caller may not signal
+ * it), -EAGAIN (calls still pending), -ENOMEM, or -ERESTARTSYS.
  */
 int kb_freeze_ioctl(const struct binder_freeze_info *info)
 {
+	struct task_struct *task = kb_freeze_task(info->pid);
 	struct kb_proc **procs;
 	int count, i, ret = 0;
 
-	procs = kb_freeze_find(info->pid, &count);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	procs = kb_freeze_find(task, &count);
+	put_task_struct(task);
 	if (!procs)
 		return count ? -ENOMEM : -EINVAL;
 	for (i = 0; i < count; i++) {
@@ -166,18 +218,22 @@ int kb_freeze_ioctl(const struct binder_freeze_info *info)
  * @info: in: the pid; out: what the frozen process received (sync_recv
  *	bit 1: calls still pending)
  *
- * Return: 0 or -EINVAL (no such process).
+ * Return: 0, -EINVAL (no such process) or -EPERM (the caller may not
+ * signal it).
  */
 int kb_freeze_get_info(struct binder_frozen_status_info *info)
 {
+	struct task_struct *task = kb_freeze_task(info->pid);
 	struct kb_proc *proc;
 	bool found = false;
 
+	if (IS_ERR(task))
+		return PTR_ERR(task);
 	info->sync_recv = 0;
 	info->async_recv = 0;
 	mutex_lock(&kb_freeze_lock);
 	list_for_each_entry(proc, &kb_freeze_procs, freeze_entry) {
-		if (proc->pid != info->pid)
+		if (proc->tsk != task)
 			continue;
 		found = true;
 		spin_lock(&proc->inner_lock);
@@ -187,6 +243,7 @@ int kb_freeze_get_info(struct binder_frozen_status_info *info)
 		spin_unlock(&proc->inner_lock);
 	}
 	mutex_unlock(&kb_freeze_lock);
+	put_task_struct(task);
 	return found ? 0 : -EINVAL;
 }
 

@@ -35,6 +35,8 @@ static const struct kb_work_ops kb_freeze_clear_ops;
 
 static void kb_freeze_note_destroy(struct kb_freeze_note *note)
 {
+	if (note->cleared)
+		atomic_dec(&note->proc->notes_cleared);
 	kfree(note);
 	kb_stats_destroyed(KB_OBJ_WORK);
 }
@@ -104,16 +106,21 @@ static const struct kb_work_ops kb_freeze_clear_ops = {
 	.cancel = kb_freeze_clear_cancel,
 };
 
-/* Queue @note (as it is: a notice or a clear) for any looper of @proc. */
-static void kb_freeze_note_queue(struct kb_proc *proc,
+/*
+ * Queue @note (as it is: a notice or a clear) for any looper of @proc.
+ * Returns false if @proc is dead: nothing is queued to it any more, and a
+ * cleared note that is not queued belongs to nobody (the caller frees it).
+ */
+static bool kb_freeze_note_queue(struct kb_proc *proc,
 				 struct kb_freeze_note *note)
 	__must_hold(&proc->inner_lock)
 {
 	lockdep_assert_held(&proc->inner_lock);
 	if (proc->inner.is_dead)
-		return;
+		return false;
 	kb_enqueue_proc(proc, &note->work);
 	kb_proc_wake(proc, NULL, false);
+	return true;
 }
 
 /**
@@ -122,7 +129,10 @@ static void kb_freeze_note_queue(struct kb_proc *proc,
  * @desc: the handle
  * @cookie: returned with BR_FROZEN_BINDER
  *
- * Return: 0, -ENOMEM, or -EINVAL (no such handle, or already requested).
+ * Bounded like death notifications (kb_proc_may_request_note()).
+ *
+ * Return: 0, -ENOMEM, -ENOSPC (too many cleared requests unread), or
+ * -EINVAL (no such handle, or already requested).
  */
 int kb_freeze_notify_request(struct kb_thread *thread, u32 desc,
 			     binder_uintptr_t cookie)
@@ -134,13 +144,19 @@ int kb_freeze_notify_request(struct kb_thread *thread, u32 desc,
 	struct kb_ref *ref;
 	bool frozen = false;
 
-	note = kzalloc(sizeof(*note), GFP_KERNEL);
+	note = kzalloc(sizeof(*note), GFP_KERNEL_ACCOUNT);
 	if (!note)
 		return -ENOMEM;
 	kb_work_init(&note->work, &kb_freeze_note_ops);
 	note->cookie = cookie;
+	note->proc = proc;
 
 	mutex_lock(&proc->refs_lock);
+	if (!kb_proc_may_request_note(proc)) {
+		mutex_unlock(&proc->refs_lock);
+		kfree(note);
+		return -ENOSPC;
+	}
 	ref = kb_ref_lookup_locked(proc, desc, false);
 	if (!ref || ref->freeze) {
 		mutex_unlock(&proc->refs_lock);
@@ -181,6 +197,7 @@ int kb_freeze_notify_clear(struct kb_thread *thread, u32 desc,
 	struct kb_freeze_note *note;
 	struct kb_node *node;
 	struct kb_ref *ref;
+	bool orphan = false;
 
 	mutex_lock(&proc->refs_lock);
 	ref = kb_ref_lookup_locked(proc, desc, false);
@@ -194,16 +211,19 @@ int kb_freeze_notify_clear(struct kb_thread *thread, u32 desc,
 	ref->freeze = NULL;
 	spin_lock(&proc->inner_lock);
 	note->cleared = true;
+	atomic_inc(&proc->notes_cleared);
 	if (!note->sent) {
 		/* A queued notice turns into the clear, in place. */
 		note->work.ops = &kb_freeze_clear_ops;
 		if (!kb_work_queued(proc, &note->work))
-			kb_freeze_note_queue(proc, note);
+			orphan = !kb_freeze_note_queue(proc, note);
 	}
 	/* Else BC_FREEZE_NOTIFICATION_DONE queues the clear. */
 	spin_unlock(&proc->inner_lock);
 	spin_unlock(&node->lock);
 	mutex_unlock(&proc->refs_lock);
+	if (orphan)
+		kb_freeze_note_destroy(note);
 	return 0;
 }
 
@@ -218,6 +238,7 @@ int kb_freeze_notify_done(struct kb_thread *thread, binder_uintptr_t cookie)
 {
 	struct kb_proc *proc = thread->proc;
 	struct kb_freeze_note *note, *found = NULL;
+	bool orphan = false;
 
 	spin_lock(&proc->inner_lock);
 	list_for_each_entry(note, &proc->inner.delivered_freeze, work.entry) {
@@ -231,12 +252,14 @@ int kb_freeze_notify_done(struct kb_thread *thread, binder_uintptr_t cookie)
 		found->sent = false;
 		if (found->cleared) {
 			found->work.ops = &kb_freeze_clear_ops;
-			kb_freeze_note_queue(proc, found);
+			orphan = !kb_freeze_note_queue(proc, found);
 		} else if (found->is_frozen != found->sent_frozen) {
 			kb_freeze_note_queue(proc, found);
 		}
 	}
 	spin_unlock(&proc->inner_lock);
+	if (orphan)
+		kb_freeze_note_destroy(found);
 	return found ? 0 : -EINVAL;
 }
 

@@ -25,7 +25,9 @@ struct kb_thread;
  * @sent_frozen: the state last delivered (same lock)
  * @sent: delivered, waiting for BC_FREEZE_NOTIFICATION_DONE (same lock)
  * @cleared: the request was cleared; the note belongs to the list it is
- *	on, no longer to its ref (same lock)
+ *	on, no longer to its ref, and is counted in @proc's cleared notes
+ *	until freed (same lock)
+ * @proc: the requesting process (constant; it outlives its requests)
  *
  * Owned by its ref while the ref points to it, then by the list it is on.
  */
@@ -36,6 +38,7 @@ struct kb_freeze_note {
 	bool sent_frozen;
 	bool sent;
 	bool cleared;
+	struct kb_proc *proc;
 };
 
 int kb_freeze_notify_request(struct kb_thread *thread, u32 desc,

@@ -28,6 +28,16 @@ static bool isolate_ipc_ns = true;
 module_param(isolate_ipc_ns, bool, 0444);
 MODULE_PARM_DESC(isolate_ipc_ns, "give every IPC namespace its own binder world behind each misc device (N: one world shared by all, as upstream)");
 
+/*
+ * Root only, like the upstream driver's devices: with a world-writable
+ * device any user could become the context manager first or freeze other
+ * processes' binder state. Other policies: this parameter, or a udev rule
+ * (docs/security.md).
+ */
+static ushort mode = 0600;
+module_param(mode, ushort, 0444);
+MODULE_PARM_DESC(mode, "permissions of the binder devices (default 0600: root only)");
+
 static bool selftest;
 module_param(selftest, bool, 0444);
 MODULE_PARM_DESC(selftest, "run the buffer allocator self-test at load and refuse to load if it fails");
@@ -60,7 +70,8 @@ static int __init kb_init(void)
 	if (ret)
 		goto err_stats;
 	/* Last: once a device exists, userspace can open it. */
-	ret = kb_devices_create(devices, &kb_proc_fops, isolate_ipc_ns);
+	ret = kb_devices_create(devices, &kb_proc_fops, isolate_ipc_ns,
+			       mode & 0777);
 	if (ret)
 		goto err_netlink;
 	ret = kb_binderfs_init(binderfs_type, devices, &kb_proc_fs_fops);

@@ -99,7 +99,7 @@ struct kb_node *kb_node_lookup(struct kb_proc *proc, binder_uintptr_t ptr)
 static struct kb_node *kb_node_new(struct kb_proc *proc,
 				   const struct flat_binder_object *fbo)
 {
-	struct kb_node *node = kzalloc(sizeof(*node), GFP_KERNEL);
+	struct kb_node *node = kzalloc(sizeof(*node), GFP_KERNEL_ACCOUNT);
 
 	if (!node)
 		return NULL;
@@ -500,6 +500,58 @@ void kb_proc_release_nodes(struct kb_proc *proc)
 		if (!node)
 			return;
 		kb_node_release(proc, node);
+		kb_node_put_mem(node);
+	}
+}
+
+/*
+ * The first node of @proc whose pointer is above @after (or the first one
+ * if !@any_after), with a memory reference, or NULL.
+ */
+static struct kb_node *kb_node_next(struct kb_proc *proc, bool any_after,
+				    binder_uintptr_t after)
+{
+	struct kb_node *node, *found = NULL;
+	struct rb_node *rb;
+
+	spin_lock(&proc->inner_lock);
+	rb = proc->inner.nodes.rb_node;
+	while (rb) {
+		node = rb_entry(rb, struct kb_node, rb);
+		if (!any_after || node->ptr > after) {
+			found = node;
+			rb = rb->rb_left;
+		} else {
+			rb = rb->rb_right;
+		}
+	}
+	if (found)
+		refcount_inc(&found->mem);
+	spin_unlock(&proc->inner_lock);
+	return found;
+}
+
+/**
+ * kb_proc_cancel_async() - cancel the one-way calls queued on every node
+ * @proc: a process that is dead (nobody will ever read them)
+ *
+ * The call being delivered (its buffer not freed yet) stays; freeing it
+ * finds the queue empty.
+ */
+void kb_proc_cancel_async(struct kb_proc *proc)
+{
+	struct kb_node *node;
+	binder_uintptr_t after = 0;
+	bool any_after = false;
+	LIST_HEAD(async);
+
+	while ((node = kb_node_next(proc, any_after, after))) {
+		after = node->ptr;
+		any_after = true;
+		spin_lock(&node->lock);
+		list_splice_init(&node->inner.async_todo, &async);
+		spin_unlock(&node->lock);
+		kb_work_cancel_list(proc, &async);
 		kb_node_put_mem(node);
 	}
 }

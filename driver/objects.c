@@ -158,7 +158,7 @@ static struct kb_status kb_translate_one_fd(struct kb_objects_ctx *ctx,
 
 	if (!ctx->accept_fds)
 		return kb_fail(BR_FAILED_REPLY, -EPERM);
-	fixup = kzalloc(sizeof(*fixup), GFP_KERNEL);
+	fixup = kzalloc(sizeof(*fixup), GFP_KERNEL_ACCOUNT);
 	if (!fixup)
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
 	file = fget(fd);
@@ -545,7 +545,9 @@ void kb_objects_release(struct kb_proc *proc, struct kb_buffer *buffer,
  *
  * Reserves every descriptor first (close-on-exec), writes the numbers into
  * the buffer, and installs the files only when all of that worked, so a
- * failure leaves the file table as it was.
+ * failure leaves the file table as it was. The reserved numbers are kept
+ * in the fixups themselves: nothing is allocated here, however many
+ * descriptors the transaction carries (up to a quarter of the area).
  *
  * Return: 0 or a negative errno.
  */
@@ -553,24 +555,17 @@ int kb_objects_install_fds(struct kb_proc *proc, struct kb_buffer *buffer,
 			   struct list_head *fd_fixups)
 {
 	struct kb_fd_fixup *fixup, *tmp;
-	size_t n = 0, i;
-	int *fds, ret = 0;
+	int ret = 0;
 
 	list_for_each_entry(fixup, fd_fixups, entry)
-		n++;
-	if (!n)
-		return 0;
-	fds = kcalloc(n, sizeof(*fds), GFP_KERNEL);
-	if (!fds)
-		return -ENOMEM;
-	i = 0;
+		fixup->fd = -1;
 	list_for_each_entry(fixup, fd_fixups, entry) {
 		u32 fd;
 
 		ret = get_unused_fd_flags(O_CLOEXEC);
 		if (ret < 0)
 			break;
-		fds[i++] = ret;
+		fixup->fd = ret;
 		fd = ret;
 		ret = kb_alloc_copy_to_buffer(&proc->alloc, buffer,
 					      fixup->offset, &fd, sizeof(fd));
@@ -578,18 +573,19 @@ int kb_objects_install_fds(struct kb_proc *proc, struct kb_buffer *buffer,
 			break;
 	}
 	if (ret < 0) {
-		while (i)
-			put_unused_fd(fds[--i]);
-		kfree(fds);
+		list_for_each_entry(fixup, fd_fixups, entry) {
+			if (fixup->fd < 0)
+				break;
+			put_unused_fd(fixup->fd);
+			fixup->fd = -1;
+		}
 		return ret;
 	}
-	i = 0;
 	list_for_each_entry_safe(fixup, tmp, fd_fixups, entry) {
-		fd_install(fds[i++], fixup->file);
+		fd_install(fixup->fd, fixup->file);
 		list_del(&fixup->entry);
 		kfree(fixup);
 	}
-	kfree(fds);
 	return 0;
 }
 

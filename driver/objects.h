@@ -59,16 +59,19 @@ struct kb_objects_ctx {
  * struct kb_fd_fixup - a file to install in the receiver when it reads
  * @entry: in the transaction's fd_fixups list
  * @file: the sender's file (a reference is held)
- * @offset: where in the buffer the new descriptor number goes
+ * @offset: where in the buffer the new descriptor number goes (an area is
+ *	at most 4 MiB)
+ * @fd: the descriptor reserved for it while the receiver installs them
  *
  * Descriptors are installed by the receiving thread itself, in its own
  * file table, when it reads the transaction; until then only the file
- * reference travels.
+ * reference travels. 32 bytes each, charged to the sender's memory cgroup.
  */
 struct kb_fd_fixup {
 	struct list_head entry;
 	struct file *file;
-	size_t offset;
+	u32 offset;
+	int fd;
 };
 
 struct kb_status kb_objects_translate(struct kb_objects_ctx *ctx);

@@ -34,6 +34,7 @@ static struct workqueue_struct *kb_release_wq;
  */
 void kb_proc_free(struct kb_proc *proc)
 {
+	ida_destroy(&proc->descs);
 	put_cred(proc->cred);
 	put_task_struct(proc->tsk);
 	kb_context_put(proc->ctx);
@@ -41,12 +42,22 @@ void kb_proc_free(struct kb_proc *proc)
 	kb_stats_destroyed(KB_OBJ_PROC);
 }
 
+/* Queue @proc's discard work, holding a memory reference while queued. */
+static void kb_proc_queue_discard(struct kb_proc *proc)
+{
+	kb_proc_get(proc);
+	if (!queue_work(kb_release_wq, &proc->discard_work))
+		kb_proc_put(proc);
+}
+
 /**
  * kb_proc_enter_send() - count a transaction being set up towards @proc
  * @proc: the receiving process
  *
- * While counted, the process's teardown waits, so the buffer being filled
- * in its area stays valid.
+ * While counted, the receive area of @proc stays allocated (its teardown
+ * leaves freeing it to the last sender), so the buffer being filled in
+ * it stays valid. Nothing waits for the count: a sender may be stalled
+ * in a user copy for as long as userspace wants.
  *
  * Return: false if the process is dying (the call gets BR_DEAD_REPLY).
  */
@@ -74,17 +85,132 @@ void kb_proc_exit_send(struct kb_proc *proc)
 	last = --proc->inner.senders == 0 && proc->inner.is_dead;
 	spin_unlock(&proc->inner_lock);
 	if (last)
-		wake_up(&proc->senders_wait);
+		kb_proc_last_sender_gone(proc);
 }
 
-static bool kb_proc_no_senders(struct kb_proc *proc)
+/**
+ * kb_proc_last_sender_gone() - the last sender towards a dying process left
+ * @proc: the process (the caller still holds a memory reference on it)
+ *
+ * What that sender queued after the process died is discarded, and if
+ * the file was released meanwhile, the receive area is freed now (both on
+ * the release workqueue).
+ */
+void kb_proc_last_sender_gone(struct kb_proc *proc)
 {
-	bool none;
+	kb_proc_queue_discard(proc);
+}
+
+/*
+ * Whether to take the last step of a teardown, true exactly once: the
+ * teardown's other steps are done and no sender is filling a buffer in
+ * the area any more.
+ */
+static bool kb_proc_take_area(struct kb_proc *proc)
+{
+	bool take;
 
 	spin_lock(&proc->inner_lock);
-	none = !proc->inner.senders;
+	take = proc->inner.released && !proc->inner.area_freed &&
+	       !proc->inner.senders;
+	if (take)
+		proc->inner.area_freed = true;
 	spin_unlock(&proc->inner_lock);
-	return none;
+	return take;
+}
+
+/* Free the receive area and drop the file's memory reference. */
+static void kb_proc_free_area(struct kb_proc *proc)
+{
+	unsigned int left;
+
+	left = kb_alloc_release(&proc->alloc);
+	kb_stats_destroyed_n(KB_OBJ_BUFFER, left);
+	kb_proc_put(proc);
+}
+
+/*
+ * The first live thread of @proc whose id is above @after, with a memory
+ * reference, or NULL. The tree is walked from the top each time: the lock
+ * is dropped while each thread's work is cancelled.
+ */
+static struct kb_thread *kb_proc_next_thread(struct kb_proc *proc,
+					     pid_t after)
+{
+	struct kb_thread *thread, *found = NULL;
+	struct rb_node *n;
+
+	spin_lock(&proc->inner_lock);
+	n = proc->inner.threads.rb_node;
+	while (n) {
+		thread = rb_entry(n, struct kb_thread, rb);
+		if (thread->pid > after) {
+			found = thread;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	if (found)
+		kb_thread_get(found);
+	spin_unlock(&proc->inner_lock);
+	return found;
+}
+
+/* Cancel what is queued to each thread of a process nobody reads. */
+static void kb_proc_cancel_thread_work(struct kb_proc *proc)
+{
+	struct kb_thread *thread;
+	pid_t after = INT_MIN;
+
+	while ((thread = kb_proc_next_thread(proc, after))) {
+		after = thread->pid;
+		kb_work_cancel_list(proc, &thread->inner.todo);
+		kb_thread_put(thread);
+	}
+}
+
+/*
+ * Work nobody can read any more: everything queued to the process, its
+ * threads and its nodes. Cancelling answers the senders and drops what
+ * the work held (files of fd objects among them).
+ */
+static void kb_proc_discard_incoming(struct kb_proc *proc)
+{
+	kb_work_cancel_list(proc, &proc->inner.todo);
+	kb_proc_cancel_thread_work(proc);
+	kb_proc_cancel_async(proc);
+}
+
+static void kb_proc_discard_work(struct work_struct *work)
+{
+	struct kb_proc *proc = container_of(work, struct kb_proc,
+					    discard_work);
+
+	kb_proc_discard_incoming(proc);
+	if (kb_proc_take_area(proc))
+		kb_proc_free_area(proc);
+	kb_proc_put(proc);
+}
+
+/*
+ * The opener's address space is going away (its last user dropped it): the
+ * receive area is unmapped for good (it cannot be mapped again), so no one
+ * can ever read what is queued to the process. Mark it dead now and drop
+ * that work, instead of when the file is released: a file in flight in
+ * that work (a unix socket or io_uring that carries this or another binder
+ * file) may be what keeps the file from being released at all.
+ */
+static void kb_proc_opener_exit(struct kb_proc *proc)
+{
+	bool first;
+
+	spin_lock(&proc->inner_lock);
+	first = !proc->inner.is_dead;
+	proc->inner.is_dead = true;
+	spin_unlock(&proc->inner_lock);
+	if (first)
+		kb_proc_queue_discard(proc);
 }
 
 /* Open on @ctx, whose reference the process takes over. */
@@ -92,7 +218,7 @@ static int kb_proc_open_ctx(struct file *file, struct kb_context *ctx)
 {
 	struct kb_proc *proc;
 
-	proc = kzalloc(sizeof(*proc), GFP_KERNEL);
+	proc = kzalloc(sizeof(*proc), GFP_KERNEL_ACCOUNT);
 	if (!proc) {
 		kb_context_put(ctx);
 		return -ENOMEM;
@@ -107,6 +233,7 @@ static int kb_proc_open_ctx(struct file *file, struct kb_context *ctx)
 	mutex_init(&proc->refs_lock);
 	proc->refs_by_desc = RB_ROOT;
 	proc->refs_by_node = RB_ROOT;
+	ida_init(&proc->descs);
 	spin_lock_init(&proc->inner_lock);
 	INIT_LIST_HEAD(&proc->inner.todo);
 	proc->inner.threads = RB_ROOT;
@@ -114,7 +241,7 @@ static int kb_proc_open_ctx(struct file *file, struct kb_context *ctx)
 	INIT_LIST_HEAD(&proc->inner.waiting_threads);
 	INIT_LIST_HEAD(&proc->inner.delivered_death);
 	INIT_LIST_HEAD(&proc->inner.delivered_freeze);
-	init_waitqueue_head(&proc->senders_wait);
+	INIT_WORK(&proc->discard_work, kb_proc_discard_work);
 	init_waitqueue_head(&proc->freeze_wait);
 	kb_alloc_init(&proc->alloc);
 	kb_stats_created(KB_OBJ_PROC);
@@ -143,21 +270,22 @@ static int kb_proc_open_fs(struct inode *inode, struct file *file)
 }
 
 /*
- * Teardown, in dependency order: refuse new work and wait for senders;
- * give up the context manager; fail the calls the threads were in; cancel
- * queued work (answering its senders); detach the nodes (firing death
- * notifications); drop the refs; free the receive area.
+ * Teardown, in dependency order: refuse new work; give up the context
+ * manager; fail the calls the threads were in; cancel queued work
+ * (answering its senders); detach the nodes (firing death notifications);
+ * drop the refs; free the receive area. Nothing here waits for userspace:
+ * a sender still filling a buffer in the area (stalled in a user copy, on
+ * a FUSE or userfaultfd page) keeps only the area, which the last such
+ * sender frees (kb_proc_last_sender_gone()).
  */
 static void kb_proc_release_work(struct work_struct *work)
 {
 	struct kb_proc *proc = container_of(work, struct kb_proc, release_work);
-	unsigned int left;
 
 	kb_freeze_remove_proc(proc);
 	spin_lock(&proc->inner_lock);
 	proc->inner.is_dead = true;
 	spin_unlock(&proc->inner_lock);
-	wait_event(proc->senders_wait, kb_proc_no_senders(proc));
 
 	kb_context_release_mgr(proc);
 	kb_proc_release_threads(proc);
@@ -166,9 +294,12 @@ static void kb_proc_release_work(struct work_struct *work)
 	kb_proc_release_refs(proc);
 	kb_work_cancel_list(proc, &proc->inner.delivered_death);
 	kb_work_cancel_list(proc, &proc->inner.delivered_freeze);
-	left = kb_alloc_release(&proc->alloc);
-	kb_stats_destroyed_n(KB_OBJ_BUFFER, left);
-	kb_proc_put(proc);
+	/* Only now may the area go: the steps above free buffers in it. */
+	spin_lock(&proc->inner_lock);
+	proc->inner.released = true;
+	spin_unlock(&proc->inner_lock);
+	if (kb_proc_take_area(proc))
+		kb_proc_free_area(proc);
 }
 
 static int kb_proc_release(struct inode *inode, struct file *file)
@@ -191,6 +322,14 @@ static void kb_vma_close(struct vm_area_struct *vma)
 	struct kb_proc *proc = vma->vm_private_data;
 
 	kb_alloc_vma_close(&proc->alloc);
+	/*
+	 * The whole address space is going (exit_mmap() after the last user
+	 * of the mm dropped it: the opener exited or exec'd away from it),
+	 * whoever's context this runs in. A munmap() by a live process only
+	 * closes the area, as before: its threads may still be reading.
+	 */
+	if (!atomic_read(&vma->vm_mm->mm_users))
+		kb_proc_opener_exit(proc);
 }
 
 static vm_fault_t kb_vma_fault(struct vm_fault *vmf)

@@ -7,6 +7,7 @@
 #define _KB_PROC_H
 
 #include <linux/cred.h>
+#include <linux/idr.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
@@ -31,12 +32,15 @@ struct kb_thread;
  *	acknowledged with BC_DEAD_BINDER_DONE
  * @delivered_freeze: freeze notifications delivered and not yet
  *	acknowledged with BC_FREEZE_NOTIFICATION_DONE
- * @is_dead: the file was released; no new work is accepted
+ * @is_dead: the file was released or its opener exited; no new work is
+ *	accepted
  * @max_threads: BINDER_SET_MAX_THREADS
  * @requested_threads: BR_SPAWN_LOOPER sent and not yet registered
  * @requested_threads_started: threads registered after a spawn request
- * @senders: transactions being set up towards this process; teardown
- *	waits until none is left
+ * @senders: transactions being set up towards this process; the receive
+ *	area is freed only when none is left (nothing waits for it)
+ * @released: the file was released and its teardown ran, but for the area
+ * @area_freed: the receive area was freed (the teardown's last step)
  * @spam_detection: BINDER_ENABLE_ONEWAY_SPAM_DETECTION is on: one-way
  *	calls that hog the receiver's async space are answered with
  *	BR_ONEWAY_SPAM_SUSPECT
@@ -57,6 +61,8 @@ struct kb_proc_inner {
 	u32 requested_threads;
 	u32 requested_threads_started;
 	u32 senders;
+	bool released;
+	bool area_freed;
 	bool spam_detection;
 	u32 outstanding;
 	bool is_frozen;
@@ -76,12 +82,20 @@ struct kb_proc_inner {
  * @refs_lock: protects @refs_by_desc, @refs_by_node and the refs in them
  * @refs_by_desc: this process's refs by handle (protected by @refs_lock)
  * @refs_by_node: the same refs by node (protected by @refs_lock)
+ * @descs: the handle numbers in use, for the lowest free one (its own lock)
+ * @notes_cleared: death and freeze notification requests that were
+ *	cleared and are not freed yet (their "clear done" is unread);
+ *	bounded by KB_MAX_CLEARED_NOTES, checked under @refs_lock
+ * @refs_dead: the refs were dropped by the teardown; no new ref is made
+ *	(protected by @refs_lock)
  * @inner_lock: protects @inner and the todo lists and state of the threads
  * @inner: see &struct kb_proc_inner (protected by @inner_lock)
  * @cached_thread: the thread that last made an ioctl, or NULL (set under
  *	@inner_lock, cleared under it when that thread is released; read
  *	under RCU, see kb_thread_current())
- * @senders_wait: teardown waits here for @inner.senders to drop to zero
+ * @discard_work: drops the work queued to a process nobody can read
+ *	any more (its opener exited, or senders that were in flight when it
+ *	died are done); frees the area if that is all its teardown waits for
  * @freeze_wait: BINDER_FREEZE waits here for @inner.outstanding to drop
  * @freeze_entry: in the list BINDER_FREEZE searches (its own lock)
  * @release_work: the deferred teardown after the file is released
@@ -98,12 +112,15 @@ struct kb_proc {
 	struct mutex refs_lock; /* protects the refs trees */
 	struct rb_root refs_by_desc;
 	struct rb_root refs_by_node;
+	struct ida descs;
+	atomic_t notes_cleared;
+	bool refs_dead;
 
 	spinlock_t inner_lock; /* protects @inner, see internal.h */
 	struct kb_proc_inner inner;
 	struct kb_thread __rcu *cached_thread;
 
-	wait_queue_head_t senders_wait;
+	struct work_struct discard_work;
 	wait_queue_head_t freeze_wait;
 	struct list_head freeze_entry;
 	struct work_struct release_work;
@@ -143,7 +160,35 @@ static inline void kb_proc_put(struct kb_proc *proc)
 		kb_proc_free(proc);
 }
 
+/**
+ * KB_MAX_CLEARED_NOTES - cleared notification requests a process may leave
+ * unread (each is 64 bytes of kernel memory until its "clear done" is read)
+ */
+#define KB_MAX_CLEARED_NOTES 4096
+
+/**
+ * kb_proc_may_request_note() - whether a new death or freeze notification
+ * request is allowed
+ * @proc: the requesting process
+ *
+ * Every request can be cleared at once, leaving a "clear done" notice
+ * queued until read; without a bound, request/clear cycles would queue
+ * one each. Checked under @proc->refs_lock, which every clear holds when
+ * it adds to the count: at most KB_MAX_CLEARED_NOTES cleared requests
+ * plus one live request per ref exist.
+ *
+ * Return: true if the process has fewer than KB_MAX_CLEARED_NOTES
+ * cleared requests whose notice it has not read.
+ */
+static inline bool kb_proc_may_request_note(struct kb_proc *proc)
+	__must_hold(&proc->refs_lock)
+{
+	lockdep_assert_held(&proc->refs_lock);
+	return atomic_read(&proc->notes_cleared) < KB_MAX_CLEARED_NOTES;
+}
+
 bool kb_proc_enter_send(struct kb_proc *proc);
 void kb_proc_exit_send(struct kb_proc *proc);
+void kb_proc_last_sender_gone(struct kb_proc *proc);
 
 #endif /* _KB_PROC_H */

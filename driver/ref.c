@@ -10,6 +10,7 @@
  */
 #include "internal.h"
 
+#include <linux/idr.h>
 #include <linux/slab.h>
 
 #include "death.h"
@@ -100,31 +101,37 @@ static struct kb_ref *kb_ref_find_by_node(struct kb_proc *proc,
 	return NULL;
 }
 
-/* Give @ref the lowest free handle (0 is kept for the context manager). */
-static void kb_ref_insert_desc(struct kb_proc *proc, struct kb_ref *ref,
-			       bool is_mgr)
+/*
+ * Give @ref the lowest free handle (0 is kept for the context manager),
+ * from the process's handle allocator: O(log n), where walking the tree
+ * for the first gap was O(n) per new ref.
+ *
+ * Return: 0 or -ENOMEM/-ENOSPC.
+ */
+static int kb_ref_insert_desc(struct kb_proc *proc, struct kb_ref *ref,
+			      bool is_mgr)
 	__must_hold(&proc->refs_lock)
 {
-	struct rb_node **p, *parent = NULL, *n;
+	struct rb_node **p, *parent = NULL;
 	struct kb_ref *other;
-	u32 desc = is_mgr ? 0 : 1;
+	int desc;
 
 	lockdep_assert_held(&proc->refs_lock);
-	for (n = rb_first(&proc->refs_by_desc); n; n = rb_next(n)) {
-		other = rb_entry(n, struct kb_ref, rb_desc);
-		if (other->desc > desc)
-			break;
-		desc = other->desc + 1;
-	}
+	desc = ida_alloc_range(&proc->descs, is_mgr ? 0 : 1, INT_MAX,
+			       GFP_KERNEL_ACCOUNT);
+	if (desc < 0)
+		return desc;
 	ref->desc = desc;
 	p = &proc->refs_by_desc.rb_node;
 	while (*p) {
 		parent = *p;
 		other = rb_entry(parent, struct kb_ref, rb_desc);
-		p = desc < other->desc ? &parent->rb_left : &parent->rb_right;
+		p = ref->desc < other->desc ? &parent->rb_left :
+					      &parent->rb_right;
 	}
 	rb_link_node(&ref->rb_desc, parent, p);
 	rb_insert_color(&ref->rb_desc, &proc->refs_by_desc);
+	return 0;
 }
 
 static struct kb_ref *kb_ref_create_locked(struct kb_proc *proc,
@@ -139,20 +146,28 @@ static struct kb_ref *kb_ref_create_locked(struct kb_proc *proc,
 	ref = kb_ref_find_by_node(proc, node, &link, &parent);
 	if (ref)
 		return ref;
-	ref = kzalloc(sizeof(*ref), GFP_KERNEL);
+	/* A sender still translating into a torn-down process adds none. */
+	if (proc->refs_dead)
+		return NULL;
+	ref = kzalloc(sizeof(*ref), GFP_KERNEL_ACCOUNT);
 	if (!ref)
 		return NULL;
 	ref->debug_id = kb_new_debug_id();
 	ref->proc = proc;
 	ref->node = node;
+	spin_lock(&node->lock);
+	is_mgr = node->inner.is_mgr;
+	spin_unlock(&node->lock);
+	if (kb_ref_insert_desc(proc, ref, is_mgr)) {
+		kfree(ref);
+		return NULL;
+	}
 	rb_link_node(&ref->rb_node, parent, link);
 	rb_insert_color(&ref->rb_node, &proc->refs_by_node);
 
 	spin_lock(&node->lock);
-	is_mgr = node->inner.is_mgr;
 	hlist_add_head(&ref->node_entry, &node->inner.refs);
 	spin_unlock(&node->lock);
-	kb_ref_insert_desc(proc, ref, is_mgr);
 	kb_stats_created(KB_OBJ_REF);
 	return ref;
 }
@@ -170,6 +185,7 @@ static void kb_ref_destroy_locked(struct kb_ref *ref)
 	lockdep_assert_held(&proc->refs_lock);
 	rb_erase(&ref->rb_desc, &proc->refs_by_desc);
 	rb_erase(&ref->rb_node, &proc->refs_by_node);
+	ida_free(&proc->descs, ref->desc);
 
 	spin_lock(&node->lock);
 	hlist_del(&ref->node_entry);
@@ -331,6 +347,7 @@ void kb_proc_release_refs(struct kb_proc *proc)
 	struct rb_node *n;
 
 	mutex_lock(&proc->refs_lock);
+	proc->refs_dead = true;
 	while ((n = rb_first(&proc->refs_by_desc)))
 		kb_ref_destroy_locked(rb_entry(n, struct kb_ref, rb_desc));
 	mutex_unlock(&proc->refs_lock);

@@ -102,7 +102,7 @@ static void kb_send_exit_locked(struct kb_send *s)
 static void kb_send_exit_wake(struct kb_send *s)
 {
 	if (unlikely(s->exit_wake))
-		wake_up(&s->target_proc->senders_wait);
+		kb_proc_last_sender_gone(s->target_proc);
 }
 
 /*

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Security regression (issue 10, defect 5), kbinder only: a binder file
+ * in flight keeps its process's binder state alive. kbinder refuses a
+ * binder fd as an fd object, but a file that carries other files (a unix
+ * socket with the binder fd queued on it, an io_uring with it registered)
+ * went through, and two processes that sent each other such a carrier in
+ * calls never read kept each other's binder state forever after both
+ * died: the live-object counters never came back and the module could not
+ * be unloaded. Both routes must leave nothing behind.
+ */
+#include "binder_util.h"
+
+#include <linux/io_uring.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#define LIVE "/sys/kernel/debug/kbinder/live"
+#define MAX_COUNTERS 16
+#define NODE_PTR 0xc7c1e000
+#define CODE_SETUP 1
+#define CODE_CARRY 2
+
+enum carrier { CARRIER_UNIX, CARRIER_IO_URING };
+
+struct live {
+	int n;
+	char name[MAX_COUNTERS][32];
+	long value[MAX_COUNTERS];
+};
+
+static int read_live(struct live *l)
+{
+	FILE *f = fopen(LIVE, "r");
+
+	l->n = 0;
+	if (!f)
+		return -errno;
+	while (l->n < MAX_COUNTERS &&
+	       fscanf(f, "%31s %ld", l->name[l->n], &l->value[l->n]) == 2)
+		l->n++;
+	fclose(f);
+	return 0;
+}
+
+/* Wait up to @ms for the counters to equal @base; describe a difference. */
+static bool back_to(const struct live *base, int ms, char *why, size_t size)
+{
+	int64_t deadline = kbt_now_ms() + ms;
+	struct live now;
+	int i;
+
+	for (;;) {
+		bool same = true;
+
+		if (read_live(&now))
+			return false;
+		why[0] = 0;
+		for (i = 0; i < base->n && i < now.n; i++) {
+			if (now.value[i] != base->value[i]) {
+				snprintf(why, size, "%s %ld, was %ld",
+					 now.name[i], now.value[i],
+					 base->value[i]);
+				same = false;
+				break;
+			}
+		}
+		if (same)
+			return true;
+		if (kbt_now_ms() > deadline)
+			return false;
+		kbt_msleep(20);
+	}
+}
+
+/* A unix socket with @fd queued on it (SCM_RIGHTS), or -errno. */
+static int unix_carrier(int fd)
+{
+	char byte = 'b';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = u.buf,
+		.msg_controllen = sizeof(u.buf),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	if (sendmsg(sv[0], &msg, 0) != 1) {
+		int err = -errno;
+
+		close(sv[0]);
+		close(sv[1]);
+		return err;
+	}
+	close(sv[0]);
+	return sv[1];	/* its receive queue holds @fd */
+}
+
+/* An io_uring with @fd registered as a fixed file, or -errno. */
+static int io_uring_carrier(int fd)
+{
+	struct io_uring_params params;
+	int ring;
+
+	memset(&params, 0, sizeof(params));
+	ring = (int)syscall(__NR_io_uring_setup, 4, &params);
+	if (ring < 0)
+		return -errno;
+	if (syscall(__NR_io_uring_register, ring, IORING_REGISTER_FILES,
+		    &fd, 1)) {
+		int err = -errno;
+
+		close(ring);
+		return err;
+	}
+	return ring;
+}
+
+static int make_carrier(enum carrier kind, int fd)
+{
+	return kind == CARRIER_UNIX ? unix_carrier(fd) : io_uring_carrier(fd);
+}
+
+/* A one-way call to @handle with @kind carrying our own binder fd. */
+static void send_carrier(struct kb_thread *t, uint32_t handle,
+			 enum carrier kind)
+{
+	struct kb_parcel data;
+	int carrier = make_carrier(kind, t->fd);
+
+	ASSERT_GE(carrier, 0);
+	kb_parcel_init(&data);
+	kb_parcel_write_fd(&data, carrier, 0);
+	ASSERT_EQ(kbt_call_status(t, handle, CODE_CARRY, &data, TF_ONE_WAY),
+		  BR_TRANSACTION_COMPLETE);
+	kb_parcel_fini(&data);
+	close(carrier);
+}
+
+/*
+ * The manager Q: on SETUP it takes the caller's node, sends it a carrier
+ * of Q's binder fd, replies, and never reads again (until killed).
+ */
+static int q_handler(struct kb_thread *t,
+		     const struct binder_transaction_data *tr,
+		     struct kb_parcel *reply, void *arg)
+{
+	enum carrier kind = *(enum carrier *)arg;
+	struct flat_binder_object obj;
+
+	if (tr->code != CODE_SETUP)
+		return KBT_REPLY;
+	kbt_txn_object(tr, 0, &obj);
+	ASSERT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
+	send_carrier(t, obj.handle, kind);
+	kb_parcel_write_u32(reply, 1);
+	ASSERT_OK(kb_send_reply(t, reply, 0, KBT_WAIT_MS));
+	for (;;)
+		pause();
+	return KBT_REPLIED;
+}
+
+struct p_args {
+	enum carrier kind;
+	struct kbt_chan chan;
+};
+
+/* P: gives Q its node, then sends Q a carrier of P's binder fd. */
+static void p_main(void *arg)
+{
+	struct p_args *a = arg;
+	struct kb_parcel data;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_reply r;
+
+	kbt_client(&p, &t);
+	kb_parcel_init(&data);
+	kb_parcel_write_binder(&data, NODE_PTR, 0,
+			       FLAT_BINDER_FLAG_ACCEPTS_FDS, false);
+	kbt_call(&t, 0, CODE_SETUP, &data, &r);
+	kb_parcel_fini(&data);
+	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	send_carrier(&t, 0, a->kind);
+	ASSERT_SIGNAL(&a->chan, 'D');
+	for (;;)
+		pause();
+}
+
+static void carrier_cycle_is_freed(enum carrier kind)
+{
+	struct flat_binder_object ext = {
+		.hdr.type = BINDER_TYPE_BINDER,
+		.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS,
+	};
+	struct live base, mid;
+	struct kbt_server s;
+	struct p_args a = { .kind = kind };
+	char why[128];
+	int probe, i, differ = 0;
+	pid_t p;
+
+	REQUIRE_KBINDER("counts kbinder's live objects");
+	if (read_live(&base))
+		SKIP("%s is not readable", LIVE);
+	probe = make_carrier(kind, 0);
+	if (probe == -ENOSYS || probe == -EPERM)
+		SKIP("no %s: %s", kind == CARRIER_UNIX ? "unix socket" :
+		     "io_uring", kbt_strerr(probe));
+	ASSERT_GE(probe, 0);
+	close(probe);
+
+	memset(&s, 0, sizeof(s));
+	s.fn = q_handler;
+	s.arg = &kind;
+	s.ctxmgr = true;
+	s.ext = &ext;
+	kbt_chan_init(&s.chan);
+	s.pid = kbt_fork(kbt_server_main, &s);
+	ASSERT_WAIT(&s.chan, 'R');
+	kbt_chan_init(&a.chan);
+	p = kbt_fork(p_main, &a);
+	ASSERT_WAIT(&a.chan, 'D');
+	kbt_msleep(100);
+
+	ASSERT_OK(read_live(&mid));
+	for (i = 0; i < mid.n && i < base.n; i++)
+		differ += mid.value[i] != base.value[i];
+	ASSERT_GT(differ, 0);	/* the test sees what it counts */
+
+	/* Both die with each other's binder file in their queues. */
+	ASSERT_EQ(kbt_kill(p), 128 + SIGKILL);
+	ASSERT_EQ(kbt_kill(s.pid), 128 + SIGKILL);
+	kbt_chan_close(&a.chan);
+	kbt_chan_close(&s.chan);
+	if (!back_to(&base, 5000, why, sizeof(why)))
+		kbt_fail(__FILE__, __LINE__, true,
+			 "pinned after both processes died: %s", why);
+}
+
+TEST(binder_fd_in_a_unix_socket_cycle_is_freed)
+{
+	carrier_cycle_is_freed(CARRIER_UNIX);
+}
+
+TEST(binder_fd_in_an_io_uring_cycle_is_freed)
+{
+	carrier_cycle_is_freed(CARRIER_IO_URING);
+}

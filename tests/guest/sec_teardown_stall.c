@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Security regression (issue 10, defect 3): a process's teardown must not
+ * wait for userspace. A sender can be stalled for as long as it likes in
+ * the copy of its payload into the receiver's area (the payload on a
+ * userfaultfd or FUSE page that nobody serves); while it is, the
+ * receiver's death must still be delivered and the references it held
+ * must still be dropped. kbinder used to wait in its release workqueue
+ * for every such sender: deaths never came, and enough of them blocked
+ * the workqueue and rmmod.
+ */
+#include "binder_util.h"
+
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#define NODE_PTR 0x5e5000
+#define NODE_COOKIE 0x5e5001
+#define DEATH_COOKIE 0xdead5e5
+#define STALL_MS 5000
+
+/* The server acquires every handle it is sent and keeps it. */
+static int keeper(struct kb_thread *t, const struct binder_transaction_data *tr,
+		  struct kb_parcel *reply, void *arg)
+{
+	struct flat_binder_object obj;
+
+	(void)arg;
+	if (tr->offsets_size) {
+		kbt_txn_object(tr, 0, &obj);
+		EXPECT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
+	}
+	kb_parcel_write_u32(reply, 1);
+	return KBT_REPLY;
+}
+
+struct stalled {
+	int fd;
+	void *page;
+	uint32_t status;	/* how the stalled call ended */
+	int err;
+};
+
+/* A call whose payload is on a page that faults into userfaultfd. */
+static void *stalled_sender(void *arg)
+{
+	struct stalled *st = arg;
+	struct binder_transaction_data tr;
+	struct kb_thread t;
+	struct kb_writer w;
+	struct kb_return ret;
+	uint8_t cmds[128];
+	int err;
+
+	memset(&tr, 0, sizeof(tr));
+	tr.target.handle = 0;
+	tr.code = 1;
+	tr.data_size = 64;
+	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)st->page;
+	kb_thread_init(&t, st->fd);
+	kb_writer_init(&w, cmds, sizeof(cmds));
+	kb_put_txn(&w, BC_TRANSACTION, &tr);
+	/* Sleeps in the copy of the payload until the page is served. */
+	err = kb_write(st->fd, cmds, w.len, NULL);
+	while (!err) {
+		err = kb_next(&t, &ret, KBT_WAIT_MS);
+		if (err)
+			break;
+		if (ret.cmd == BR_REPLY || ret.cmd == BR_DEAD_REPLY ||
+		    ret.cmd == BR_FAILED_REPLY) {
+			st->status = ret.cmd;
+			if (ret.cmd == BR_REPLY)
+				kb_free_buffer(&t, ret.u.txn.data.ptr.buffer);
+			break;
+		}
+	}
+	st->err = err;
+	return NULL;
+}
+
+static int open_uffd(void *page, size_t len)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = {
+		.range = { .start = (uintptr_t)page, .len = len },
+		.mode = UFFDIO_REGISTER_MODE_MISSING,
+	};
+	int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+
+	if (uffd < 0)
+		return -errno;
+	if (ioctl(uffd, UFFDIO_API, &api) || ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		int err = -errno;
+
+		close(uffd);
+		return err;
+	}
+	return uffd;
+}
+
+/* The kernel touched the page: the sender sleeps in its copy. */
+static int wait_fault(int uffd, int ms)
+{
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	if (poll(&pfd, 1, ms) != 1)
+		return -ETIMEDOUT;
+	if (read(uffd, &msg, sizeof(msg)) != sizeof(msg))
+		return -errno;
+	return msg.event == UFFD_EVENT_PAGEFAULT ? 0 : -EPROTO;
+}
+
+static void serve_page(int uffd, void *page, size_t len)
+{
+	struct uffdio_zeropage zp = {
+		.range = { .start = (uintptr_t)page, .len = len },
+	};
+
+	EXPECT_OK(ioctl(uffd, UFFDIO_ZEROPAGE, &zp) ? -errno : 0);
+}
+
+/*
+ * Collect what the server's death brings to the looper @t within @ms:
+ * the death notice and the release of the node the server held.
+ */
+static void collect(struct kb_thread *t, int ms, bool *dead, bool *decrefs)
+{
+	int64_t deadline = kbt_now_ms() + ms;
+	struct kb_return ret;
+
+	while (!(*dead && *decrefs)) {
+		int64_t left = deadline - kbt_now_ms();
+
+		if (left <= 0 || kb_next(t, &ret, (int)left))
+			return;
+		if (ret.cmd == BR_DEAD_BINDER) {
+			EXPECT_EQ(ret.u.cookie, DEATH_COOKIE);
+			*dead = true;
+			EXPECT_OK(kb_dead_binder_done(t, ret.u.cookie));
+		} else if (ret.cmd == BR_DECREFS) {
+			EXPECT_EQ(ret.u.ptr_cookie.ptr, NODE_PTR);
+			*decrefs = true;
+		} else if (ret.cmd != BR_NOOP) {
+			kbt_default_event(t, &ret, NULL);
+		}
+	}
+}
+
+TEST_TIMEOUT(teardown_does_not_wait_for_a_stalled_sender, 60)
+{
+	struct kbt_server s;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_parcel data;
+	struct kb_reply r;
+	struct stalled st = { 0 };
+	bool dead = false, decrefs = false;
+	size_t len = (size_t)sysconf(_SC_PAGESIZE);
+	pthread_t sender;
+	int64_t killed;
+	int uffd;
+
+	kbt_start_ctxmgr(&s, keeper, NULL);
+	kbt_client(&p, &t);
+	ASSERT_OK(kb_enter_looper(&t));
+	/* The server holds our node strongly. */
+	kb_parcel_init(&data);
+	kb_parcel_write_binder(&data, NODE_PTR, NODE_COOKIE, 0, false);
+	kbt_call(&t, 0, 2, &data, &r);
+	kb_parcel_fini(&data);
+	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_EQ(kbt_no_work(&t, 200), 0);	/* BR_INCREFS/ACQUIRE acked */
+	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
+	ASSERT_OK(kb_request_death(&t, 0, DEATH_COOKIE));
+
+	st.fd = p.fd;
+	st.page = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(st.page, MAP_FAILED);
+	uffd = open_uffd(st.page, len);
+	if (uffd == -ENOSYS || uffd == -EPERM) {
+		munmap(st.page, len);
+		kbt_stop_with_client(&t, &s, &p);
+		SKIP("no userfaultfd: %s", kbt_strerr(uffd));
+	}
+	ASSERT_GE(uffd, 0);
+	ASSERT_EQ(pthread_create(&sender, NULL, stalled_sender, &st), 0);
+	ASSERT_OK(wait_fault(uffd, KBT_WAIT_MS));
+
+	/* The server dies while our call to it is stalled in its copy. */
+	ASSERT_EQ(kbt_kill(s.pid), 128 + SIGKILL);
+	killed = kbt_now_ms();
+	collect(&t, STALL_MS, &dead, &decrefs);
+	EXPECT_TRUE(dead);
+	EXPECT_TRUE(decrefs);
+	kbt_log("after the kill, with the sender still stalled: death %s, "
+		"node released %s (%lld ms)", dead ? "delivered" : "MISSING",
+		decrefs ? "yes" : "NO", (long long)(kbt_now_ms() - killed));
+
+	/* Release the sender: its call finds the server dead. */
+	serve_page(uffd, st.page, len);
+	ASSERT_EQ(pthread_join(sender, NULL), 0);
+	EXPECT_OK(st.err);
+	EXPECT_EQ(st.status, BR_DEAD_REPLY);
+	collect(&t, STALL_MS, &dead, &decrefs);	/* what a blocked one owes */
+	close(uffd);
+	munmap(st.page, len);
+	kbt_chan_close(&s.chan);
+	kb_close(&p);
+}
