@@ -113,7 +113,9 @@ static void mon_print(struct monitor *m, double secs, bool tty)
 	       m->have_stats ? "upstream per-process counters" :
 	       "no per-process counters from this driver (kbinder has none)",
 	       secs);
-	if (m->reports)
+	if (m->reports == -ENOENT)
+		printf("transaction reports: none (no \"binder\" netlink family: a driver before 6.18)\n");
+	else if (m->reports)
 		printf("transaction reports: %s\n", strerror(-m->reports));
 	printf("%7s %-16s %9s %9s %8s %s\n", "PID", "COMM", "TXN/s", "REPLY/s",
 	       "FAILED", "LAST");
