@@ -794,3 +794,61 @@ TEST(an_object_passed_in_a_call_is_called_back_and_an_fd_passes_through)
 	kbt_chan_close(&chan);
 	stop_sm(smpid);
 }
+
+TEST_TIMEOUT(get_service2_answers_a_service_union_from_api_35, 60)
+{
+	for (int level = 35; level <= 36; level++) {
+		struct flat_binder_object obj;
+		struct kbinder_parcel_view v;
+		struct kbinder_parcel data;
+		struct kbinder_reply r;
+		struct service_arg a;
+		struct kbt_chan chan;
+		struct kbinder_thread t;
+		struct kbinder_proc p;
+		struct kbinder_sm sm;
+		uint32_t nonnull, tag, inner, size, lazy, out;
+		int32_t ex, code;
+		size_t start;
+		pid_t smpid, svc;
+
+		smpid = start_sm(level);
+		svc = start_adder(&a, level, "kbinder.test.v2", &chan);
+		kbt_open(&p);
+		kbinder_thread_init(&t, p.fd);
+		ASSERT_OK(kbinder_sm_init(&sm, &t, level));
+		ASSERT_EQ(kbinder_sm_code(&sm.wire, KBINDER_SM_GET_SERVICE2), 2);
+		kbinder_parcel_init(&data);
+		kbinder_parcel_write_token(&data, &sm.wire, KBINDER_SM_DESCRIPTOR);
+		kbinder_parcel_write_string16(&data, "kbinder.test.v2");
+		ASSERT_OK(bare_call(&t, 0, 2, &data, &r));
+		kbinder_parcel_fini(&data);
+		ASSERT_FALSE(r.txn.flags & TF_STATUS_CODE);
+		kbinder_view_init(&v, &r.txn);
+		ASSERT_OK(kbinder_view_read_status(&v, &ex, &code, NULL, 0));
+		ASSERT_EQ(ex, 0);
+		ASSERT_OK(kbinder_view_read_u32(&v, &nonnull));
+		ASSERT_OK(kbinder_view_read_u32(&v, &tag));
+		ASSERT_OK(kbinder_view_read_u32(&v, &inner));
+		start = v.pos;
+		ASSERT_OK(kbinder_view_read_u32(&v, &size));
+		ASSERT_EQ(kbinder_view_read_strong_binder(&v, &sm.wire, &obj, NULL), 0);
+		ASSERT_OK(kbinder_view_read_u32(&v, &lazy));
+		ASSERT_EQ(nonnull, 1);
+		ASSERT_EQ(tag, 0);		/* serviceWithMetadata */
+		ASSERT_EQ(inner, 1);
+		ASSERT_EQ(size, v.pos - start);
+		ASSERT_EQ(lazy, 0);
+		ASSERT_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
+		/* The handle in it is the service. */
+		ASSERT_OK(kbinder_ref(&t, BC_ACQUIRE, obj.handle));
+		kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+		ASSERT_OK(call_add(&t, &sm.wire, obj.handle, 1, &out));
+		ASSERT_EQ(out, 2);
+		ASSERT_OK(kbinder_ref(&t, BC_RELEASE, obj.handle));
+		kbinder_close(&p);
+		kbt_kill(svc);
+		kbt_chan_close(&chan);
+		stop_sm(smpid);
+	}
+}
