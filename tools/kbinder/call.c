@@ -163,11 +163,15 @@ static void print_decoded(const struct binder_transaction_data *tr, bool aidl)
 			first = false;
 			continue;
 		}
-		if (first && aidl) {
+		if (first && aidl && v.size - v.pos >= 4) {
 			int32_t ex, code;
 
+			/* A Status only if the first word is an exception code:
+			 * HIDL-style and raw replies start with anything. */
+			memcpy(&ex, v.data + v.pos, sizeof(ex));
 			first = false;
-			if (!kbinder_view_read_status(&v, &ex, &code, s, sizeof(s))) {
+			if ((ex == 0 || (ex >= -9 && ex <= -1) || ex == -128) &&
+			    !kbinder_view_read_status(&v, &ex, &code, s, sizeof(s))) {
 				if (ex)
 					printf("  exception %d%s%s (code %d)\n", ex,
 					       s[0] ? ": " : "", s, code);

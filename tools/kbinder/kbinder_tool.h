@@ -43,6 +43,7 @@ int cmd_demo(const char *device);
 int cmd_stats(void);
 int cmd_report(const char *device, int argc, char **argv);
 int cmd_call(const char *device, int argc, char **argv);
+int cmd_monitor(const char *device, int argc, char **argv);
 
 struct kbinder_report;
 /* One report as `kbinder report` prints it, on one line. */

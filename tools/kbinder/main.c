@@ -34,6 +34,9 @@ static const char usage_text[] =
 "  stats                 kbinder's live objects (needs debugfs)\n"
 "  demo                  a service manager, a service and a client, with\n"
 "                        a death notification at the end\n"
+"  monitor [--interval S] [--count N]\n"
+"                        per-process transaction rates (upstream driver's\n"
+"                        debugfs stats) and failed calls (reports), refreshed\n"
 "  report [--count N] [--timeout S]\n"
 "                        print transaction reports (failed, frozen, spam\n"
 "                        calls; netlink, mainline 6.18) until interrupted,\n"
@@ -65,6 +68,11 @@ static const struct {
 	  "  A service manager, an echo service and a client in one run.\n" },
 	{ "report", "kbinder [-d DEVICE] report [--count N] [--timeout S]\n"
 	  "  Print the driver's transaction reports (netlink).\n" },
+	{ "monitor", "kbinder monitor [--interval S] [--count N]\n"
+	  "  Per-process transaction and reply rates (from the upstream\n"
+	  "  driver's debugfs stats; kbinder has no per-process counters) and\n"
+	  "  failed calls per sender (from the transaction reports), refreshed\n"
+	  "  every S seconds (1), N times (0: until interrupted).\n" },
 };
 
 int tool_error(int err, const char *fmt, ...)
@@ -337,6 +345,8 @@ int main(int argc, char **argv)
 		return argc ? bad_usage(cmd) : cmd_demo(device) ? 1 : 0;
 	if (!strcmp(cmd, "report"))
 		return cmd_report(device, argc, argv);
+	if (!strcmp(cmd, "monitor"))
+		return cmd_monitor(device, argc, argv);
 	fprintf(stderr, "kbinder: unknown command '%s' (kbinder --help)\n", cmd);
 	return 2;
 }

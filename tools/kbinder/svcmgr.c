@@ -255,28 +255,33 @@ static int aidl_lookup(struct svcmgr *sm, struct kbinder_call *c, int method)
 	s = find_service(sm, name);
 	ok(c);
 	if (method == KBINDER_SM_GET_SERVICE2 || method == KBINDER_SM_CHECK_SERVICE2) {
-		/* union Service: tag 0, the binder (API 35); from API 36 tag 0
-		 * is ServiceWithMetadata {IBinder service; boolean isLazy}. */
-		kbinder_parcel_write_u32(c->reply, 0);
-		if (sm->wire.api_level >= 36) {
-			size_t start;
+		/*
+		 * The union Service, returned as a non-null parcelable (int32
+		 * 1), its tag 0: ServiceWithMetadata {@nullable IBinder service;
+		 * boolean isLazyService}, itself a non-null parcelable with a
+		 * size header. (The shape of Android 15's later releases and
+		 * 16, the one libgbinder parses; early 15 builds had a bare
+		 * IBinder at tag 0.)
+		 */
+		size_t start;
 
-			kbinder_parcel_write_u32(c->reply, 1);	/* non-null */
-			start = c->reply->size;
-			kbinder_parcel_write_u32(c->reply, 0);	/* size, below */
-			if (s)
-				kbinder_parcel_write_strong_handle(c->reply, &sm->wire,
-								   s->handle, s->stability);
-			else
-				kbinder_parcel_write_strong_binder(c->reply, &sm->wire, 0, 0);
-			kbinder_parcel_write_u32(c->reply, 0);	/* isLazyService */
-			if (!c->reply->err) {
-				uint32_t size = (uint32_t)(c->reply->size - start);
+		kbinder_parcel_write_u32(c->reply, 1);	/* non-null Service */
+		kbinder_parcel_write_u32(c->reply, 0);	/* tag serviceWithMetadata */
+		kbinder_parcel_write_u32(c->reply, 1);	/* non-null parcelable */
+		start = c->reply->size;
+		kbinder_parcel_write_u32(c->reply, 0);	/* size, below */
+		if (s)
+			kbinder_parcel_write_strong_handle(c->reply, &sm->wire,
+							   s->handle, s->stability);
+		else
+			kbinder_parcel_write_strong_binder(c->reply, &sm->wire, 0, 0);
+		kbinder_parcel_write_u32(c->reply, 0);	/* isLazyService */
+		if (!c->reply->err) {
+			uint32_t size = (uint32_t)(c->reply->size - start);
 
-				memcpy(c->reply->data + start, &size, sizeof(size));
-			}
-			return c->reply->err;
+			memcpy(c->reply->data + start, &size, sizeof(size));
 		}
+		return c->reply->err;
 	}
 	if (s)
 		return kbinder_parcel_write_strong_handle(c->reply, &sm->wire,
