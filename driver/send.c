@@ -314,7 +314,8 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 	t->to_proc = s->target_proc;
 	/* A reply's receiver; a call's is found when it is committed. */
 	t->to_thread = s->target_thread;
-	t->sender_tgid = get_pid(task_tgid(current));
+	/* The binder process is the file's opener, as upstream reports it. */
+	t->sender_tgid = get_pid(task_tgid(s->proc->tsk));
 	t->sender_euid = task_euid(s->proc->tsk);
 	t->code = tr->code;
 	t->flags = tr->flags;

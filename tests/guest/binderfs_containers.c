@@ -133,17 +133,19 @@ struct container {
  */
 static void container_init(struct container *c)
 {
-	char mine[16], other[16], out[1024], text[32];
+	char mine[16], other[16], out[1024], text[32], arg[40];
 	char *sm[] = { "kbinder", "servicemanager", NULL };
 	char *serve[] = { "kbinder", "serve", mine, NULL };
 	char *list[] = { "kbinder", "list", NULL };
-	char *call_mine[] = { "kbinder", "call", mine, text, NULL };
-	char *call_other[] = { "kbinder", "call", other, text, NULL };
+	/* the echo service's String echo(String) is code 1 */
+	char *call_mine[] = { "kbinder", "call", mine, "1", arg, NULL };
+	char *call_other[] = { "kbinder", "call", other, "1", arg, NULL };
 	char token;
 
 	snprintf(mine, sizeof(mine), "echo%d", c->id);
 	snprintf(other, sizeof(other), "echo%d", 3 - c->id);
 	snprintf(text, sizeof(text), "hello from %d", c->id);
+	snprintf(arg, sizeof(arg), "s16:%s", text);
 	ASSERT_EQ(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
 	mkdir(MNT, 0700);
 	ASSERT_EQ(mount("binder", MNT, "binder", 0, NULL), 0);
@@ -151,9 +153,9 @@ static void container_init(struct container *c)
 	run_until_ok(list);
 	spawn(serve);
 	{
-		char *call[] = { "kbinder", "call", mine, "ping", NULL };
+		char *ping[] = { "kbinder", "ping", mine, NULL };
 
-		run_until_ok(call);
+		run_until_ok(ping);
 	}
 	ASSERT_SIGNAL(&c->chan, 'R');
 	for (;;) {
