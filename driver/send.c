@@ -579,8 +579,9 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 	}
 	spin_lock(&s->proc->inner_lock);
 	kb_work_dequeue(s->proc, s->tcomplete);
-	if (!oneway && thread->inner.transaction_stack == t)
-		thread->inner.transaction_stack = t->from_parent;
+	/* Off the stack before kb_send_cleanup() frees it, wherever it is. */
+	if (!oneway)
+		kb_transaction_unlink_locked(thread, t);
 	spin_unlock(&s->proc->inner_lock);
 	return st;
 }
