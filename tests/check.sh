@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# usage: tests/check.sh all|host|lint|runner|guest|fuzz   (run by the Makefile)
+# usage: tests/check.sh all|host|lint|runner|guest|flavours|fuzz   (run by the Makefile)
 #
 # Runs the stages of `make check`, keeps every stage's result lines under
 # $BUILD/results/, and ends with one tally over all of them:
@@ -11,6 +11,8 @@
 #           log shows a splat, and a run whose guest dies without a verdict
 #   guest   the guest suite, one boot per driver in $DRIVERS (kbinder and/or
 #           reference): conformance tests must pass on both
+#   flavours the guest suite on other Debian kernel flavours ($FLAVOURS:
+#           cloud-amd64, rt-amd64), each built for and booted on its own
 #   fuzz    a short kbfuzz run on kbinder (FUZZ_CHECK_DURATION s, fixed
 #           FUZZ_CHECK_SEED so CI explores the same ground every time;
 #           `make fuzz` picks a new seed)
@@ -87,6 +89,46 @@ stage_guest() {
 	done
 }
 
+# The guest suite on the other Debian 6.1 kernel flavours in $FLAVOURS
+# (make check: cloud-amd64; make check-flavours: amd64 cloud-amd64 rt-amd64),
+# each with the module built against its own headers, booting its own
+# kernel; the flavour named by $1 (the one stage_guest ran) is skipped. A
+# kernel without binder_linux.ko (cloud-amd64 is built without binder at
+# all) has no reference: the suite runs on kbinder alone there, and says so.
+stage_flavours() {
+	local skip=${1:-} flavour kver ref driver drivers label dir
+	for flavour in ${FLAVOURS:-cloud-amd64}; do
+		[ "$flavour" = "$skip" ] && continue
+		kver=$(scripts/kernel-version.sh "$flavour")
+		ref=/lib/modules/$kver/kernel/drivers/android/binder_linux.ko
+		drivers=$DRIVERS
+		if [ -n "$kver" ] && [ ! -e "$ref" ]; then
+			echo "--- $flavour: $kver has no binder of its own" \
+				"($(grep -s 'CONFIG_ANDROID_BINDER_IPC[= ]' "/boot/config-$kver")):" \
+				"the suite runs on kbinder alone, no reference"
+			drivers=${drivers//reference/}
+		fi
+		for driver in $drivers; do
+			label=$driver
+			[ "$flavour" = amd64 ] || label=$driver@$flavour
+			dir=$BUILD/$flavour/vm/check-$driver.$$
+			echo "--- guest suite on $driver, $flavour kernel ${kver:-(not installed)}"
+			mkdir -p "$BUILD/$flavour/vm"
+			make -s --no-print-directory flavour-run FLAVOUR="$flavour" \
+				KVER="$kver" KDIR="/lib/modules/$kver/build" \
+				VMLINUZ="/boot/vmlinuz-$kver" DRIVER="$driver" \
+				TESTS="$TESTS" LOGDIR="$dir"
+			if [ -s "$dir/judged.log" ]; then
+				cp "$dir/judged.log" "$results/guest-$label.$$.log"
+			else
+				echo "FAIL $flavour/(build): no guest run (see above)" \
+					>"$results/guest-$label.$$.log"
+			fi
+			inputs+=("$label:$results/guest-$label.$$.log")
+		done
+	done
+}
+
 stage_fuzz() {
 	local dir=$BUILD/fuzz/check.$$
 	[ -f fuzz/fuzz.mk ] || return 0
@@ -106,13 +148,14 @@ stage_fuzz() {
 }
 
 case "${1:-all}" in
-all) stage_host; stage_lint; stage_runner; stage_guest; stage_fuzz ;;
+all) stage_host; stage_lint; stage_runner; stage_guest; stage_flavours "${FLAVOUR:-amd64}"; stage_fuzz ;;
+flavours) stage_flavours ;;
 lint) stage_lint ;;
 fuzz) stage_fuzz ;;
 host) stage_host ;;
 runner) stage_runner ;;
 guest) stage_guest ;;
-*) echo "usage: $0 all|host|lint|runner|guest|fuzz" >&2; exit 2 ;;
+*) echo "usage: $0 all|host|lint|runner|guest|flavours|fuzz" >&2; exit 2 ;;
 esac
 
 echo "--- summary"
