@@ -222,6 +222,7 @@ check-flavours: all
 .PHONY: check-flavours flavour-run
 flavour-run: $(INITRAMFS)
 	@test -n '$(LOGDIR)' || { echo 'flavour-run: LOGDIR= is required'; exit 2; }
+	@mkdir -p $(BUILD)/vm
 	@$(VM_RUN) --driver '$(or $(DRIVER),kbinder)' --tests '$(TESTS)' --logdir '$(LOGDIR)' check
 
 # Host test fragments (each defines a host-*-check target).
