@@ -225,6 +225,22 @@ flavour-run: $(INITRAMFS)
 	@mkdir -p $(BUILD)/vm
 	@$(VM_RUN) --driver '$(or $(DRIVER),kbinder)' --tests '$(TESTS)' --logdir '$(LOGDIR)' check
 
+# ---------------------------------------------------------------- Debian packages
+# make deb: the source package and kbinder-dkms, kbinder, libkbinder1,
+# libkbinder-dev into build/deb/, built by dpkg-buildpackage from a copy of
+# the tree, lintian clean. make check-deb: install, upgrade (to the same
+# code built as the next version) and purge them in a throwaway Debian 12
+# root; the module is built there by DKMS, never loaded. docs/packaging.md.
+DEB_DIR := $(BUILD)/deb
+.PHONY: deb check-deb
+deb:
+	@scripts/deb-build.sh $(DEB_DIR)
+
+check-deb: deb
+	@v=$$(dpkg-parsechangelog -S Version) && \
+		scripts/deb-build.sh --no-lintian --version "$$v.1" $(DEB_DIR)/next
+	@tests/deb/check.sh $(DEB_DIR) $(DEB_DIR)/next
+
 # Host test fragments (each defines a host-*-check target).
 -include $(wildcard tests/host/*.mk)
 # The debug kernel (KASAN, lockdep, kmemleak): make check-debug.

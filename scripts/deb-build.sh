@@ -66,6 +66,9 @@ if [ "$version" != "$(dpkg-parsechangelog -S Version)" ]; then
 	)
 fi
 
+# OUTDIR holds this build's packages only.
+mkdir -p "$out"
+rm -f "$out"/*.deb "$out"/*.dsc "$out"/*.tar.* "$out"/*.changes "$out"/*.buildinfo
 echo "deb-build: building kbinder $version in $src"
 start=$(date +%s)
 if ! (cd "$src" && dpkg-buildpackage -us -uc -j"$(nproc)") >"$work/build.log" 2>&1; then
