@@ -185,7 +185,10 @@ else
 fi
 
 echo "--- purge"
-if apt-get purge -y kbinder-dkms kbinder libkbinder1 libkbinder-dev >>$log 2>&1; then
+installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' kbinder-dkms kbinder \
+	libkbinder1 libkbinder-dev 2>/dev/null | awk '$1 ~ /^i/ { print $2 }')
+# shellcheck disable=SC2086
+if [ -n "$installed" ] && apt-get purge -y $installed >>$log 2>&1; then
 	pass purge
 else
 	fail purge "apt-get failed: $(tail -n 3 $log | tr '\n' ' ')"
