@@ -5,7 +5,8 @@
 #   make                 build everything (module, library, tools, tests)
 #   make run             boot a VM with kbinder loaded and show it working
 #   make check           every test: lint, host tests, runner self-tests, the
-#                        guest suite on both drivers, a short fuzz run
+#                        guest suite on both drivers, again on the cloud
+#                        kernel, a short fuzz run
 #   make check-guest     only the guest suite, in one boot
 #   make bench           kbinder against the upstream driver, same boot
 #   make help            the rest
@@ -261,8 +262,11 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "Other targets: module lib tools guest-tests initramfs check-host"
 	@echo "  check-runner (the VM runner's own tests) lint deps clean"
 	@echo "  fuzz check-fuzz (DURATION= SEED=)  check-debug check-debug-canary"
 	@echo "  bench-profile (perf record of a small round trip, both drivers)"
+	@echo "  check-flavours (the guest suite on the amd64, cloud and RT kernels)"
+	@echo "  deb (Debian packages in build/deb) check-deb (them in a throwaway root)"
+	@echo "  host-dkms-check (DKMS add/build/install/remove, throwaway trees)"
