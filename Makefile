@@ -78,7 +78,8 @@ STATIC_LDFLAGS := -static -pthread
 
 # ---------------------------------------------------------------- module
 MODULE := $(MODULE_DIR)/kbinder.ko
-DRIVER_SOURCES := $(wildcard driver/*.c driver/*.h driver/Kbuild)
+# (kbinder.mod.c is Kbuild's output, not a source.)
+DRIVER_SOURCES := $(filter-out %.mod.c,$(wildcard driver/*.c driver/*.h driver/Kbuild))
 # Rebuilt when KVER changes (a new Debian kernel ABI), not only on edits.
 KVER_STAMP := $(FLAVOUR_BUILD)/module.kver
 
@@ -95,7 +96,7 @@ $(MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h) $(KVER_S
 ifneq ($(MODULE_DIR),driver)
 	@# Links to the sources: ../include/uapi must resolve beside them too.
 	@mkdir -p $(MODULE_DIR)
-	@find $(MODULE_DIR) -maxdepth 1 -xtype l -delete
+	@find $(MODULE_DIR) -maxdepth 1 -type l -delete
 	@ln -sf $(addprefix $(CURDIR)/,$(DRIVER_SOURCES)) $(MODULE_DIR)/
 	@ln -sfn $(CURDIR)/include $(FLAVOUR_BUILD)/include
 endif
