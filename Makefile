@@ -25,7 +25,7 @@ BUILD := build
 
 # Install missing build dependencies before anything else (once per
 # top-level make; sub-makes inherit KBINDER_DEPS_OK).
-NO_DEPS_GOALS := clean help deps
+NO_DEPS_GOALS := clean help deps install uninstall
 ifeq ($(KBINDER_DEPS_OK),)
 # What deps.sh installs beyond the base: this flavour's kernel (amd64 and
 # cloud-amd64 are in the base), the RT kernel for check-flavours, the
@@ -103,27 +103,105 @@ endif
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(MODULE_DIR) -j$(JOBS) W=1 modules
 
 # ---------------------------------------------------------------- libkbinder
+# A static archive (what the project's static tools and tests link) and a
+# shared library with a SONAME, built with hidden visibility; the version
+# script lib/libkbinder.map is exactly what the shared object exports.
+LIB_VERSION := 1.0.0
+LIB_SOVERSION := 1
 LIB := $(BUILD)/lib/libkbinder.a
+LIB_SONAME := libkbinder.so.$(LIB_SOVERSION)
+LIB_SO := $(BUILD)/lib/libkbinder.so.$(LIB_VERSION)
+LIB_MAP := lib/libkbinder.map
 LIB_SOURCES := $(wildcard lib/src/*.c)
 LIB_OBJECTS := $(patsubst lib/src/%.c,$(BUILD)/lib/%.o,$(LIB_SOURCES))
+LIB_PIC_OBJECTS := $(patsubst lib/src/%.c,$(BUILD)/lib/pic/%.o,$(LIB_SOURCES))
+LIB_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h include/uapi/linux/android/*.h)
+LIB_CFLAGS := $(USER_CFLAGS) -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Ilib/src \
+	-fvisibility=hidden
+# The public headers that make install copies (legacy.h is in-tree only).
+LIB_PUBLIC_HEADERS := $(filter-out %/legacy.h,$(wildcard lib/include/kbinder/*.h))
 
-lib: $(LIB)
-$(BUILD)/lib/%.o: lib/src/%.c $(wildcard lib/include/kbinder/*.h lib/src/*.h include/uapi/linux/android/*.h)
+.PHONY: lib-shared
+lib: $(LIB) lib-shared
+lib-shared: $(LIB_SO) $(BUILD)/lib/$(LIB_SONAME) $(BUILD)/lib/libkbinder.so
+$(BUILD)/lib/%.o: lib/src/%.c $(LIB_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Ilib/src -c -o $@ $<
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+$(BUILD)/lib/pic/%.o: lib/src/%.c $(LIB_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -fPIC -c -o $@ $<
 $(LIB): $(LIB_OBJECTS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
+$(LIB_SO): $(LIB_PIC_OBJECTS) $(LIB_MAP)
+	$(CC) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=$(LIB_MAP) \
+		-Wl,-z,defs -Wl,--as-needed -o $@ $(LIB_PIC_OBJECTS) -pthread
+$(BUILD)/lib/$(LIB_SONAME) $(BUILD)/lib/libkbinder.so &: $(LIB_SO)
+	ln -sf $(notdir $(LIB_SO)) $(BUILD)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(BUILD)/lib/libkbinder.so
+.SECONDARY: $(LIB_OBJECTS) $(LIB_PIC_OBJECTS)
 
 # ---------------------------------------------------------------- tools
 TOOLS_BIN := $(BUILD)/tools/bin
 TOOL_DIRS := $(patsubst tools/%/,%,$(dir $(wildcard tools/*/*.c)))
 TOOLS := $(addprefix $(TOOLS_BIN)/,$(sort $(TOOL_DIRS)))
 
-tools: $(TOOLS)
+# examples/: a service and a client, static, beside the tools (so the
+# guest has them as greeter-service and greeter-client).
+EXAMPLES := $(TOOLS_BIN)/greeter-service $(TOOLS_BIN)/greeter-client
+
+tools: $(TOOLS) $(EXAMPLES)
 $(TOOLS_BIN)/%: $$(wildcard tools/$$*/*.c tools/$$*/*.h) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(STATIC_LDFLAGS) -Itools/$* -o $@ $(wildcard tools/$*/*.c) $(LIB)
+
+# examples/: built by the rules below.
+$(TOOLS_BIN)/greeter-service: examples/service.c $(LIB) $(LIB_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(STATIC_LDFLAGS) -o $@ $< $(LIB)
+$(TOOLS_BIN)/greeter-client: examples/client.c $(LIB) $(LIB_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(STATIC_LDFLAGS) -o $@ $< $(LIB)
+$(FLAVOUR_BUILD)/vm/initramfs.cpio.gz: $(EXAMPLES)
+
+# ---------------------------------------------------------------- install
+# make install [PREFIX=/usr/local] [DESTDIR=] [LIBDIR= INCLUDEDIR= BINDIR=
+# MANDIR= PKGCONFIGDIR=]: the libraries (shared with its links, static),
+# the public headers, kbinder.pc, the kbinder tool (static) and the man
+# pages. Needs no kernel, no root (with DESTDIR) and no binder device.
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+INSTALL ?= install
+MAN_PAGES := $(wildcard man/*.[1-8])
+
+.PHONY: install uninstall
+install: $(LIB) lib-shared $(TOOLS_BIN)/kbinder
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/kbinder \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 0755 $(LIB_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libkbinder.so
+	$(INSTALL) -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 0644 $(LIB_PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/kbinder/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(LIB_VERSION)|' lib/kbinder.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/kbinder.pc
+	$(INSTALL) -m 0755 $(TOOLS_BIN)/kbinder $(DESTDIR)$(BINDIR)/
+	@set -e; for m in $(MAN_PAGES); do \
+		s=$${m##*.}; $(INSTALL) -d $(DESTDIR)$(MANDIR)/man$$s; \
+		echo "$(INSTALL) -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/"; \
+		$(INSTALL) -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/$(notdir $(LIB_SO)) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME) \
+		$(DESTDIR)$(LIBDIR)/libkbinder.so $(DESTDIR)$(LIBDIR)/libkbinder.a \
+		$(DESTDIR)$(PKGCONFIGDIR)/kbinder.pc $(DESTDIR)$(BINDIR)/kbinder
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/kbinder
+	@for m in $(MAN_PAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$$(basename $$m); done
 
 # ---------------------------------------------------------------- guest tests
 GUEST_BIN := $(BUILD)/guest/bin
@@ -133,7 +211,7 @@ GUEST_HARNESS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%.o,$(GUEST_HARNESS_S
 GUEST_SOURCES := $(filter-out $(GUEST_HARNESS_SRCS),$(wildcard tests/guest/*.c))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST_BIN)/%,$(GUEST_SOURCES))
 GUEST_HEADERS := $(wildcard tests/guest/*.h lib/include/kbinder/*.h include/uapi/linux/android/*.h)
-GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest
+GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest -DKBINDER_LEGACY_NAMES
 
 guest-tests: $(GUEST_TESTS)
 $(GUEST_HARNESS): $(BUILD)/guest/%.o: tests/guest/%.c $(GUEST_HEADERS)

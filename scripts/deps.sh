@@ -24,6 +24,7 @@ base_packages=(
 	"qemu-system-x86:/usr/bin/qemu-system-x86_64"
 	"python3:/usr/bin/python3"
 	"dkms:/usr/sbin/dkms"
+	"pkg-config:/usr/bin/pkg-config"
 )
 # Kernel flavours whose image and headers are always installed.
 flavours=(amd64 cloud-amd64)

@@ -16,10 +16,10 @@
 
 #include "internal.h"
 
-/* How long kb_read() polls a non-blocking fd before trying the read again. */
-#define KB_READ_POLL_SLICE_MS 100
+/* How long kbinder_read() polls a non-blocking fd before trying the read again. */
+#define KBINDER_READ_POLL_SLICE_MS 100
 
-const char *kb_default_device(void)
+const char *kbinder_default_device(void)
 {
 	const char *dev = getenv("BINDER_DEVICE");
 
@@ -27,33 +27,32 @@ const char *kb_default_device(void)
 }
 
 /* ioctl() as 0 / -errno. */
-static int kb_ioctl(int fd, unsigned long req, void *arg)
+static int kbinder_ioctl(int fd, unsigned long req, void *arg)
 {
 	if (ioctl(fd, req, arg) < 0)
 		return -errno;
 	return 0;
 }
 
-int kb_version(int fd, int32_t *version)
+int kbinder_version(int fd, int32_t *version)
 {
 	struct binder_version v = { 0 };
-	int ret = kb_ioctl(fd, BINDER_VERSION, &v);
+	int ret = kbinder_ioctl(fd, BINDER_VERSION, &v);
 
 	if (!ret)
 		*version = v.protocol_version;
 	return ret;
 }
 
-int kb_open(struct kb_proc *p, const char *path, size_t map_size)
+int kbinder_open(struct kbinder_proc *p, const char *path, size_t map_size)
 {
 	int32_t version;
 	int ret;
 
+	memset(p, 0, sizeof(*p));
 	p->fd = -1;
-	p->map = NULL;
-	p->map_size = 0;
 	if (!path)
-		path = kb_default_device();
+		path = kbinder_default_device();
 
 	p->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (p->fd < 0) {
@@ -61,7 +60,7 @@ int kb_open(struct kb_proc *p, const char *path, size_t map_size)
 		p->fd = -1;
 		return ret;
 	}
-	ret = kb_version(p->fd, &version);
+	ret = kbinder_version(p->fd, &version);
 	if (!ret && version != BINDER_CURRENT_PROTOCOL_VERSION)
 		ret = -EPROTO;
 	if (!ret && map_size) {
@@ -76,11 +75,11 @@ int kb_open(struct kb_proc *p, const char *path, size_t map_size)
 		}
 	}
 	if (ret)
-		kb_close(p);
+		kbinder_close(p);
 	return ret;
 }
 
-void kb_close(struct kb_proc *p)
+void kbinder_close(struct kbinder_proc *p)
 {
 	if (p->map)
 		munmap(p->map, p->map_size);
@@ -91,66 +90,66 @@ void kb_close(struct kb_proc *p)
 	p->fd = -1;
 }
 
-int kb_set_max_threads(int fd, uint32_t max_threads)
+int kbinder_set_max_threads(int fd, uint32_t max_threads)
 {
-	return kb_ioctl(fd, BINDER_SET_MAX_THREADS, &max_threads);
+	return kbinder_ioctl(fd, BINDER_SET_MAX_THREADS, &max_threads);
 }
 
-int kb_set_context_mgr(int fd)
+int kbinder_set_context_mgr(int fd)
 {
 	int32_t unused = 0;
 
-	return kb_ioctl(fd, BINDER_SET_CONTEXT_MGR, &unused);
+	return kbinder_ioctl(fd, BINDER_SET_CONTEXT_MGR, &unused);
 }
 
-int kb_set_context_mgr_ext(int fd, const struct flat_binder_object *obj)
+int kbinder_set_context_mgr_ext(int fd, const struct flat_binder_object *obj)
 {
 	struct flat_binder_object copy = *obj;
 
-	return kb_ioctl(fd, BINDER_SET_CONTEXT_MGR_EXT, &copy);
+	return kbinder_ioctl(fd, BINDER_SET_CONTEXT_MGR_EXT, &copy);
 }
 
-int kb_thread_exit(int fd)
+int kbinder_thread_exit(int fd)
 {
 	int32_t unused = 0;
 
-	return kb_ioctl(fd, BINDER_THREAD_EXIT, &unused);
+	return kbinder_ioctl(fd, BINDER_THREAD_EXIT, &unused);
 }
 
-int kb_get_node_debug_info(int fd, struct binder_node_debug_info *info)
+int kbinder_get_node_debug_info(int fd, struct binder_node_debug_info *info)
 {
-	return kb_ioctl(fd, BINDER_GET_NODE_DEBUG_INFO, info);
+	return kbinder_ioctl(fd, BINDER_GET_NODE_DEBUG_INFO, info);
 }
 
-int kb_get_node_info_for_ref(int fd, struct binder_node_info_for_ref *info)
+int kbinder_get_node_info_for_ref(int fd, struct binder_node_info_for_ref *info)
 {
-	return kb_ioctl(fd, BINDER_GET_NODE_INFO_FOR_REF, info);
+	return kbinder_ioctl(fd, BINDER_GET_NODE_INFO_FOR_REF, info);
 }
 
-int kb_write_read(int fd, struct binder_write_read *bwr)
+int kbinder_write_read(int fd, struct binder_write_read *bwr)
 {
 	for (;;) {
-		int ret = kb_ioctl(fd, BINDER_WRITE_READ, bwr);
+		int ret = kbinder_ioctl(fd, BINDER_WRITE_READ, bwr);
 
 		if (ret != -EINTR || bwr->write_consumed || bwr->read_consumed)
 			return ret;
 	}
 }
 
-int kb_write(int fd, const void *buf, size_t size, size_t *consumed)
+int kbinder_write(int fd, const void *buf, size_t size, size_t *consumed)
 {
 	struct binder_write_read bwr = {
 		.write_size = size,
-		.write_buffer = kb_ptr(buf),
+		.write_buffer = kbinder_ptr(buf),
 	};
-	int ret = kb_write_read(fd, &bwr);
+	int ret = kbinder_write_read(fd, &bwr);
 
 	if (consumed)
 		*consumed = bwr.write_consumed;
 	return ret;
 }
 
-int kb_read(int fd, void *buf, size_t size, size_t *consumed)
+int kbinder_read(int fd, void *buf, size_t size, size_t *consumed)
 {
 	struct binder_write_read bwr;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -159,19 +158,19 @@ int kb_read(int fd, void *buf, size_t size, size_t *consumed)
 	for (;;) {
 		memset(&bwr, 0, sizeof(bwr));
 		bwr.read_size = size;
-		bwr.read_buffer = kb_ptr(buf);
-		ret = kb_write_read(fd, &bwr);
+		bwr.read_buffer = kbinder_ptr(buf);
+		ret = kbinder_write_read(fd, &bwr);
 		*consumed = bwr.read_consumed;
 		if (ret != -EAGAIN || bwr.read_consumed)
 			return ret;
 		/*
 		 * A non-blocking fd (another thread's timed read, see
-		 * kb_next()): wait for work, in slices. A flush (another
+		 * kbinder_next()): wait for work, in slices. A flush (another
 		 * thread closing the fd) wakes threads blocked in a read but
 		 * not pollers, in kbinder as upstream; the next ioctl then
 		 * fails with EBADF instead of polling forever.
 		 */
-		if (poll(&pfd, 1, KB_READ_POLL_SLICE_MS) < 0 && errno != EINTR)
+		if (poll(&pfd, 1, KBINDER_READ_POLL_SLICE_MS) < 0 && errno != EINTR)
 			return -errno;
 	}
 }

@@ -13,27 +13,27 @@
 
 #include "internal.h"
 
-void kb_parcel_init(struct kb_parcel *p)
+void kbinder_parcel_init(struct kbinder_parcel *p)
 {
 	memset(p, 0, sizeof(*p));
 }
 
-void kb_parcel_reset(struct kb_parcel *p)
+void kbinder_parcel_reset(struct kbinder_parcel *p)
 {
 	p->size = 0;
 	p->n_offsets = 0;
 	p->err = 0;
 }
 
-void kb_parcel_fini(struct kb_parcel *p)
+void kbinder_parcel_fini(struct kbinder_parcel *p)
 {
 	free(p->data);
 	free(p->offsets);
-	kb_parcel_init(p);
+	kbinder_parcel_init(p);
 }
 
 /* Make room for @extra more payload bytes. */
-static int kb_parcel_grow(struct kb_parcel *p, size_t extra)
+static int kbinder_parcel_grow(struct kbinder_parcel *p, size_t extra)
 {
 	size_t cap;
 	uint8_t *data;
@@ -55,15 +55,15 @@ static int kb_parcel_grow(struct kb_parcel *p, size_t extra)
 	return 0;
 }
 
-int kb_parcel_write(struct kb_parcel *p, const void *data, size_t size)
+int kbinder_parcel_write(struct kbinder_parcel *p, const void *data, size_t size)
 {
 	size_t padded;
 	int ret;
 
 	if (size > SIZE_MAX / 2)
 		return p->err = -ENOMEM;
-	padded = kb_align4(size);
-	ret = kb_parcel_grow(p, padded);
+	padded = kbinder_align4(size);
+	ret = kbinder_parcel_grow(p, padded);
 	if (ret)
 		return ret;
 	if (size)
@@ -73,17 +73,17 @@ int kb_parcel_write(struct kb_parcel *p, const void *data, size_t size)
 	return 0;
 }
 
-int kb_parcel_write_u32(struct kb_parcel *p, uint32_t v)
+int kbinder_parcel_write_u32(struct kbinder_parcel *p, uint32_t v)
 {
-	return kb_parcel_write(p, &v, sizeof(v));
+	return kbinder_parcel_write(p, &v, sizeof(v));
 }
 
-int kb_parcel_write_u64(struct kb_parcel *p, uint64_t v)
+int kbinder_parcel_write_u64(struct kbinder_parcel *p, uint64_t v)
 {
-	return kb_parcel_write(p, &v, sizeof(v));
+	return kbinder_parcel_write(p, &v, sizeof(v));
 }
 
-int kb_parcel_write_object(struct kb_parcel *p, const void *obj, size_t size)
+int kbinder_parcel_write_object(struct kbinder_parcel *p, const void *obj, size_t size)
 {
 	size_t at = p->size;
 	int ret;
@@ -99,14 +99,14 @@ int kb_parcel_write_object(struct kb_parcel *p, const void *obj, size_t size)
 		p->offsets = offs;
 		p->offsets_cap = cap;
 	}
-	ret = kb_parcel_write(p, obj, size);
+	ret = kbinder_parcel_write(p, obj, size);
 	if (ret)
 		return ret;
 	p->offsets[p->n_offsets++] = at;
 	return 0;
 }
 
-int kb_parcel_write_binder(struct kb_parcel *p, binder_uintptr_t ptr,
+int kbinder_parcel_write_binder(struct kbinder_parcel *p, binder_uintptr_t ptr,
 			   binder_uintptr_t cookie, uint32_t flags, bool weak)
 {
 	struct flat_binder_object obj;
@@ -116,10 +116,10 @@ int kb_parcel_write_binder(struct kb_parcel *p, binder_uintptr_t ptr,
 	obj.flags = flags;
 	obj.binder = ptr;
 	obj.cookie = cookie;
-	return kb_parcel_write_object(p, &obj, sizeof(obj));
+	return kbinder_parcel_write_object(p, &obj, sizeof(obj));
 }
 
-int kb_parcel_write_handle(struct kb_parcel *p, uint32_t handle,
+int kbinder_parcel_write_handle(struct kbinder_parcel *p, uint32_t handle,
 			   uint32_t flags, bool weak)
 {
 	struct flat_binder_object obj;
@@ -128,10 +128,10 @@ int kb_parcel_write_handle(struct kb_parcel *p, uint32_t handle,
 	obj.hdr.type = weak ? BINDER_TYPE_WEAK_HANDLE : BINDER_TYPE_HANDLE;
 	obj.flags = flags;
 	obj.handle = handle;
-	return kb_parcel_write_object(p, &obj, sizeof(obj));
+	return kbinder_parcel_write_object(p, &obj, sizeof(obj));
 }
 
-int kb_parcel_write_fd(struct kb_parcel *p, int fd, binder_uintptr_t cookie)
+int kbinder_parcel_write_fd(struct kbinder_parcel *p, int fd, binder_uintptr_t cookie)
 {
 	struct binder_fd_object obj;
 
@@ -139,21 +139,22 @@ int kb_parcel_write_fd(struct kb_parcel *p, int fd, binder_uintptr_t cookie)
 	obj.hdr.type = BINDER_TYPE_FD;
 	obj.fd = (uint32_t)fd;
 	obj.cookie = cookie;
-	return kb_parcel_write_object(p, &obj, sizeof(obj));
+	return kbinder_parcel_write_object(p, &obj, sizeof(obj));
 }
 
-void kb_parcel_to_txn(const struct kb_parcel *p,
+void kbinder_parcel_to_txn(const struct kbinder_parcel *p,
 		      struct binder_transaction_data *tr)
 {
 	tr->data_size = p->size;
 	tr->offsets_size = p->n_offsets * sizeof(binder_size_t);
-	tr->data.ptr.buffer = kb_ptr(p->data);
-	tr->data.ptr.offsets = kb_ptr(p->offsets);
+	tr->data.ptr.buffer = kbinder_ptr(p->data);
+	tr->data.ptr.offsets = kbinder_ptr(p->offsets);
 }
 
-void kb_view_init(struct kb_parcel_view *v,
+void kbinder_view_init(struct kbinder_parcel_view *v,
 		  const struct binder_transaction_data *tr)
 {
+	memset(v, 0, sizeof(*v));
 	v->data = (const uint8_t *)(uintptr_t)tr->data.ptr.buffer;
 	v->size = v->data ? tr->data_size : 0;
 	v->offsets = (const binder_size_t *)(uintptr_t)tr->data.ptr.offsets;
@@ -161,9 +162,9 @@ void kb_view_init(struct kb_parcel_view *v,
 	v->pos = 0;
 }
 
-int kb_view_read(struct kb_parcel_view *v, void *out, size_t size)
+int kbinder_view_read(struct kbinder_parcel_view *v, void *out, size_t size)
 {
-	size_t padded = kb_align4(size);
+	size_t padded = kbinder_align4(size);
 
 	if (size > v->size || v->pos > v->size - size)
 		return -ERANGE;
@@ -172,17 +173,17 @@ int kb_view_read(struct kb_parcel_view *v, void *out, size_t size)
 	return 0;
 }
 
-int kb_view_read_u32(struct kb_parcel_view *v, uint32_t *out)
+int kbinder_view_read_u32(struct kbinder_parcel_view *v, uint32_t *out)
 {
-	return kb_view_read(v, out, sizeof(*out));
+	return kbinder_view_read(v, out, sizeof(*out));
 }
 
-int kb_view_read_u64(struct kb_parcel_view *v, uint64_t *out)
+int kbinder_view_read_u64(struct kbinder_parcel_view *v, uint64_t *out)
 {
-	return kb_view_read(v, out, sizeof(*out));
+	return kbinder_view_read(v, out, sizeof(*out));
 }
 
-int kb_view_object(const struct kb_parcel_view *v, size_t index,
+int kbinder_view_object(const struct kbinder_parcel_view *v, size_t index,
 		   struct flat_binder_object *out)
 {
 	binder_size_t off;

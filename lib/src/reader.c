@@ -12,7 +12,7 @@
 
 #include "internal.h"
 
-static const struct kb_code kb_returns[] = {
+static const struct kbinder_code kbinder_returns[] = {
 	{ BR_ERROR, "BR_ERROR" },
 	{ BR_OK, "BR_OK" },
 	{ BR_TRANSACTION_SEC_CTX, "BR_TRANSACTION_SEC_CTX" },
@@ -39,36 +39,37 @@ static const struct kb_code kb_returns[] = {
 	{ BR_CLEAR_FREEZE_NOTIFICATION_DONE, "BR_CLEAR_FREEZE_NOTIFICATION_DONE" },
 };
 
-static const struct kb_code *kb_find_return(uint32_t cmd)
+static const struct kbinder_code *kbinder_find_return(uint32_t cmd)
 {
 	size_t i;
 
-	for (i = 0; i < KB_ARRAY_SIZE(kb_returns); i++)
-		if (kb_returns[i].code == cmd)
-			return &kb_returns[i];
+	for (i = 0; i < KBINDER_ARRAY_SIZE(kbinder_returns); i++)
+		if (kbinder_returns[i].code == cmd)
+			return &kbinder_returns[i];
 	return NULL;
 }
 
-int kb_return_size(uint32_t cmd)
+int kbinder_return_size(uint32_t cmd)
 {
-	return kb_find_return(cmd) ? (int)_IOC_SIZE(cmd) : -EPROTO;
+	return kbinder_find_return(cmd) ? (int)_IOC_SIZE(cmd) : -EPROTO;
 }
 
-const char *kb_return_name(uint32_t cmd)
+const char *kbinder_return_name(uint32_t cmd)
 {
-	const struct kb_code *c = kb_find_return(cmd);
+	const struct kbinder_code *c = kbinder_find_return(cmd);
 
 	return c ? c->name : "BR_?";
 }
 
-void kb_reader_init(struct kb_reader *r, const void *buf, size_t size)
+void kbinder_reader_init(struct kbinder_reader *r, const void *buf, size_t size)
 {
+	memset(r, 0, sizeof(*r));
 	r->buf = buf;
 	r->size = buf ? size : 0;
 	r->pos = 0;
 }
 
-int kb_reader_next(struct kb_reader *r, struct kb_return *ret)
+int kbinder_reader_next(struct kbinder_reader *r, struct kbinder_return *ret)
 {
 	size_t left;
 	uint32_t cmd;
@@ -80,7 +81,7 @@ int kb_reader_next(struct kb_reader *r, struct kb_return *ret)
 	if (left < sizeof(cmd))
 		return -EBADMSG;
 	memcpy(&cmd, r->buf + r->pos, sizeof(cmd));
-	size = kb_return_size(cmd);
+	size = kbinder_return_size(cmd);
 	if (size < 0)
 		return size;
 	if ((size_t)size > sizeof(ret->u))

@@ -20,13 +20,13 @@
 #include <kbinder/report.h>
 
 /* Large enough for any report and for the controller's family answer. */
-#define KB_NL_BUF 8192
+#define KBINDER_NL_BUF 8192
 
 /* Walk the attributes in [@p, @p + @len); calls @fn(type, data, size). */
-typedef int (*kb_nla_fn)(uint16_t type, const uint8_t *data, size_t size,
+typedef int (*kbinder_nla_fn)(uint16_t type, const uint8_t *data, size_t size,
 			 void *arg);
 
-static int kb_nla_walk(const uint8_t *p, size_t len, kb_nla_fn fn, void *arg)
+static int kbinder_nla_walk(const uint8_t *p, size_t len, kbinder_nla_fn fn, void *arg)
 {
 	while (len >= NLA_HDRLEN) {
 		struct nlattr nla;
@@ -49,7 +49,7 @@ static int kb_nla_walk(const uint8_t *p, size_t len, kb_nla_fn fn, void *arg)
 	return 0;
 }
 
-static int kb_nla_u32(const uint8_t *data, size_t size, uint32_t *out)
+static int kbinder_nla_u32(const uint8_t *data, size_t size, uint32_t *out)
 {
 	if (size < sizeof(*out))
 		return -EBADMSG;
@@ -59,16 +59,16 @@ static int kb_nla_u32(const uint8_t *data, size_t size, uint32_t *out)
 
 /* ---- parsing a report ---- */
 
-struct kb_report_parse_state {
-	struct kb_report *r;
+struct kbinder_report_parse_state {
+	struct kbinder_report *r;
 	uint32_t seen;	/* bit per attribute type */
 };
 
-static int kb_report_attr(uint16_t type, const uint8_t *data, size_t size,
+static int kbinder_report_attr(uint16_t type, const uint8_t *data, size_t size,
 			  void *arg)
 {
-	struct kb_report_parse_state *st = arg;
-	struct kb_report *r = st->r;
+	struct kbinder_report_parse_state *st = arg;
+	struct kbinder_report *r = st->r;
 	uint32_t *field = NULL;
 	size_t n;
 
@@ -113,11 +113,11 @@ static int kb_report_attr(uint16_t type, const uint8_t *data, size_t size,
 		return 0;	/* newer attributes: ignored */
 	}
 	st->seen |= 1u << type;
-	return field ? kb_nla_u32(data, size, field) : 0;
+	return field ? kbinder_nla_u32(data, size, field) : 0;
 }
 
-int kb_report_parse(const void *msg, size_t len, uint16_t family,
-		    struct kb_report *r)
+int kbinder_report_parse(const void *msg, size_t len, uint16_t family,
+		    struct kbinder_report *r)
 {
 	const uint32_t needed = 1u << BINDER_A_REPORT_ERROR |
 				1u << BINDER_A_REPORT_CONTEXT |
@@ -126,7 +126,7 @@ int kb_report_parse(const void *msg, size_t len, uint16_t family,
 				1u << BINDER_A_REPORT_FLAGS |
 				1u << BINDER_A_REPORT_CODE |
 				1u << BINDER_A_REPORT_DATA_SIZE;
-	struct kb_report_parse_state st = { .r = r };
+	struct kbinder_report_parse_state st = { .r = r };
 	struct genlmsghdr genl;
 	struct nlmsghdr nlh;
 	const uint8_t *p = msg;
@@ -143,9 +143,9 @@ int kb_report_parse(const void *msg, size_t len, uint16_t family,
 	if (genl.cmd != BINDER_CMD_REPORT)
 		return -ENOMSG;
 	memset(r, 0, sizeof(*r));
-	err = kb_nla_walk(p + NLMSG_HDRLEN + GENL_HDRLEN,
+	err = kbinder_nla_walk(p + NLMSG_HDRLEN + GENL_HDRLEN,
 			  nlh.nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN,
-			  kb_report_attr, &st);
+			  kbinder_report_attr, &st);
 	if (err)
 		return err;
 	return (st.seen & needed) == needed ? 0 : -EBADMSG;
@@ -153,24 +153,24 @@ int kb_report_parse(const void *msg, size_t len, uint16_t family,
 
 /* ---- resolving the family ---- */
 
-struct kb_family_state {
+struct kbinder_family_state {
 	uint16_t family;
 	uint32_t group;
 	bool have_family;
 	bool have_group;
 };
 
-static int kb_group_attr(uint16_t type, const uint8_t *data, size_t size,
+static int kbinder_group_attr(uint16_t type, const uint8_t *data, size_t size,
 			 void *arg)
 {
 	uint32_t *id = arg;
 
 	if (type == CTRL_ATTR_MCAST_GRP_ID)
-		return kb_nla_u32(data, size, id);
+		return kbinder_nla_u32(data, size, id);
 	return 0;
 }
 
-static int kb_group_name_attr(uint16_t type, const uint8_t *data,
+static int kbinder_group_name_attr(uint16_t type, const uint8_t *data,
 			      size_t size, void *arg)
 {
 	bool *match = arg;
@@ -182,18 +182,18 @@ static int kb_group_name_attr(uint16_t type, const uint8_t *data,
 }
 
 /* One entry of CTRL_ATTR_MCAST_GROUPS: name and id of a group. */
-static int kb_groups_entry(uint16_t type, const uint8_t *data, size_t size,
+static int kbinder_groups_entry(uint16_t type, const uint8_t *data, size_t size,
 			   void *arg)
 {
-	struct kb_family_state *st = arg;
+	struct kbinder_family_state *st = arg;
 	bool match = false;
 	uint32_t id = 0;
 	int err;
 
 	(void)type;
-	err = kb_nla_walk(data, size, kb_group_name_attr, &match);
+	err = kbinder_nla_walk(data, size, kbinder_group_name_attr, &match);
 	if (!err && match) {
-		err = kb_nla_walk(data, size, kb_group_attr, &id);
+		err = kbinder_nla_walk(data, size, kbinder_group_attr, &id);
 		if (!err && id) {
 			st->group = id;
 			st->have_group = true;
@@ -202,10 +202,10 @@ static int kb_groups_entry(uint16_t type, const uint8_t *data, size_t size,
 	return err;
 }
 
-static int kb_family_attr(uint16_t type, const uint8_t *data, size_t size,
+static int kbinder_family_attr(uint16_t type, const uint8_t *data, size_t size,
 			  void *arg)
 {
-	struct kb_family_state *st = arg;
+	struct kbinder_family_state *st = arg;
 
 	switch (type) {
 	case CTRL_ATTR_FAMILY_ID:
@@ -215,13 +215,13 @@ static int kb_family_attr(uint16_t type, const uint8_t *data, size_t size,
 		st->have_family = true;
 		return 0;
 	case CTRL_ATTR_MCAST_GROUPS:
-		return kb_nla_walk(data, size, kb_groups_entry, st);
+		return kbinder_nla_walk(data, size, kbinder_groups_entry, st);
 	default:
 		return 0;
 	}
 }
 
-static int kb_family_request(int fd)
+static int kbinder_family_request(int fd)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -248,9 +248,9 @@ static int kb_family_request(int fd)
 }
 
 /* Read the controller's answer: the family id and the group id. */
-static int kb_family_answer(int fd, struct kb_family_state *st)
+static int kbinder_family_answer(int fd, struct kbinder_family_state *st)
 {
-	uint8_t buf[KB_NL_BUF];
+	uint8_t buf[KBINDER_NL_BUF];
 	struct nlmsghdr nlh;
 	ssize_t n;
 
@@ -275,17 +275,18 @@ static int kb_family_answer(int fd, struct kb_family_state *st)
 	if (nlh.nlmsg_type != GENL_ID_CTRL ||
 	    nlh.nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 		return -EBADMSG;
-	return kb_nla_walk(buf + NLMSG_HDRLEN + GENL_HDRLEN,
+	return kbinder_nla_walk(buf + NLMSG_HDRLEN + GENL_HDRLEN,
 			   nlh.nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN,
-			   kb_family_attr, st);
+			   kbinder_family_attr, st);
 }
 
-int kb_report_open(struct kb_report_listener *l)
+int kbinder_report_open(struct kbinder_report_listener *l)
 {
 	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
-	struct kb_family_state st = { 0 };
+	struct kbinder_family_state st = { 0 };
 	int fd, err;
 
+	memset(l, 0, sizeof(*l));
 	l->fd = -1;
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 	if (fd < 0)
@@ -294,9 +295,9 @@ int kb_report_open(struct kb_report_listener *l)
 		err = -errno;
 		goto fail;
 	}
-	err = kb_family_request(fd);
+	err = kbinder_family_request(fd);
 	if (!err)
-		err = kb_family_answer(fd, &st);
+		err = kbinder_family_answer(fd, &st);
 	if (!err && (!st.have_family || !st.have_group))
 		err = -ENOENT;	/* a "binder" family without "report" */
 	if (err)
@@ -315,14 +316,14 @@ fail:
 	return err;
 }
 
-void kb_report_close(struct kb_report_listener *l)
+void kbinder_report_close(struct kbinder_report_listener *l)
 {
 	if (l->fd >= 0)
 		close(l->fd);
 	l->fd = -1;
 }
 
-static int64_t kb_report_now_ms(void)
+static int64_t kbinder_report_now_ms(void)
 {
 	struct timespec ts;
 
@@ -330,12 +331,12 @@ static int64_t kb_report_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int kb_report_next(struct kb_report_listener *l, struct kb_report *r,
+int kbinder_report_next(struct kbinder_report_listener *l, struct kbinder_report *r,
 		   int timeout_ms)
 {
-	int64_t deadline = kb_report_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	int64_t deadline = kbinder_report_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
 	struct pollfd pfd = { .fd = l->fd, .events = POLLIN };
-	uint8_t buf[KB_NL_BUF];
+	uint8_t buf[KBINDER_NL_BUF];
 	int wait = timeout_ms;
 	ssize_t n;
 	int ret;
@@ -351,12 +352,12 @@ int kb_report_next(struct kb_report_listener *l, struct kb_report *r,
 			return -errno;
 		if (n >= 0) {
 			/* One report per datagram: the driver sends them one by one. */
-			ret = kb_report_parse(buf, (size_t)n, l->family, r);
+			ret = kbinder_report_parse(buf, (size_t)n, l->family, r);
 			if (ret != -ENOMSG)
 				return ret;
 		}
 		if (timeout_ms > 0) {
-			int64_t left = deadline - kb_report_now_ms();
+			int64_t left = deadline - kbinder_report_now_ms();
 
 			wait = left > 0 ? (int)left : 0;
 		}

@@ -15,19 +15,20 @@
 
 #include "internal.h"
 
-void kb_thread_init(struct kb_thread *t, int fd)
+void kbinder_thread_init(struct kbinder_thread *t, int fd)
 {
+	memset(t->reserved, 0, sizeof(t->reserved));
 	t->fd = fd;
 	t->len = 0;
 	t->pos = 0;
 }
 
-bool kb_pending(const struct kb_thread *t)
+bool kbinder_pending(const struct kbinder_thread *t)
 {
 	return t->pos < t->len;
 }
 
-static int64_t kb_now_ms(void)
+static int64_t kbinder_now_ms(void)
 {
 	struct timespec ts;
 
@@ -36,7 +37,7 @@ static int64_t kb_now_ms(void)
 }
 
 /* Wait until the driver has work for this thread, or the deadline passes. */
-static int kb_wait_readable(int fd, int64_t deadline)
+static int kbinder_wait_readable(int fd, int64_t deadline)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	int64_t left;
@@ -44,7 +45,7 @@ static int kb_wait_readable(int fd, int64_t deadline)
 
 	if (deadline < 0)
 		return 0;
-	left = deadline - kb_now_ms();
+	left = deadline - kbinder_now_ms();
 	if (left <= 0)
 		return -ETIMEDOUT;
 	n = poll(&pfd, 1, left > 1000000 ? 1000000 : (int)left);
@@ -64,47 +65,47 @@ static int kb_wait_readable(int fd, int64_t deadline)
  * the file O_NONBLOCK. The flag belongs to the open file, shared by all
  * threads: count the timed readers per fd and restore the flag when the
  * last one leaves. A blocking reader that meets -EAGAIN meanwhile polls
- * (kb_read()).
+ * (kbinder_read()).
  */
-#define KB_NB_FDS 1024
+#define KBINDER_NB_FDS 1024
 
-static pthread_mutex_t kb_nb_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned int kb_nb_users[KB_NB_FDS];
-static bool kb_nb_was_set[KB_NB_FDS];
+static pthread_mutex_t kbinder_nb_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned int kbinder_nb_users[KBINDER_NB_FDS];
+static bool kbinder_nb_was_set[KBINDER_NB_FDS];
 
-static void kb_nonblock_enter(int fd)
+static void kbinder_nonblock_enter(int fd)
 {
 	int flags;
 
-	if (fd < 0 || fd >= KB_NB_FDS)
+	if (fd < 0 || fd >= KBINDER_NB_FDS)
 		return;
-	pthread_mutex_lock(&kb_nb_lock);
-	if (kb_nb_users[fd]++ == 0) {
+	pthread_mutex_lock(&kbinder_nb_lock);
+	if (kbinder_nb_users[fd]++ == 0) {
 		flags = fcntl(fd, F_GETFL);
-		kb_nb_was_set[fd] = flags >= 0 && (flags & O_NONBLOCK);
-		if (flags >= 0 && !kb_nb_was_set[fd])
+		kbinder_nb_was_set[fd] = flags >= 0 && (flags & O_NONBLOCK);
+		if (flags >= 0 && !kbinder_nb_was_set[fd])
 			fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 	}
-	pthread_mutex_unlock(&kb_nb_lock);
+	pthread_mutex_unlock(&kbinder_nb_lock);
 }
 
-static void kb_nonblock_leave(int fd)
+static void kbinder_nonblock_leave(int fd)
 {
 	int flags;
 
-	if (fd < 0 || fd >= KB_NB_FDS)
+	if (fd < 0 || fd >= KBINDER_NB_FDS)
 		return;
-	pthread_mutex_lock(&kb_nb_lock);
-	if (--kb_nb_users[fd] == 0 && !kb_nb_was_set[fd]) {
+	pthread_mutex_lock(&kbinder_nb_lock);
+	if (--kbinder_nb_users[fd] == 0 && !kbinder_nb_was_set[fd]) {
 		flags = fcntl(fd, F_GETFL);
 		if (flags >= 0)
 			fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 	}
-	pthread_mutex_unlock(&kb_nb_lock);
+	pthread_mutex_unlock(&kbinder_nb_lock);
 }
 
 /* One read attempt that never sleeps in the driver. */
-static int kb_read_once(struct kb_thread *t)
+static int kbinder_read_once(struct kbinder_thread *t)
 {
 	struct binder_write_read bwr = {
 		.read_size = sizeof(t->buf),
@@ -112,24 +113,24 @@ static int kb_read_once(struct kb_thread *t)
 	};
 	int n;
 
-	kb_nonblock_enter(t->fd);
-	n = kb_write_read(t->fd, &bwr);
-	kb_nonblock_leave(t->fd);
+	kbinder_nonblock_enter(t->fd);
+	n = kbinder_write_read(t->fd, &bwr);
+	kbinder_nonblock_leave(t->fd);
 	t->len = bwr.read_consumed;
 	return n;
 }
 
-int kb_next(struct kb_thread *t, struct kb_return *ret, int timeout_ms)
+int kbinder_next(struct kbinder_thread *t, struct kbinder_return *ret, int timeout_ms)
 {
-	int64_t deadline = timeout_ms < 0 ? -1 : kb_now_ms() + timeout_ms;
-	struct kb_reader r;
+	int64_t deadline = timeout_ms < 0 ? -1 : kbinder_now_ms() + timeout_ms;
+	struct kbinder_reader r;
 	int n;
 
 	for (;;) {
 		if (t->pos < t->len) {
-			kb_reader_init(&r, t->buf, t->len);
+			kbinder_reader_init(&r, t->buf, t->len);
 			r.pos = t->pos;
-			n = kb_reader_next(&r, ret);
+			n = kbinder_reader_next(&r, ret);
 			if (n < 0) {
 				t->pos = t->len = 0;   /* drop the garbage */
 				return n;
@@ -137,14 +138,14 @@ int kb_next(struct kb_thread *t, struct kb_return *ret, int timeout_ms)
 			t->pos = r.pos;
 			return 0;
 		}
-		n = kb_wait_readable(t->fd, deadline);
+		n = kbinder_wait_readable(t->fd, deadline);
 		if (n)
 			return n;
 		t->pos = t->len = 0;
 		if (deadline < 0)
-			n = kb_read(t->fd, t->buf, sizeof(t->buf), &t->len);
+			n = kbinder_read(t->fd, t->buf, sizeof(t->buf), &t->len);
 		else
-			n = kb_read_once(t);
+			n = kbinder_read_once(t);
 		if (n == -EAGAIN && !t->len)
 			continue;
 		if (n)

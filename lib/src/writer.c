@@ -12,7 +12,7 @@
 
 #include "internal.h"
 
-static const struct kb_code kb_commands[] = {
+static const struct kbinder_code kbinder_commands[] = {
 	{ BC_TRANSACTION, "BC_TRANSACTION" },
 	{ BC_REPLY, "BC_REPLY" },
 	{ BC_ACQUIRE_RESULT, "BC_ACQUIRE_RESULT" },
@@ -37,40 +37,41 @@ static const struct kb_code kb_commands[] = {
 	{ BC_FREEZE_NOTIFICATION_DONE, "BC_FREEZE_NOTIFICATION_DONE" },
 };
 
-static const struct kb_code *kb_find_command(uint32_t cmd)
+static const struct kbinder_code *kbinder_find_command(uint32_t cmd)
 {
 	size_t i;
 
-	for (i = 0; i < KB_ARRAY_SIZE(kb_commands); i++)
-		if (kb_commands[i].code == cmd)
-			return &kb_commands[i];
+	for (i = 0; i < KBINDER_ARRAY_SIZE(kbinder_commands); i++)
+		if (kbinder_commands[i].code == cmd)
+			return &kbinder_commands[i];
 	return NULL;
 }
 
-int kb_command_size(uint32_t cmd)
+int kbinder_command_size(uint32_t cmd)
 {
-	return kb_find_command(cmd) ? (int)_IOC_SIZE(cmd) : -EINVAL;
+	return kbinder_find_command(cmd) ? (int)_IOC_SIZE(cmd) : -EINVAL;
 }
 
-const char *kb_command_name(uint32_t cmd)
+const char *kbinder_command_name(uint32_t cmd)
 {
-	const struct kb_code *c = kb_find_command(cmd);
+	const struct kbinder_code *c = kbinder_find_command(cmd);
 
 	return c ? c->name : "BC_?";
 }
 
-void kb_writer_init(struct kb_writer *w, void *buf, size_t cap)
+void kbinder_writer_init(struct kbinder_writer *w, void *buf, size_t cap)
 {
+	memset(w, 0, sizeof(*w));
 	w->buf = buf;
 	w->cap = cap;
 	w->len = 0;
 	w->err = 0;
 }
 
-int kb_writer_put(struct kb_writer *w, uint32_t cmd, const void *arg,
+int kbinder_writer_put(struct kbinder_writer *w, uint32_t cmd, const void *arg,
 		  size_t size)
 {
-	int want = kb_command_size(cmd);
+	int want = kbinder_command_size(cmd);
 
 	if (w->err)
 		return w->err;
@@ -89,46 +90,46 @@ int kb_writer_put(struct kb_writer *w, uint32_t cmd, const void *arg,
 	return 0;
 }
 
-int kb_put_txn(struct kb_writer *w, uint32_t cmd,
+int kbinder_put_txn(struct kbinder_writer *w, uint32_t cmd,
 	       const struct binder_transaction_data *tr)
 {
 	if (cmd != BC_TRANSACTION && cmd != BC_REPLY)
 		return w->err ? w->err : (w->err = -EINVAL);
-	return kb_writer_put(w, cmd, tr, sizeof(*tr));
+	return kbinder_writer_put(w, cmd, tr, sizeof(*tr));
 }
 
-int kb_put_txn_sg(struct kb_writer *w, uint32_t cmd,
+int kbinder_put_txn_sg(struct kbinder_writer *w, uint32_t cmd,
 		  const struct binder_transaction_data_sg *tr)
 {
 	if (cmd != BC_TRANSACTION_SG && cmd != BC_REPLY_SG)
 		return w->err ? w->err : (w->err = -EINVAL);
-	return kb_writer_put(w, cmd, tr, sizeof(*tr));
+	return kbinder_writer_put(w, cmd, tr, sizeof(*tr));
 }
 
-int kb_put_free_buffer(struct kb_writer *w, binder_uintptr_t buffer)
+int kbinder_put_free_buffer(struct kbinder_writer *w, binder_uintptr_t buffer)
 {
-	return kb_writer_put(w, BC_FREE_BUFFER, &buffer, sizeof(buffer));
+	return kbinder_writer_put(w, BC_FREE_BUFFER, &buffer, sizeof(buffer));
 }
 
-int kb_put_handle_cmd(struct kb_writer *w, uint32_t cmd, uint32_t handle)
+int kbinder_put_handle_cmd(struct kbinder_writer *w, uint32_t cmd, uint32_t handle)
 {
 	if (cmd != BC_INCREFS && cmd != BC_ACQUIRE && cmd != BC_RELEASE &&
 	    cmd != BC_DECREFS)
 		return w->err ? w->err : (w->err = -EINVAL);
-	return kb_writer_put(w, cmd, &handle, sizeof(handle));
+	return kbinder_writer_put(w, cmd, &handle, sizeof(handle));
 }
 
-int kb_put_ptr_cookie(struct kb_writer *w, uint32_t cmd,
+int kbinder_put_ptr_cookie(struct kbinder_writer *w, uint32_t cmd,
 		      binder_uintptr_t ptr, binder_uintptr_t cookie)
 {
 	struct binder_ptr_cookie pc = { .ptr = ptr, .cookie = cookie };
 
 	if (cmd != BC_INCREFS_DONE && cmd != BC_ACQUIRE_DONE)
 		return w->err ? w->err : (w->err = -EINVAL);
-	return kb_writer_put(w, cmd, &pc, sizeof(pc));
+	return kbinder_writer_put(w, cmd, &pc, sizeof(pc));
 }
 
-int kb_put_death(struct kb_writer *w, uint32_t cmd, uint32_t handle,
+int kbinder_put_death(struct kbinder_writer *w, uint32_t cmd, uint32_t handle,
 		 binder_uintptr_t cookie)
 {
 	struct binder_handle_cookie hc = { .handle = handle, .cookie = cookie };
@@ -136,18 +137,18 @@ int kb_put_death(struct kb_writer *w, uint32_t cmd, uint32_t handle,
 	if (cmd != BC_REQUEST_DEATH_NOTIFICATION &&
 	    cmd != BC_CLEAR_DEATH_NOTIFICATION)
 		return w->err ? w->err : (w->err = -EINVAL);
-	return kb_writer_put(w, cmd, &hc, sizeof(hc));
+	return kbinder_writer_put(w, cmd, &hc, sizeof(hc));
 }
 
-int kb_put_dead_binder_done(struct kb_writer *w, binder_uintptr_t cookie)
+int kbinder_put_dead_binder_done(struct kbinder_writer *w, binder_uintptr_t cookie)
 {
-	return kb_writer_put(w, BC_DEAD_BINDER_DONE, &cookie, sizeof(cookie));
+	return kbinder_writer_put(w, BC_DEAD_BINDER_DONE, &cookie, sizeof(cookie));
 }
 
-int kb_put_looper(struct kb_writer *w, uint32_t cmd)
+int kbinder_put_looper(struct kbinder_writer *w, uint32_t cmd)
 {
 	if (cmd != BC_REGISTER_LOOPER && cmd != BC_ENTER_LOOPER &&
 	    cmd != BC_EXIT_LOOPER)
 		return w->err ? w->err : (w->err = -EINVAL);
-	return kb_writer_put(w, cmd, NULL, 0);
+	return kbinder_writer_put(w, cmd, NULL, 0);
 }

@@ -10,7 +10,12 @@ LIB_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 LIB_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h \
 	tests/host/lib_check.h include/uapi/linux/android/*.h)
 LIB_HOST_TESTS := $(LIB_HOST_BIN)/lib_writer $(LIB_HOST_BIN)/lib_reader \
-	$(LIB_HOST_BIN)/lib_parcel $(LIB_HOST_BIN)/lib_report
+	$(LIB_HOST_BIN)/lib_parcel $(LIB_HOST_BIN)/lib_report \
+	$(LIB_HOST_BIN)/lib_android $(LIB_HOST_BIN)/lib_android_fuzz
+# The parcel conventions' tests and fuzz run under ASan and UBSan.
+LIB_HOST_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+# The bounded fuzz of the parcel readers in every make check (seconds).
+LIB_FUZZ_SECONDS ?= 3
 
 $(LIB_HOST_BIN)/lib_writer: tests/host/lib_writer.c lib/src/writer.c $(LIB_HOST_DEPS)
 	@mkdir -p $(@D)
@@ -21,13 +26,22 @@ $(LIB_HOST_BIN)/lib_reader: tests/host/lib_reader.c lib/src/reader.c $(LIB_HOST_
 $(LIB_HOST_BIN)/lib_parcel: tests/host/lib_parcel.c lib/src/parcel.c $(LIB_HOST_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_HOST_CFLAGS) -o $@ tests/host/lib_parcel.c lib/src/parcel.c
+$(LIB_HOST_BIN)/lib_android: tests/host/lib_android.c lib/src/android.c lib/src/parcel.c $(LIB_HOST_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(LIB_HOST_CFLAGS) $(LIB_HOST_SAN) -o $@ tests/host/lib_android.c \
+		lib/src/android.c lib/src/parcel.c
+$(LIB_HOST_BIN)/lib_android_fuzz: tests/host/lib_android_fuzz.c lib/src/android.c lib/src/parcel.c $(LIB_HOST_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(LIB_HOST_CFLAGS) $(LIB_HOST_SAN) -o $@ tests/host/lib_android_fuzz.c \
+		lib/src/android.c lib/src/parcel.c
 $(LIB_HOST_BIN)/lib_report: tests/host/lib_report.c lib/src/report.c $(LIB_HOST_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_HOST_CFLAGS) -o $@ tests/host/lib_report.c lib/src/report.c
 
 .PHONY: host-lib-check
 host-lib-check: $(LIB_HOST_TESTS)
-	@rc=0; for t in $(LIB_HOST_TESTS); do $$t || rc=1; done; exit $$rc
+	@rc=0; for t in $(filter-out %_fuzz,$(LIB_HOST_TESTS)); do $$t || rc=1; done; \
+	$(LIB_HOST_BIN)/lib_android_fuzz $(LIB_FUZZ_SECONDS) || rc=1; exit $$rc
 
 # ---------------------------------------------------------------- compat32
 # The conformance suites again as 32-bit programs (compat_ioctl path of the
@@ -39,7 +53,7 @@ COMPAT32_OK := $(shell printf 'int main(void){return 0;}\n' | \
 COMPAT32_SUITES := context_mgr death errors fileops looper nested oneway \
 	refcount transaction
 COMPAT32_DIR := build/guest32
-COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror -DKBINDER_LEGACY_NAMES \
 	-Iinclude/uapi -Ilib/include -Itests/guest
 COMPAT32_LIB_OBJS := $(patsubst lib/src/%.c,$(COMPAT32_DIR)/lib/%.o,$(wildcard lib/src/*.c))
 COMPAT32_BINS := $(if $(COMPAT32_OK),$(patsubst %,build/guest/bin/compat32_%,$(COMPAT32_SUITES)))
@@ -65,3 +79,10 @@ build/guest/bin/compat32_%: tests/guest/%.c $(COMPAT32_HARNESS) $(COMPAT32_LIB_O
 .PHONY: guest-compat32
 guest-compat32: $(COMPAT32_BINS)
 $(INITRAMFS): $(COMPAT32_BINS)
+
+# ---------------------------------------------------------------- install
+# The packaging contract (make install PREFIX=/usr DESTDIR=...), the
+# exported symbols, the public header on the system's own kernel headers.
+.PHONY: host-lib-install-check
+host-lib-install-check:
+	@tests/host/lib_install.sh $(BUILD)

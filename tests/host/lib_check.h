@@ -4,8 +4,8 @@
  * "PASS lib/<name>" or "FAIL lib/<name>: why"; main() exits non-zero if any
  * failed.
  */
-#ifndef KB_LIB_CHECK_H
-#define KB_LIB_CHECK_H
+#ifndef KBINDER_LIB_CHECK_H
+#define KBINDER_LIB_CHECK_H
 
 #include <stdio.h>
 
@@ -38,4 +38,4 @@ static int lib_failures;
 		printf("PASS lib/%s\n", #fn);				\
 } while (0)
 
-#endif /* KB_LIB_CHECK_H */
+#endif /* KBINDER_LIB_CHECK_H */

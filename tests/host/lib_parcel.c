@@ -10,31 +10,31 @@
 
 static void parcel_pads_to_four_bytes(void)
 {
-	struct kb_parcel p;
+	struct kbinder_parcel p;
 
-	kb_parcel_init(&p);
-	LIB_CHECK_EQ(kb_parcel_write(&p, "abcde", 5), 0);
+	kbinder_parcel_init(&p);
+	LIB_CHECK_EQ(kbinder_parcel_write(&p, "abcde", 5), 0);
 	LIB_CHECK_EQ(p.size, 8);
 	LIB_CHECK(!memcmp(p.data, "abcde\0\0\0", 8));
-	LIB_CHECK_EQ(kb_parcel_write_u32(&p, 0x01020304), 0);
+	LIB_CHECK_EQ(kbinder_parcel_write_u32(&p, 0x01020304), 0);
 	LIB_CHECK_EQ(p.size, 12);
 	LIB_CHECK_EQ(p.n_offsets, 0);
-	kb_parcel_fini(&p);
+	kbinder_parcel_fini(&p);
 	LIB_CHECK(p.data == NULL);
 }
 
 static void parcel_records_object_offsets(void)
 {
-	struct kb_parcel p;
+	struct kbinder_parcel p;
 	struct binder_transaction_data tr;
 	struct flat_binder_object obj;
 
-	kb_parcel_init(&p);
-	kb_parcel_write_u32(&p, 1);
-	kb_parcel_write_binder(&p, 0x1000, 0x2000, FLAT_BINDER_FLAG_ACCEPTS_FDS, false);
-	kb_parcel_write_u32(&p, 2);
-	kb_parcel_write_handle(&p, 5, 0, true);
-	kb_parcel_write_fd(&p, 9, 0x33);
+	kbinder_parcel_init(&p);
+	kbinder_parcel_write_u32(&p, 1);
+	kbinder_parcel_write_binder(&p, 0x1000, 0x2000, FLAT_BINDER_FLAG_ACCEPTS_FDS, false);
+	kbinder_parcel_write_u32(&p, 2);
+	kbinder_parcel_write_handle(&p, 5, 0, true);
+	kbinder_parcel_write_fd(&p, 9, 0x33);
 	LIB_CHECK_EQ(p.err, 0);
 	LIB_CHECK_EQ(p.n_offsets, 3);
 	LIB_CHECK_EQ(p.offsets[0], 4);
@@ -51,49 +51,49 @@ static void parcel_records_object_offsets(void)
 	LIB_CHECK_EQ(obj.handle, 5);
 
 	memset(&tr, 0, sizeof(tr));
-	kb_parcel_to_txn(&p, &tr);
+	kbinder_parcel_to_txn(&p, &tr);
 	LIB_CHECK_EQ(tr.data_size, p.size);
 	LIB_CHECK_EQ(tr.offsets_size, 3 * sizeof(binder_size_t));
 	LIB_CHECK(tr.data.ptr.buffer == (binder_uintptr_t)(uintptr_t)p.data);
-	kb_parcel_fini(&p);
+	kbinder_parcel_fini(&p);
 }
 
 static void view_reads_back_and_checks_bounds(void)
 {
-	struct kb_parcel p;
+	struct kbinder_parcel p;
 	struct binder_transaction_data tr;
-	struct kb_parcel_view v;
+	struct kbinder_parcel_view v;
 	struct flat_binder_object obj;
 	uint32_t u;
 	uint64_t q;
 	char s[3];
 
-	kb_parcel_init(&p);
-	kb_parcel_write_u32(&p, 77);
-	kb_parcel_write(&p, "xy", 3);
-	kb_parcel_write_u64(&p, 0x1122334455667788ull);
-	kb_parcel_write_handle(&p, 4, 0, false);
+	kbinder_parcel_init(&p);
+	kbinder_parcel_write_u32(&p, 77);
+	kbinder_parcel_write(&p, "xy", 3);
+	kbinder_parcel_write_u64(&p, 0x1122334455667788ull);
+	kbinder_parcel_write_handle(&p, 4, 0, false);
 	memset(&tr, 0, sizeof(tr));
-	kb_parcel_to_txn(&p, &tr);
-	kb_view_init(&v, &tr);
-	LIB_CHECK_EQ(kb_view_read_u32(&v, &u), 0);
+	kbinder_parcel_to_txn(&p, &tr);
+	kbinder_view_init(&v, &tr);
+	LIB_CHECK_EQ(kbinder_view_read_u32(&v, &u), 0);
 	LIB_CHECK_EQ(u, 77);
-	LIB_CHECK_EQ(kb_view_read(&v, s, 3), 0);
+	LIB_CHECK_EQ(kbinder_view_read(&v, s, 3), 0);
 	LIB_CHECK(!strcmp(s, "xy"));
-	LIB_CHECK_EQ(kb_view_read_u64(&v, &q), 0);
+	LIB_CHECK_EQ(kbinder_view_read_u64(&v, &q), 0);
 	LIB_CHECK(q == 0x1122334455667788ull);
-	LIB_CHECK_EQ(kb_view_object(&v, 0, &obj), 0);
+	LIB_CHECK_EQ(kbinder_view_object(&v, 0, &obj), 0);
 	LIB_CHECK_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
 	LIB_CHECK_EQ(obj.handle, 4);
-	LIB_CHECK_EQ(kb_view_object(&v, 1, &obj), -ERANGE);
+	LIB_CHECK_EQ(kbinder_view_object(&v, 1, &obj), -ERANGE);
 	v.pos = v.size - 2;
-	LIB_CHECK_EQ(kb_view_read_u32(&v, &u), -ERANGE);
+	LIB_CHECK_EQ(kbinder_view_read_u32(&v, &u), -ERANGE);
 	/* an offset pointing near the end must not be read */
 	p.offsets[0] = p.size - 8;
-	LIB_CHECK_EQ(kb_view_object(&v, 0, &obj), -ERANGE);
+	LIB_CHECK_EQ(kbinder_view_object(&v, 0, &obj), -ERANGE);
 	p.offsets[0] = (binder_size_t)-1;
-	LIB_CHECK_EQ(kb_view_object(&v, 0, &obj), -ERANGE);
-	kb_parcel_fini(&p);
+	LIB_CHECK_EQ(kbinder_view_object(&v, 0, &obj), -ERANGE);
+	kbinder_parcel_fini(&p);
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Host unit tests of kb_report_parse(): a BINDER_CMD_REPORT message is
+ * Host unit tests of kbinder_report_parse(): a BINDER_CMD_REPORT message is
  * taken apart attribute by attribute, and every malformed message (short,
  * lying about its length, of another family or command, missing a
  * mandatory attribute, with an unterminated context) is refused rather than
@@ -98,14 +98,14 @@ static void msg_full_report(struct msg *m, uint16_t skip)
 
 static void every_attribute_lands_in_its_field(void)
 {
-	struct kb_report r;
+	struct kbinder_report r;
 	struct msg m;
 	size_t len;
 
 	msg_full_report(&m, 0);
 	len = msg_end(&m);
 	memset(&r, 0xa5, sizeof(r));
-	LIB_CHECK_EQ(kb_report_parse(m.buf, len, FAMILY, &r), 0);
+	LIB_CHECK_EQ(kbinder_report_parse(m.buf, len, FAMILY, &r), 0);
 	LIB_CHECK_EQ(r.error, BR_DEAD_REPLY);
 	LIB_CHECK(strcmp(r.context, "hwbinder") == 0);
 	LIB_CHECK_EQ(r.from_pid, 101);
@@ -124,13 +124,13 @@ static void optional_attributes_default_to_zero(void)
 		BINDER_A_REPORT_TO_PID, BINDER_A_REPORT_TO_TID,
 		BINDER_A_REPORT_IS_REPLY,
 	};
-	struct kb_report r;
+	struct kbinder_report r;
 	struct msg m;
 
 	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
 		msg_full_report(&m, optional[i]);
 		memset(&r, 0xa5, sizeof(r));
-		LIB_CHECK_EQ(kb_report_parse(m.buf, msg_end(&m), FAMILY, &r),
+		LIB_CHECK_EQ(kbinder_report_parse(m.buf, msg_end(&m), FAMILY, &r),
 			     0);
 		if (optional[i] == BINDER_A_REPORT_TO_PID)
 			LIB_CHECK_EQ(r.to_pid, 0);
@@ -149,105 +149,105 @@ static void a_missing_mandatory_attribute_is_refused(void)
 		BINDER_A_REPORT_FLAGS, BINDER_A_REPORT_CODE,
 		BINDER_A_REPORT_DATA_SIZE,
 	};
-	struct kb_report r;
+	struct kbinder_report r;
 	struct msg m;
 
 	for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++) {
 		msg_full_report(&m, mandatory[i]);
-		LIB_CHECK_EQ(kb_report_parse(m.buf, msg_end(&m), FAMILY, &r),
+		LIB_CHECK_EQ(kbinder_report_parse(m.buf, msg_end(&m), FAMILY, &r),
 			     -EBADMSG);
 	}
 }
 
 static void other_families_and_commands_are_not_reports(void)
 {
-	struct kb_report r;
+	struct kbinder_report r;
 	struct msg m;
 	size_t len;
 
 	msg_full_report(&m, 0);
 	len = msg_end(&m);
-	LIB_CHECK_EQ(kb_report_parse(m.buf, len, FAMILY + 1, &r), -ENOMSG);
+	LIB_CHECK_EQ(kbinder_report_parse(m.buf, len, FAMILY + 1, &r), -ENOMSG);
 
 	msg_start(&m, FAMILY, BINDER_CMD_REPORT + 1);
 	msg_u32(&m, BINDER_A_REPORT_ERROR, BR_FAILED_REPLY);
-	LIB_CHECK_EQ(kb_report_parse(m.buf, msg_end(&m), FAMILY, &r), -ENOMSG);
+	LIB_CHECK_EQ(kbinder_report_parse(m.buf, msg_end(&m), FAMILY, &r), -ENOMSG);
 }
 
 static void a_message_longer_than_the_buffer_is_refused(void)
 {
-	struct kb_report r;
+	struct kbinder_report r;
 	struct msg m;
 	size_t len;
 
 	msg_full_report(&m, 0);
 	len = msg_end(&m);
 	/* The header claims the whole message; only part of it arrived. */
-	LIB_CHECK_EQ(kb_report_parse(m.buf, len - 4, FAMILY, &r), -EBADMSG);
-	LIB_CHECK_EQ(kb_report_parse(m.buf, NLMSG_HDRLEN, FAMILY, &r),
+	LIB_CHECK_EQ(kbinder_report_parse(m.buf, len - 4, FAMILY, &r), -EBADMSG);
+	LIB_CHECK_EQ(kbinder_report_parse(m.buf, NLMSG_HDRLEN, FAMILY, &r),
 		     -EBADMSG);
 }
 
 static void an_attribute_past_the_message_end_is_refused(void)
 {
 	struct nlattr liar = { .nla_len = 200, .nla_type = BINDER_A_REPORT_CODE };
-	struct kb_report r;
+	struct kbinder_report r;
 	struct msg m;
 
 	msg_full_report(&m, 0);
 	memcpy(m.buf + m.len, &liar, sizeof(liar));
 	m.len += NLA_HDRLEN + 4;
-	LIB_CHECK_EQ(kb_report_parse(m.buf, msg_end(&m), FAMILY, &r),
+	LIB_CHECK_EQ(kbinder_report_parse(m.buf, msg_end(&m), FAMILY, &r),
 		     -EBADMSG);
 }
 
 static void a_short_number_is_refused(void)
 {
 	uint16_t two = 7;
-	struct kb_report r;
+	struct kbinder_report r;
 	struct msg m;
 
 	msg_full_report(&m, BINDER_A_REPORT_CODE);
 	msg_attr(&m, BINDER_A_REPORT_CODE, &two, sizeof(two));
-	LIB_CHECK_EQ(kb_report_parse(m.buf, msg_end(&m), FAMILY, &r),
+	LIB_CHECK_EQ(kbinder_report_parse(m.buf, msg_end(&m), FAMILY, &r),
 		     -EBADMSG);
 }
 
 static void an_unterminated_context_is_refused(void)
 {
 	static const char ctx[4] = { 'b', 'i', 'n', 'd' };
-	struct kb_report r;
+	struct kbinder_report r;
 	struct msg m;
 
 	msg_full_report(&m, BINDER_A_REPORT_CONTEXT);
 	msg_attr(&m, BINDER_A_REPORT_CONTEXT, ctx, sizeof(ctx));
-	LIB_CHECK_EQ(kb_report_parse(m.buf, msg_end(&m), FAMILY, &r),
+	LIB_CHECK_EQ(kbinder_report_parse(m.buf, msg_end(&m), FAMILY, &r),
 		     -EBADMSG);
 }
 
 static void a_long_context_is_cut_and_terminated(void)
 {
 	char ctx[100];
-	struct kb_report r;
+	struct kbinder_report r;
 	struct msg m;
 
 	memset(ctx, 'x', sizeof(ctx) - 1);
 	ctx[sizeof(ctx) - 1] = '\0';
 	msg_full_report(&m, BINDER_A_REPORT_CONTEXT);
 	msg_attr(&m, BINDER_A_REPORT_CONTEXT, ctx, sizeof(ctx));
-	LIB_CHECK_EQ(kb_report_parse(m.buf, msg_end(&m), FAMILY, &r), 0);
+	LIB_CHECK_EQ(kbinder_report_parse(m.buf, msg_end(&m), FAMILY, &r), 0);
 	LIB_CHECK_EQ(strlen(r.context), sizeof(r.context) - 1);
 	LIB_CHECK(r.context[0] == 'x');
 }
 
 static void unknown_attributes_from_newer_kernels_are_skipped(void)
 {
-	struct kb_report r;
+	struct kbinder_report r;
 	struct msg m;
 
 	msg_full_report(&m, 0);
 	msg_u32(&m, BINDER_A_REPORT_MAX + 1, 0xdeadbeef);
-	LIB_CHECK_EQ(kb_report_parse(m.buf, msg_end(&m), FAMILY, &r), 0);
+	LIB_CHECK_EQ(kbinder_report_parse(m.buf, msg_end(&m), FAMILY, &r), 0);
 	LIB_CHECK_EQ(r.data_size, 4096);
 }
 

@@ -11,16 +11,16 @@
 static void writer_packs_commands_without_padding(void)
 {
 	uint8_t buf[128];
-	struct kb_writer w;
+	struct kbinder_writer w;
 	uint32_t cmd, handle;
 	binder_uintptr_t cookie;
 	struct binder_handle_cookie hc;
 
-	kb_writer_init(&w, buf, sizeof(buf));
-	LIB_CHECK_EQ(kb_put_looper(&w, BC_ENTER_LOOPER), 0);
-	LIB_CHECK_EQ(kb_put_handle_cmd(&w, BC_ACQUIRE, 7), 0);
-	LIB_CHECK_EQ(kb_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, 3, 0x1122), 0);
-	LIB_CHECK_EQ(kb_put_free_buffer(&w, 0xabcdef), 0);
+	kbinder_writer_init(&w, buf, sizeof(buf));
+	LIB_CHECK_EQ(kbinder_put_looper(&w, BC_ENTER_LOOPER), 0);
+	LIB_CHECK_EQ(kbinder_put_handle_cmd(&w, BC_ACQUIRE, 7), 0);
+	LIB_CHECK_EQ(kbinder_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, 3, 0x1122), 0);
+	LIB_CHECK_EQ(kbinder_put_free_buffer(&w, 0xabcdef), 0);
 	LIB_CHECK_EQ(w.len, 4 + 8 + 4 + sizeof(hc) + 4 + 8);
 	memcpy(&cmd, buf, 4);
 	LIB_CHECK_EQ(cmd, BC_ENTER_LOOPER);
@@ -43,45 +43,45 @@ static void writer_refuses_overflow_whole(void)
 {
 	uint8_t buf[4 + sizeof(struct binder_transaction_data) - 1];
 	struct binder_transaction_data tr;
-	struct kb_writer w;
+	struct kbinder_writer w;
 
 	memset(&tr, 0, sizeof(tr));
-	kb_writer_init(&w, buf, sizeof(buf));
-	LIB_CHECK_EQ(kb_put_txn(&w, BC_TRANSACTION, &tr), -ENOSPC);
+	kbinder_writer_init(&w, buf, sizeof(buf));
+	LIB_CHECK_EQ(kbinder_put_txn(&w, BC_TRANSACTION, &tr), -ENOSPC);
 	LIB_CHECK_EQ(w.len, 0);
 	/* sticky: later small commands are refused too */
-	LIB_CHECK_EQ(kb_put_looper(&w, BC_ENTER_LOOPER), -ENOSPC);
+	LIB_CHECK_EQ(kbinder_put_looper(&w, BC_ENTER_LOOPER), -ENOSPC);
 	LIB_CHECK_EQ(w.len, 0);
 }
 
 static void writer_rejects_wrong_command_or_size(void)
 {
 	uint8_t buf[64];
-	struct kb_writer w;
+	struct kbinder_writer w;
 	uint32_t v = 0;
 
-	kb_writer_init(&w, buf, sizeof(buf));
-	LIB_CHECK_EQ(kb_writer_put(&w, BC_ACQUIRE, &v, 2), -EINVAL);
-	kb_writer_init(&w, buf, sizeof(buf));
-	LIB_CHECK_EQ(kb_writer_put(&w, 0x12345678, NULL, 0), -EINVAL);
-	kb_writer_init(&w, buf, sizeof(buf));
-	LIB_CHECK_EQ(kb_put_handle_cmd(&w, BC_FREE_BUFFER, 1), -EINVAL);
-	kb_writer_init(&w, buf, sizeof(buf));
-	LIB_CHECK_EQ(kb_put_looper(&w, BC_TRANSACTION), -EINVAL);
+	kbinder_writer_init(&w, buf, sizeof(buf));
+	LIB_CHECK_EQ(kbinder_writer_put(&w, BC_ACQUIRE, &v, 2), -EINVAL);
+	kbinder_writer_init(&w, buf, sizeof(buf));
+	LIB_CHECK_EQ(kbinder_writer_put(&w, 0x12345678, NULL, 0), -EINVAL);
+	kbinder_writer_init(&w, buf, sizeof(buf));
+	LIB_CHECK_EQ(kbinder_put_handle_cmd(&w, BC_FREE_BUFFER, 1), -EINVAL);
+	kbinder_writer_init(&w, buf, sizeof(buf));
+	LIB_CHECK_EQ(kbinder_put_looper(&w, BC_TRANSACTION), -EINVAL);
 	LIB_CHECK_EQ(w.len, 0);
 }
 
 static void command_sizes_match_the_abi(void)
 {
-	LIB_CHECK_EQ(kb_command_size(BC_TRANSACTION), 64);
-	LIB_CHECK_EQ(kb_command_size(BC_TRANSACTION_SG), 72);
-	LIB_CHECK_EQ(kb_command_size(BC_FREE_BUFFER), 8);
-	LIB_CHECK_EQ(kb_command_size(BC_REQUEST_DEATH_NOTIFICATION), 12);
-	LIB_CHECK_EQ(kb_command_size(BC_INCREFS_DONE), 16);
-	LIB_CHECK_EQ(kb_command_size(BC_ENTER_LOOPER), 0);
-	LIB_CHECK_EQ(kb_command_size(0xdeadbeef), -EINVAL);
-	LIB_CHECK(!strcmp(kb_command_name(BC_REPLY), "BC_REPLY"));
-	LIB_CHECK(!strcmp(kb_command_name(1), "BC_?"));
+	LIB_CHECK_EQ(kbinder_command_size(BC_TRANSACTION), 64);
+	LIB_CHECK_EQ(kbinder_command_size(BC_TRANSACTION_SG), 72);
+	LIB_CHECK_EQ(kbinder_command_size(BC_FREE_BUFFER), 8);
+	LIB_CHECK_EQ(kbinder_command_size(BC_REQUEST_DEATH_NOTIFICATION), 12);
+	LIB_CHECK_EQ(kbinder_command_size(BC_INCREFS_DONE), 16);
+	LIB_CHECK_EQ(kbinder_command_size(BC_ENTER_LOOPER), 0);
+	LIB_CHECK_EQ(kbinder_command_size(0xdeadbeef), -EINVAL);
+	LIB_CHECK(!strcmp(kbinder_command_name(BC_REPLY), "BC_REPLY"));
+	LIB_CHECK(!strcmp(kbinder_command_name(1), "BC_?"));
 }
 
 int main(void)

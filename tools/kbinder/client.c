@@ -1,203 +1,147 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Talking to the service manager, and the demo echo service that `kbinder
- * serve` and `kbinder demo` run.
+ * Talking to the service manager (through libkbinder's client, at the
+ * tool's API level), and the demo echo service that `kbinder serve` and
+ * `kbinder demo` run: interface kbinder.IEcho, String echo(String) at
+ * code 1, AIDL-style (a Status header before the result). Being a
+ * kbinder_object, it also answers PING, INTERFACE, DUMP and DEBUG_PID.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <kbinder/servicemanager.h>
+
 #include "kbinder_tool.h"
-#include "svcmgr_proto.h"
 
-/* A request parcel for @interface: its strict-mode word and token. */
-static void request_start(struct kb_parcel *data, const char *interface)
+int tool_api_level;
+
+static int sm_client(struct kbinder_sm *sm, struct kbinder_thread *t)
 {
-	kb_parcel_init(data);
-	put_header(data, interface);
+	return kbinder_sm_init(sm, t, tool_api_level);
 }
 
-/* Send @data (then freed) to @handle and wait for a reply; a status-code
- * reply becomes its (negative) status. On success the caller frees
- * reply->txn's buffer. */
-static int call(struct kb_thread *t, uint32_t handle, uint32_t code,
-		struct kb_parcel *data, struct kb_reply *reply)
+int svc_get(struct kbinder_thread *t, const char *name, uint32_t *handle)
 {
-	struct kb_parcel_view v;
-	uint32_t status;
-	int err;
+	struct kbinder_sm sm;
+	int err = sm_client(&sm, t);
 
-	err = data->err;
-	if (!err)
-		err = kb_transact(t, handle, code, data, 0, reply, NULL, NULL,
-				  TOOL_TIMEOUT_MS);
-	kb_parcel_fini(data);
-	if (err)
-		return err;
-	switch (reply->status) {
-	case BR_REPLY:
-		break;
-	case BR_DEAD_REPLY:
-		return -EPIPE;
-	default:
-		return -EIO;
-	}
-	if (reply->txn.flags & TF_STATUS_CODE) {
-		kb_view_init(&v, &reply->txn);
-		err = kb_view_read_u32(&v, &status) ? -EBADMSG : (int32_t)status;
-		kb_free_buffer(t, reply->txn.data.ptr.buffer);
-		return err < 0 ? err : -EIO;
-	}
-	return 0;
+	return err ? err : kbinder_sm_check(&sm, name, handle);
 }
 
-int svc_get(struct kb_thread *t, const char *name, uint32_t *handle)
+int svc_add(struct kbinder_thread *t, const char *name, binder_uintptr_t ptr)
 {
-	struct flat_binder_object obj;
-	struct kb_parcel_view v;
-	struct kb_parcel data;
-	struct kb_reply reply;
-	int err;
+	struct kbinder_sm sm;
+	int err = sm_client(&sm, t);
 
-	request_start(&data, SVCMGR_INTERFACE);
-	put_string16(&data, name);
-	err = call(t, SVCMGR_HANDLE, SVCMGR_CHECK_SERVICE, &data, &reply);
-	if (err)
-		return err;
-	kb_view_init(&v, &reply.txn);
-	if (view_next_object(&v, &obj) || obj.hdr.type != BINDER_TYPE_HANDLE) {
-		err = -ENOENT;
-	} else {
-		/* Our own reference: the buffer's goes away when it is freed. */
-		err = kb_ref(t, BC_ACQUIRE, obj.handle);
-		*handle = obj.handle;
-	}
-	kb_free_buffer(t, reply.txn.data.ptr.buffer);
-	return err;
+	return err ? err : kbinder_sm_add(&sm, name, ptr, ptr, false,
+					  KBINDER_DUMP_FLAG_PRIORITY_DEFAULT);
 }
 
-int svc_add(struct kb_thread *t, const char *name, binder_uintptr_t ptr)
+int svc_list(struct kbinder_thread *t, int (*fn)(const char *name, void *arg),
+	     void *arg)
 {
-	struct kb_parcel data;
-	struct kb_reply reply;
-	int err;
+	struct kbinder_sm sm;
+	int err = sm_client(&sm, t);
 
-	request_start(&data, SVCMGR_INTERFACE);
-	put_string16(&data, name);
-	kb_parcel_write_binder(&data, ptr, ptr, FLAT_BINDER_FLAG_ACCEPTS_FDS | 0x7f,
-			       false);
-	kb_parcel_write_u32(&data, 0);	/* allow isolated */
-	kb_parcel_write_u32(&data, 0);	/* dump priority */
-	err = call(t, SVCMGR_HANDLE, SVCMGR_ADD_SERVICE, &data, &reply);
-	if (!err)
-		kb_free_buffer(t, reply.txn.data.ptr.buffer);
-	return err;
+	return err ? err : kbinder_sm_list(&sm, KBINDER_DUMP_FLAG_PRIORITY_ALL, fn, arg);
 }
 
-int svc_list(struct kb_thread *t, uint32_t index, char *name, size_t size)
-{
-	struct kb_parcel_view v;
-	struct kb_parcel data;
-	struct kb_reply reply;
-	int err;
-
-	request_start(&data, SVCMGR_INTERFACE);
-	kb_parcel_write_u32(&data, index);
-	err = call(t, SVCMGR_HANDLE, SVCMGR_LIST_SERVICES, &data, &reply);
-	if (err)
-		return err;
-	kb_view_init(&v, &reply.txn);
-	err = get_string16(&v, name, size);
-	kb_free_buffer(t, reply.txn.data.ptr.buffer);
-	return err;
-}
-
-int echo_call(struct kb_thread *t, uint32_t handle, const char *text,
+int echo_call(struct kbinder_thread *t, uint32_t handle, const char *text,
 	      char *out, size_t size)
 {
-	struct kb_parcel_view v;
-	struct kb_parcel data;
-	struct kb_reply reply;
-	uint32_t n;
+	struct kbinder_parcel_view v;
+	struct kbinder_parcel data;
+	struct kbinder_reply reply;
+	struct kbinder_wire w;
+	int32_t ex, code;
 	int err;
 
-	request_start(&data, ECHO_INTERFACE);
-	kb_parcel_write_u32(&data, (uint32_t)strlen(text));
-	kb_parcel_write(&data, text, strlen(text));
-	err = call(t, handle, ECHO_CODE, &data, &reply);
+	err = kbinder_wire_init(&w, tool_api_level);
 	if (err)
 		return err;
-	kb_view_init(&v, &reply.txn);
-	if (kb_view_read_u32(&v, &n) || n >= size || kb_view_read(&v, out, n))
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_token(&data, &w, ECHO_INTERFACE);
+	kbinder_parcel_write_string16(&data, text);
+	err = data.err;
+	if (!err)
+		err = kbinder_transact(t, handle, ECHO_CODE, &data, 0, &reply,
+				       NULL, NULL, TOOL_TIMEOUT_MS);
+	kbinder_parcel_fini(&data);
+	if (!err)
+		err = kbinder_sm_reply_error(t, &reply);
+	if (err)
+		return err;
+	kbinder_view_init(&v, &reply.txn);
+	if (kbinder_view_read_status(&v, &ex, &code, NULL, 0))
 		err = -EBADMSG;
-	else
-		out[n] = '\0';
-	kb_free_buffer(t, reply.txn.data.ptr.buffer);
+	else if (ex)
+		err = kbinder_exception_errno(ex);
+	else if (kbinder_view_read_string16(&v, out, size))
+		err = -EBADMSG;
+	kbinder_free_buffer(t, reply.txn.data.ptr.buffer);
 	return err;
 }
 
-/* Answer one echo request with the bytes it carried. */
-static int echo_answer(struct kb_thread *t, const struct binder_transaction_data *tr)
+static int echo_handle(struct kbinder_object *obj, uint32_t code,
+		       struct kbinder_call *call)
 {
 	char text[4096];
-	struct kb_parcel_view v;
-	struct kb_parcel reply;
-	uint32_t n;
-	int err;
 
-	kb_view_init(&v, tr);
-	kb_parcel_init(&reply);
-	if (tr->code != ECHO_CODE || check_header(&v, ECHO_INTERFACE) ||
-	    kb_view_read_u32(&v, &n) || n > sizeof(text) ||
-	    kb_view_read(&v, text, n)) {
-		kb_parcel_write_u32(&reply, (uint32_t)-EBADMSG);
-		err = kb_send_reply(t, &reply, TF_STATUS_CODE, TOOL_TIMEOUT_MS);
-	} else {
-		kb_parcel_write_u32(&reply, n);
-		kb_parcel_write(&reply, text, n);
-		err = kb_send_reply(t, &reply, 0, TOOL_TIMEOUT_MS);
-	}
-	kb_parcel_fini(&reply);
-	return err;
+	(void)obj;
+	if (code != ECHO_CODE)
+		return KBINDER_STATUS_UNKNOWN_TRANSACTION;
+	if (kbinder_view_read_string16(&call->in, text, sizeof(text)))
+		return KBINDER_STATUS_BAD_VALUE;
+	kbinder_parcel_write_status(call->reply, KBINDER_EX_NONE, NULL, 0);
+	return kbinder_parcel_write_string16(call->reply, text);
 }
 
 int echo_serve(const char *device, const char *name, int ready_fd)
 {
-	static int echo_object;	/* its address names our binder object */
-	struct kb_thread t;
-	struct kb_return ret;
-	struct kb_proc proc;
+	static struct kbinder_object echo;	/* its address names our node */
+	static struct kbinder_wire wire;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
+	struct kbinder_proc proc;
 	int err;
 
-	err = kb_open(&proc, device, KB_DEFAULT_MAP_SIZE);
+	err = kbinder_wire_init(&wire, tool_api_level);
 	if (err)
-		return tool_error(err, "open %s", device ? device : kb_default_device());
-	kb_thread_init(&t, proc.fd);
-	err = svc_add(&t, name, (binder_uintptr_t)(uintptr_t)&echo_object);
+		return tool_error(err, "API level %d", tool_api_level);
+	echo.descriptor = ECHO_INTERFACE;
+	echo.wire = &wire;
+	echo.handle = echo_handle;
+	echo.n_codes = 1;
+	err = tool_open(&proc, device);
+	if (err)
+		return err;
+	kbinder_thread_init(&t, proc.fd);
+	err = svc_add(&t, name, (binder_uintptr_t)(uintptr_t)&echo);
 	if (err) {
-		kb_close(&proc);
+		kbinder_close(&proc);
 		return tool_error(err, "register '%s'", name);
 	}
 	if (ready_fd >= 0) {
 		(void)!write(ready_fd, "R", 1);
 		close(ready_fd);
 	}
-	err = kb_enter_looper(&t);
+	err = kbinder_enter_looper(&t);
 	while (!err) {
-		err = kb_next(&t, &ret, -1);
+		err = kbinder_next(&t, &ret, -1);
 		if (err)
 			break;
-		if (ret.cmd == BR_TRANSACTION) {
-			if (!(ret.u.txn.flags & TF_ONE_WAY))
-				err = echo_answer(&t, &ret.u.txn);
-			kb_free_buffer(&t, ret.u.txn.data.ptr.buffer);
+		if (ret.cmd == BR_TRANSACTION &&
+		    ret.u.txn.target.ptr == (binder_uintptr_t)(uintptr_t)&echo) {
+			err = kbinder_object_dispatch(&echo, &t, &ret.u.txn);
+			kbinder_free_buffer(&t, ret.u.txn.data.ptr.buffer);
 			if (err == -EPIPE)
 				err = 0;
 		} else {
-			err = kb_handle_default(&t, &ret, NULL);
+			err = kbinder_handle_default(&t, &ret, NULL);
 		}
 	}
-	kb_close(&proc);
+	kbinder_close(&proc);
 	return tool_error(err, "echo service");
 }

@@ -25,17 +25,17 @@
  * A call to a dead service gets BR_DEAD_REPLY; a driver with transaction
  * reports also tells whoever listens on the "binder" netlink family.
  */
-static int call_the_dead(struct kb_thread *t, uint32_t handle)
+static int call_the_dead(struct kbinder_thread *t, uint32_t handle)
 {
-	struct kb_report_listener l;
-	struct kb_report r;
+	struct kbinder_report_listener l;
+	struct kbinder_report r;
 	char answer[64];
-	int listening = kb_report_open(&l);
+	int listening = kbinder_report_open(&l);
 	int err = echo_call(t, handle, "anyone there?", answer, sizeof(answer));
 
 	if (err != -EPIPE) {
 		if (!listening)
-			kb_report_close(&l);
+			kbinder_report_close(&l);
 		return tool_error(err ? err : -EBADMSG,
 				  "a call to the dead service did not get BR_DEAD_REPLY");
 	}
@@ -46,8 +46,8 @@ static int call_the_dead(struct kb_thread *t, uint32_t handle)
 	}
 	if (listening)
 		return tool_error(listening, "listen for reports");
-	err = kb_report_next(&l, &r, TOOL_TIMEOUT_MS);
-	kb_report_close(&l);
+	err = kbinder_report_next(&l, &r, TOOL_TIMEOUT_MS);
+	kbinder_report_close(&l);
 	if (err)
 		return tool_error(err, "wait for the report of the failed call");
 	printf("    netlink report: ");
@@ -127,17 +127,20 @@ static void stop(pid_t pid)
 	}
 }
 
-static int list_services(struct kb_thread *t)
+static int print_name(const char *name, void *arg)
 {
-	char name[128];
-	uint32_t i;
-	int err;
+	(*(int *)arg)++;
+	printf("    %s\n", name);
+	return 0;
+}
 
-	for (i = 0; !(err = svc_list(t, i, name, sizeof(name))); i++)
-		printf("    %s\n", name);
-	if (i == 0 && err == -ENOENT)
+static int list_services(struct kbinder_thread *t)
+{
+	int n = 0, err = svc_list(t, print_name, &n);
+
+	if (!err && !n)
 		printf("    (none)\n");
-	return err == -ENOENT ? 0 : err;
+	return err;
 }
 
 #define STEP(...) printf("\n>> " __VA_ARGS__)
@@ -146,9 +149,9 @@ int cmd_demo(const char *device)
 {
 	pid_t svcmgr = -1, service = -1;
 	char answer[256];
-	struct kb_return ret;
-	struct kb_thread t;
-	struct kb_proc proc;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_proc proc;
 	uint32_t handle = 0;
 	int err;
 
@@ -167,12 +170,12 @@ int cmd_demo(const char *device)
 		goto out;
 	}
 
-	err = kb_open(&proc, device, KB_DEFAULT_MAP_SIZE);
+	err = kbinder_open(&proc, device, KBINDER_DEFAULT_MAP_SIZE);
 	if (err) {
 		tool_error(err, "open");
 		goto out;
 	}
-	kb_thread_init(&t, proc.fd);
+	kbinder_thread_init(&t, proc.fd);
 
 	STEP("services the service manager knows:\n");
 	err = tool_error(list_services(&t), "list");
@@ -197,22 +200,22 @@ int cmd_demo(const char *device)
 
 	STEP("ask for a death notification, then kill the service (pid %d)\n",
 	     (int)service);
-	err = tool_error(kb_request_death(&t, handle, 0x1d), "request death");
+	err = tool_error(kbinder_request_death(&t, handle, 0x1d), "request death");
 	if (err)
 		goto close;
 	stop(service);
 	service = -1;
-	err = kb_wait_for(&t, BR_DEAD_BINDER, &ret, NULL, NULL, TOOL_TIMEOUT_MS);
+	err = kbinder_wait_for(&t, BR_DEAD_BINDER, &ret, NULL, NULL, TOOL_TIMEOUT_MS);
 	if (!err && ret.u.cookie != 0x1d)
 		err = -EBADMSG;
 	if (tool_error(err, "wait for BR_DEAD_BINDER"))
 		goto close;
 	printf("    BR_DEAD_BINDER arrived for our cookie\n");
-	kb_dead_binder_done(&t, ret.u.cookie);
+	kbinder_dead_binder_done(&t, ret.u.cookie);
 
 	STEP("call the dead service anyway\n");
 	err = call_the_dead(&t, handle);
-	kb_ref(&t, BC_RELEASE, handle);
+	kbinder_ref(&t, BC_RELEASE, handle);
 	if (err)
 		goto close;
 
@@ -220,7 +223,7 @@ int cmd_demo(const char *device)
 	usleep(100 * 1000);	/* it hears of the death on its own thread */
 	err = tool_error(list_services(&t), "list");
 close:
-	kb_close(&proc);
+	kbinder_close(&proc);
 out:
 	stop(service);
 	stop(svcmgr);

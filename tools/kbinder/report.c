@@ -25,7 +25,7 @@ static int64_t now_ms(void)
 }
 
 /* "pid:tid", "pid:-" or "-" for the receiving side. */
-static void format_target(const struct kb_report *r, char *buf, size_t size)
+static void format_target(const struct kbinder_report *r, char *buf, size_t size)
 {
 	if (!r->to_pid)
 		snprintf(buf, size, "-");
@@ -35,13 +35,13 @@ static void format_target(const struct kb_report *r, char *buf, size_t size)
 		snprintf(buf, size, "%u:%u", r->to_pid, r->to_tid);
 }
 
-void report_print(const struct kb_report *r)
+void report_print(const struct kbinder_report *r)
 {
 	char to[32];
 
 	format_target(r, to, sizeof(to));
 	printf("%s context=%s from=%u:%u to=%s reply=%s flags=%#x code=%#x size=%u\n",
-	       kb_return_name(r->error), r->context, r->from_pid, r->from_tid,
+	       kbinder_return_name(r->error), r->context, r->from_pid, r->from_tid,
 	       to, r->is_reply ? "yes" : "no", r->flags, r->code,
 	       r->data_size);
 	fflush(stdout);
@@ -84,10 +84,10 @@ static const char *context_filter(const char *device)
 int cmd_report(const char *device, int argc, char **argv)
 {
 	const char *only = context_filter(device);
-	struct kb_report_listener l;
+	struct kbinder_report_listener l;
 	long count = 0, timeout_s = 0, seen = 0;
 	int64_t deadline = 0;
-	struct kb_report r;
+	struct kbinder_report r;
 	int i, err;
 
 	for (i = 0; i < argc; i++) {
@@ -101,7 +101,7 @@ int cmd_report(const char *device, int argc, char **argv)
 		}
 		i++;
 	}
-	err = kb_report_open(&l);
+	err = kbinder_report_open(&l);
 	if (err) {
 		tool_error(err, err == -ENOENT ?
 			   "no \"binder\" netlink family (kbinder not loaded, or a driver without reports)" :
@@ -120,7 +120,7 @@ int cmd_report(const char *device, int argc, char **argv)
 				break;
 			wait = (int)left;
 		}
-		err = kb_report_next(&l, &r, wait);
+		err = kbinder_report_next(&l, &r, wait);
 		if (err == -ETIMEDOUT)
 			break;
 		if (err == -ENOBUFS)
@@ -138,7 +138,7 @@ int cmd_report(const char *device, int argc, char **argv)
 		report_print(&r);
 		seen++;
 	}
-	kb_report_close(&l);
+	kbinder_report_close(&l);
 	if (err && err != -ETIMEDOUT)
 		return 1;
 	return count && seen < count ? 1 : 0;

@@ -6,13 +6,13 @@
  *
  * Raw netlink, no libnl:
  *
- *	struct kb_report_listener l;
- *	struct kb_report r;
+ *	struct kbinder_report_listener l;
+ *	struct kbinder_report r;
  *
- *	if (kb_report_open(&l) == 0) {
- *		while (kb_report_next(&l, &r, -1) == 0)
- *			printf("%s on %s\n", kb_return_name(r.error), r.context);
- *		kb_report_close(&l);
+ *	if (kbinder_report_open(&l) == 0) {
+ *		while (kbinder_report_next(&l, &r, -1) == 0)
+ *			printf("%s on %s\n", kbinder_return_name(r.error), r.context);
+ *		kbinder_report_close(&l);
  *	}
  *
  * Same error convention as kbinder.h: 0 or a negative errno.
@@ -28,20 +28,25 @@
 extern "C" {
 #endif
 
+#if defined(__GNUC__) && !defined(KBINDER_NO_VISIBILITY)
+#pragma GCC visibility push(default)
+#endif
+
 /**
- * struct kb_report_listener - a netlink socket that joined "report".
+ * struct kbinder_report_listener - a netlink socket that joined "report".
  * @fd:     the NETLINK_GENERIC socket, -1 when closed
  * @family: the family id of "binder" in this network namespace
  * @group:  the multicast group id of "report"
  */
-struct kb_report_listener {
+struct kbinder_report_listener {
 	int fd;
 	uint16_t family;
 	uint32_t group;
+	uint64_t reserved[2];
 };
 
 /**
- * struct kb_report - one parsed BINDER_CMD_REPORT.
+ * struct kbinder_report - one parsed BINDER_CMD_REPORT.
  * @error:      the BR_ code the sender got (BR_FAILED_REPLY, BR_DEAD_REPLY,
  *              BR_FROZEN_REPLY, BR_ONEWAY_SPAM_SUSPECT,
  *              BR_TRANSACTION_PENDING_FROZEN)
@@ -55,7 +60,7 @@ struct kb_report_listener {
  * @code:       its code
  * @data_size:  its payload size in bytes
  */
-struct kb_report {
+struct kbinder_report {
 	uint32_t error;
 	char context[64];
 	uint32_t from_pid;
@@ -66,22 +71,23 @@ struct kb_report {
 	uint32_t flags;
 	uint32_t code;
 	uint32_t data_size;
+	uint64_t reserved[2];
 };
 
 /**
- * kb_report_open() - open a listener: resolve "binder"/"report" with
+ * kbinder_report_open() - open a listener: resolve "binder"/"report" with
  * CTRL_CMD_GETFAMILY and join the group.
  *
  * Return: 0, -ENOENT if no driver registered the family (the module is not
  * loaded, or the binder driver predates 6.18), or -errno.
  */
-int kb_report_open(struct kb_report_listener *l);
+int kbinder_report_open(struct kbinder_report_listener *l);
 
-/** kb_report_close() - close the socket; safe to call twice. */
-void kb_report_close(struct kb_report_listener *l);
+/** kbinder_report_close() - close the socket; safe to call twice. */
+void kbinder_report_close(struct kbinder_report_listener *l);
 
 /**
- * kb_report_next() - wait for the next report.
+ * kbinder_report_next() - wait for the next report.
  * @timeout_ms: -1 waits forever, 0 only takes one already queued
  *
  * Messages of the socket that are not reports are skipped.
@@ -89,21 +95,29 @@ void kb_report_close(struct kb_report_listener *l);
  * because the socket's queue overflowed (the listener still works), or
  * -errno.
  */
-int kb_report_next(struct kb_report_listener *l, struct kb_report *r,
+int kbinder_report_next(struct kbinder_report_listener *l, struct kbinder_report *r,
 		   int timeout_ms);
 
 /**
- * kb_report_parse() - parse one netlink message (header included).
+ * kbinder_report_parse() - parse one netlink message (header included).
  * @family: the family id the message must carry
  *
  * Return: 0, -EBADMSG if it is truncated or lacks a mandatory attribute,
  * -ENOMSG if it is not a BINDER_CMD_REPORT of @family.
  */
-int kb_report_parse(const void *msg, size_t len, uint16_t family,
-		    struct kb_report *r);
+int kbinder_report_parse(const void *msg, size_t len, uint16_t family,
+		    struct kbinder_report *r);
+
+#if defined(__GNUC__) && !defined(KBINDER_NO_VISIBILITY)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
+#endif
+
+#ifdef KBINDER_LEGACY_NAMES
+#include <kbinder/legacy.h>
 #endif
 
 #endif /* KBINDER_REPORT_H */
