@@ -31,8 +31,25 @@ mirror=$(sed -n 's/^URIs: *\([^ ]*\/debian\)\/*$/\1/p' /etc/apt/sources.list.d/*
 	/etc/apt/sources.list 2>/dev/null | head -n 1)
 : "${mirror:=http://deb.debian.org/debian}"
 
-# prepare_base: debootstrap the root once (a few minutes), then the packages
-# a user of kbinder-dkms has: dkms and the headers of their kernel.
+# What the root has besides minbase: what a user of the packages has (dkms
+# and the headers of their kernel; the C toolchain the -dev package needs),
+# so that the test itself needs no network.
+base_packages="dkms gcc make kmod pkgconf libc6-dev linux-libc-dev linux-headers-$kver"
+
+# base_apt DIR: install $base_packages into the root at DIR.
+base_apt() {
+	unshare --mount --propagation private sh -c '
+		mount -t proc proc "$1/proc" &&
+		chroot "$1" sh -c "export DEBIAN_FRONTEND=noninteractive;
+			apt-get update -qq &&
+			apt-get install -y -qq --no-install-recommends $2 >/dev/null &&
+			apt-get clean"' sh "$1" "$base_packages" >>"$cache/debootstrap.log" 2>&1 &&
+		[ -d "$1/lib/modules/$kver/build" ] &&
+		echo "$base_packages" >"$1/.kbinder-base-packages"
+}
+
+# prepare_base: debootstrap the root once (a few minutes), then
+# $base_packages.
 prepare_base() {
 	local tmp=$base.tmp
 	echo "check-deb: preparing a bookworm root in $base (once) from $mirror"
@@ -58,14 +75,7 @@ prepare_base() {
 	elif [ $copied -eq 1 ]; then
 		rm -f "$tmp/etc/apt/sources.list"
 	fi
-	if ! unshare --mount --propagation private sh -c '
-		mount -t proc proc "$1/proc" &&
-		chroot "$1" sh -c "export DEBIAN_FRONTEND=noninteractive;
-			apt-get update -qq &&
-			apt-get install -y -qq --no-install-recommends dkms gcc make kmod \
-				pkgconf linux-headers-$2 >/dev/null &&
-			apt-get clean"' sh "$tmp" "$kver" >>"$cache/debootstrap.log" 2>&1 ||
-		[ ! -d "$tmp/lib/modules/$kver/build" ]; then
+	if ! base_apt "$tmp"; then
 		tail -n 5 "$cache/debootstrap.log"
 		echo "FAIL deb/(setup): apt-get in the new root failed (see $cache/debootstrap.log)"
 		return 1
@@ -75,12 +85,25 @@ prepare_base() {
 }
 
 [ -d "$base" ] || prepare_base || exit 1
+if [ "$(cat "$base/.kbinder-base-packages" 2>/dev/null)" != "$base_packages" ]; then
+	echo "check-deb: adding to the cached root: $base_packages"
+	base_apt "$base" || {
+		echo "FAIL deb/(setup): apt-get in the cached root failed (see $cache/debootstrap.log)"
+		exit 1
+	}
+fi
 
 rm -rf "$work"
 mkdir -p "$work/upper" "$work/overlay-work" "$work/root"
-cp "$debdir"/*.deb "$work/" 2>/dev/null
+# The packages a user installs (not the -dbgsym ones).
 mkdir -p "$work/next"
-cp "$nextdir"/*.deb "$work/next/" 2>/dev/null
+for d in "$debdir" "$nextdir"; do
+	to=$work
+	[ "$d" = "$nextdir" ] && to=$work/next
+	for f in "$d"/*.deb; do
+		case "$f" in *-dbgsym_*) ;; *) [ -e "$f" ] && cp "$f" "$to/" ;; esac
+	done
+done
 
 # What runs inside the root: every step prints its own PASS/FAIL lines.
 cat >"$work/in-root.sh" <<'EOF'
@@ -148,12 +171,13 @@ cat >/tmp/use.c <<'C'
 #include <stdio.h>
 int main(void)
 {
-	printf("%s\n", kb_strerror(0) ? "linked" : "?");
+	puts(kbinder_command_name(BC_TRANSACTION));
 	return 0;
 }
 C
 if gcc -o /tmp/use /tmp/use.c $(pkg-config --cflags --libs kbinder) >>$log 2>&1 &&
-	ldd /tmp/use | grep -q 'libkbinder.so.1 => /usr/lib/' && [ "$(/tmp/use)" = linked ]; then
+	ldd /tmp/use | grep -q 'libkbinder\.so\.1 => /' &&
+	[ "$(/tmp/use)" = BC_TRANSACTION ]; then
 	pass dev_package_builds_and_links_a_program
 else
 	fail dev_package_builds_and_links_a_program "$(tail -n 2 $log | tr '\n' ' ')"
