@@ -5,8 +5,9 @@
 #   make                 build everything (module, library, tools, tests)
 #   make run             boot a VM with kbinder loaded and show it working
 #   make check           every test: lint, host tests, runner self-tests, the
-#                        guest suite on both drivers, the CVE/fault/sec_*
-#                        tests on the debug kernel, a short fuzz run
+#                        guest suite on both drivers, again on the cloud
+#                        kernel, the CVE/fault/sec_* tests on the debug
+#                        kernel, a short fuzz run
 #   make check-guest     only the guest suite, in one boot
 #   make bench           kbinder against the upstream driver, same boot
 #                        (OLD=REV: and against kbinder built from commit REV)
@@ -14,20 +15,29 @@
 #
 # Variables: DRIVER=kbinder|reference (the driver the guest tests run on;
 # make check runs them on both, make check-guest on kbinder, by default),
-# TESTS='glob' (which guest test programs), KDIR= (kernel build directory),
-# KVER= (Debian kernel version; default: the one linux-image-amd64 installed).
+# TESTS='glob' (which guest test programs), FLAVOUR=amd64|cloud-amd64|rt-amd64
+# (which Debian 6.1 kernel to build for and boot; default amd64), KDIR=
+# (kernel build directory), KVER= (Debian kernel version; default: the one
+# linux-image-$(FLAVOUR) installed).
 
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
 SHELL := /bin/bash
+BUILD := build
 
 # Install missing build dependencies before anything else (once per
 # top-level make; sub-makes inherit KBINDER_DEPS_OK).
 NO_DEPS_GOALS := clean help deps install uninstall
 ifeq ($(KBINDER_DEPS_OK),)
+# What deps.sh installs beyond the base: this flavour's kernel (amd64 and
+# cloud-amd64 are in the base), the RT kernel for check-flavours, the
+# packaging tools for the deb targets.
+DEPS_ARGS := $(if $(filter-out amd64 cloud-amd64,$(or $(FLAVOUR),amd64)),--flavour $(FLAVOUR)) \
+	$(if $(filter check-flavours,$(MAKECMDGOALS)),--flavour rt-amd64) \
+	$(if $(filter deb check-deb,$(MAKECMDGOALS)),--deb)
 ifeq ($(filter $(NO_DEPS_GOALS),$(MAKECMDGOALS)),)
-ifneq ($(shell scripts/deps.sh --check >/dev/null 2>&1; echo $$?),0)
-DEPS_STATUS := $(shell scripts/deps.sh >&2; echo $$?)
+ifneq ($(shell scripts/deps.sh --check $(DEPS_ARGS) >/dev/null 2>&1; echo $$?),0)
+DEPS_STATUS := $(shell scripts/deps.sh $(DEPS_ARGS) >&2; echo $$?)
 ifneq ($(DEPS_STATUS),0)
 $(error kbinder: build dependencies are missing, see above)
 endif
@@ -36,33 +46,63 @@ endif
 export KBINDER_DEPS_OK := 1
 endif
 
-KVER ?= $(shell scripts/kernel-version.sh)
+# ---------------------------------------------------------------- kernel
+# The Debian 6.1 kernel flavour to build for and boot: amd64 (generic),
+# cloud-amd64 (no binder at all in it) or rt-amd64 (PREEMPT_RT).
+FLAVOUR ?= amd64
+KVER ?= $(shell scripts/kernel-version.sh $(FLAVOUR))
 KDIR ?= /lib/modules/$(KVER)/build
 VMLINUZ ?= /boot/vmlinuz-$(KVER)
-REFERENCE_KO ?= /lib/modules/$(KVER)/kernel/drivers/android/binder_linux.ko
-# make check runs the guest suite on both drivers unless DRIVER= names one.
+# The kernel's own upstream driver, the reference; empty when the kernel
+# has none (cloud-amd64).
+REFERENCE_KO ?= $(wildcard /lib/modules/$(KVER)/kernel/drivers/android/binder_linux.ko)
+# make check runs the guest suite on both drivers unless DRIVER= names one
+# (on kbinder alone where the kernel has no reference driver).
 DRIVER ?=
-CHECK_DRIVERS := $(or $(DRIVER),kbinder reference)
+CHECK_DRIVERS := $(or $(DRIVER),kbinder $(if $(REFERENCE_KO),reference))
+# A module only loads on the flavour it was built for: the generic one is
+# built in driver/, every other flavour in its own tree of links to the
+# sources, build/<flavour>/driver, with its own initramfs beside it.
+ifeq ($(FLAVOUR),amd64)
+MODULE_DIR := driver
+FLAVOUR_BUILD := $(BUILD)
+else
+FLAVOUR_BUILD := $(BUILD)/$(FLAVOUR)
+MODULE_DIR := $(FLAVOUR_BUILD)/driver
+endif
 TESTS ?= *
 VM_TIMEOUT ?= 900
 JOBS ?= 2
 
-BUILD := build
 CC ?= gcc
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude/uapi -Ilib/include
 STATIC_LDFLAGS := -static -pthread
 
 # ---------------------------------------------------------------- module
-MODULE := driver/kbinder.ko
-DRIVER_SOURCES := $(wildcard driver/*.c driver/*.h driver/Kbuild)
+MODULE := $(MODULE_DIR)/kbinder.ko
+# (kbinder.mod.c is Kbuild's output, not a source.)
+DRIVER_SOURCES := $(filter-out %.mod.c,$(wildcard driver/*.c driver/*.h driver/Kbuild))
+# Rebuilt when KVER changes (a new Debian kernel ABI), not only on edits.
+KVER_STAMP := $(FLAVOUR_BUILD)/module.kver
 
-.PHONY: all module lib tools guest-tests initramfs
+.PHONY: all module lib tools guest-tests initramfs FORCE
 all: module lib tools guest-tests bench-programs
 
 module: $(MODULE)
-$(MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h)
+$(KVER_STAMP): FORCE
+	@test -n '$(KVER)' -a -d '$(KDIR)' || { echo "no kernel headers for flavour $(FLAVOUR) (KVER='$(KVER)', KDIR=$(KDIR)): scripts/deps.sh --flavour $(FLAVOUR)"; exit 1; }
+	@mkdir -p $(@D)
+	@echo '$(KVER)' | cmp -s - $@ || echo '$(KVER)' >$@
+$(MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h) $(KVER_STAMP)
 	@test -f driver/Kbuild || { echo "driver/Kbuild is missing"; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/driver -j$(JOBS) W=1 modules
+ifneq ($(MODULE_DIR),driver)
+	@# Links to the sources: ../include/uapi must resolve beside them too.
+	@mkdir -p $(MODULE_DIR)
+	@find $(MODULE_DIR) -maxdepth 1 -type l -delete
+	@ln -sf $(addprefix $(CURDIR)/,$(DRIVER_SOURCES)) $(MODULE_DIR)/
+	@ln -sfn $(CURDIR)/include $(FLAVOUR_BUILD)/include
+endif
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(MODULE_DIR) -j$(JOBS) W=1 modules
 
 # ---------------------------------------------------------------- libkbinder
 # A static archive (what the project's static tools and tests link) and a
@@ -124,7 +164,7 @@ $(TOOLS_BIN)/greeter-service: examples/service.c $(LIB) $(LIB_DEPS)
 $(TOOLS_BIN)/greeter-client: examples/client.c $(LIB) $(LIB_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(STATIC_LDFLAGS) -o $@ $< $(LIB)
-$(BUILD)/vm/initramfs.cpio.gz: $(EXAMPLES)
+$(FLAVOUR_BUILD)/vm/initramfs.cpio.gz: $(EXAMPLES)
 
 # ---------------------------------------------------------------- install
 # make install [PREFIX=/usr/local] [DESTDIR=] [LIBDIR= INCLUDEDIR= BINDIR=
@@ -221,12 +261,12 @@ $(SELFTEST_BIN)/binderfs_test: $(SELFTEST_SRC)/.extracted $(wildcard include/uap
 		$(SELFTEST_SRC)/$(SELFTEST_DIR)/filesystems/binderfs/binderfs_test.c
 
 # ---------------------------------------------------------------- VM
-INITRAMFS := $(BUILD)/vm/initramfs.cpio.gz
+INITRAMFS := $(FLAVOUR_BUILD)/vm/initramfs.cpio.gz
 VM_INPUTS := $(wildcard tests/vm/guest/*) tests/vm/mkinitramfs.sh
 
 initramfs: $(INITRAMFS)
 $(INITRAMFS): $(MODULE) $(GUEST_TESTS) $(TOOLS) $(BENCH_PROGRAMS) $(SELFTESTS) $(VM_INPUTS)
-	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) -m $(REFERENCE_KO) \
+	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) $(addprefix -m ,$(REFERENCE_KO)) \
 		-t $(GUEST_BIN) -b $(TOOLS_BIN) -b $(BENCH_BIN) -b $(SELFTEST_BIN)
 
 VM_RUN = tests/vm/run.sh --kernel $(VMLINUZ) --initramfs $(INITRAMFS) \
@@ -306,6 +346,36 @@ check-guest: $(INITRAMFS)
 check-debug-stage: guest-tests tools
 	@DRIVERS='$(CHECK_DRIVERS)' BUILD='$(BUILD)' $(CHECK_ENV) tests/check.sh debug
 
+# The guest suite on every Debian 6.1 flavour: generic, cloud (no binder of
+# its own: kbinder alone), PREEMPT_RT. make check runs amd64 and cloud-amd64.
+check-flavours: all
+	@DRIVERS='$(CHECK_DRIVERS)' TESTS='$(TESTS)' BUILD='$(BUILD)' \
+		FLAVOURS='$(or $(FLAVOURS),amd64 cloud-amd64 rt-amd64)' tests/check.sh flavours
+
+# One guest run on $(FLAVOUR)'s kernel, logs in LOGDIR (tests/check.sh's
+# flavour stage calls this once per flavour and driver).
+.PHONY: check-flavours flavour-run
+flavour-run: $(INITRAMFS)
+	@test -n '$(LOGDIR)' || { echo 'flavour-run: LOGDIR= is required'; exit 2; }
+	@mkdir -p $(BUILD)/vm
+	@$(VM_RUN) --driver '$(or $(DRIVER),kbinder)' --tests '$(TESTS)' --logdir '$(LOGDIR)' check
+
+# ---------------------------------------------------------------- Debian packages
+# make deb: the source package and kbinder-dkms, kbinder, libkbinder1,
+# libkbinder-dev into build/deb/, built by dpkg-buildpackage from a copy of
+# the tree, lintian clean. make check-deb: install, upgrade (to the same
+# code built as the next version) and purge them in a throwaway Debian 12
+# root; the module is built there by DKMS, never loaded. docs/packaging.md.
+DEB_DIR := $(BUILD)/deb
+.PHONY: deb check-deb
+deb:
+	@scripts/deb-build.sh $(DEB_DIR)
+
+check-deb: deb
+	@v=$$(dpkg-parsechangelog -S Version) && \
+		scripts/deb-build.sh --no-lintian --version "$$v.1" $(DEB_DIR)/next
+	@tests/deb/check.sh $(DEB_DIR) $(DEB_DIR)/next
+
 # Host test fragments (each defines a host-*-check target).
 -include $(wildcard tests/host/*.mk)
 # The debug kernel (KASAN, lockdep, kmemleak): make check-debug.
@@ -326,9 +396,12 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "Other targets: module lib tools guest-tests initramfs check-host"
 	@echo "  check-runner (the VM runner's own tests) lint deps clean"
 	@echo "  check-debug-stage (make check's debug-kernel stage alone)"
 	@echo "  fuzz check-fuzz (DURATION= SEED=)  check-debug check-debug-canary"
 	@echo "  bench-profile (perf record of a small round trip, both drivers)"
+	@echo "  check-flavours (the guest suite on the amd64, cloud and RT kernels)"
+	@echo "  deb (Debian packages in build/deb) check-deb (them in a throwaway root)"
+	@echo "  host-dkms-check (DKMS add/build/install/remove, throwaway trees)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# usage: tests/check.sh all|host|lint|runner|guest|debug|fuzz   (run by the Makefile)
+# usage: tests/check.sh all|host|lint|runner|guest|flavours|debug|fuzz   (run by the Makefile)
 #
 # Runs the stages of `make check`, keeps every stage's result lines under
 # $BUILD/results/, and ends with one tally over all of them:
@@ -20,6 +20,8 @@
 #           the kernel cached in ~/.cache/kbinder), on each driver of
 #           $DEBUG_CHECK_DRIVERS (kbinder) that $DRIVERS names; results
 #           labelled <driver>@debug
+#   flavours the guest suite on other Debian kernel flavours ($FLAVOURS:
+#           cloud-amd64, rt-amd64), each built for and booted on its own
 #   fuzz    a short kbfuzz run on kbinder (FUZZ_CHECK_DURATION s, fixed
 #           FUZZ_CHECK_SEED so CI explores the same ground every time;
 #           `make fuzz` picks a new seed)
@@ -228,6 +230,47 @@ stage_debug() {
 	done
 }
 
+# The guest suite on the other Debian 6.1 kernel flavours in $FLAVOURS
+# (make check: cloud-amd64; make check-flavours: amd64 cloud-amd64 rt-amd64),
+# each with the module built against its own headers, booting its own
+# kernel; the flavour named by $1 (the one stage_guest ran) is skipped. A
+# kernel without binder_linux.ko (cloud-amd64 is built without binder at
+# all) has no reference: the suite runs on kbinder alone there, and says so.
+stage_flavours() {
+	# make check skips the flavour its guest stage ran; check-flavours none
+	local skip=${1-${FLAVOUR:-amd64}} flavour kver ref driver drivers label dir
+	for flavour in ${FLAVOURS:-cloud-amd64}; do
+		[ "$flavour" = "$skip" ] && continue
+		kver=$(scripts/kernel-version.sh "$flavour")
+		ref=/lib/modules/$kver/kernel/drivers/android/binder_linux.ko
+		drivers=$DRIVERS
+		if [ -n "$kver" ] && [ ! -e "$ref" ]; then
+			echo "--- $flavour: $kver has no binder of its own" \
+				"($(grep -s 'CONFIG_ANDROID_BINDER_IPC[= ]' "/boot/config-$kver")):" \
+				"the suite runs on kbinder alone, no reference"
+			drivers=${drivers//reference/}
+		fi
+		for driver in $drivers; do
+			label=$driver
+			[ "$flavour" = amd64 ] || label=$driver@$flavour
+			dir=$BUILD/$flavour/vm/check-$driver.$$
+			echo "--- guest suite on $driver, $flavour kernel ${kver:-(not installed)}"
+			mkdir -p "$BUILD/$flavour/vm"
+			make -s --no-print-directory flavour-run FLAVOUR="$flavour" \
+				KVER="$kver" KDIR="/lib/modules/$kver/build" \
+				VMLINUZ="/boot/vmlinuz-$kver" DRIVER="$driver" \
+				TESTS="$TESTS" LOGDIR="$dir"
+			if [ -s "$dir/judged.log" ]; then
+				cp "$dir/judged.log" "$results/guest-$label.$$.log"
+			else
+				echo "FAIL $flavour/(build): no guest run (see above)" \
+					>"$results/guest-$label.$$.log"
+			fi
+			inputs+=("$label:$results/guest-$label.$$.log")
+		done
+	done
+}
+
 stage_fuzz() {
 	local dir=$BUILD/fuzz/check.$$ rc
 	[ -f fuzz/fuzz.mk ] || return 0
@@ -252,11 +295,12 @@ stage_fuzz() {
 }
 
 # The stages `all` runs, in order: a stage is a stage_<name> function.
-ALL_STAGES="host lint runner guest debug fuzz"
+ALL_STAGES="host lint runner guest flavours debug fuzz"
 case "${1:-all}" in
 all) for stage in $ALL_STAGES; do "stage_$stage"; done ;;
+flavours) stage_flavours "" ;;
 host | lint | runner | guest | debug | fuzz) "stage_$1" ;;
-*) echo "usage: $0 all|$(echo "$ALL_STAGES" | tr ' ' '|')" >&2; exit 2 ;;
+*) echo "usage: $0 all|flavours|$(echo "$ALL_STAGES" | tr ' ' '|')" >&2; exit 2 ;;
 esac
 
 echo "--- summary"

@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# usage: tests/deb/check.sh DEBDIR NEXTDIR                 (make check-deb)
+#
+# The packages on a fresh Debian 12 root, never on the host: install the
+# packages of DEBDIR (make deb), upgrade to those of NEXTDIR (the same code
+# built as a later version), purge. The root is a minimal bookworm
+# (debootstrap, from the apt mirror this machine uses) with dkms, gcc and
+# the headers of the Debian amd64 kernel, prepared once and cached in
+# $KBINDER_CACHE (~/.cache/kbinder); every run works on an overlay of it
+# (or a copy), so the cache stays pristine. kbinder-dkms's postinst builds
+# the module in the root with DKMS, as on a user's machine; nothing is ever
+# loaded: the root runs without CAP_SYS_MODULE, and modprobe/insmod there
+# record any attempt, which fails the run.
+# Output: PASS/FAIL lines (deb/...); exit 1 on any failure.
+set -uo pipefail
+
+debdir=$(realpath "${1:?usage: check.sh DEBDIR NEXTDIR}")
+nextdir=$(realpath "${2:?usage: check.sh DEBDIR NEXTDIR}")
+root_dir=$(cd "$(dirname "$0")/../.." && pwd)
+cache=${KBINDER_CACHE:-$HOME/.cache/kbinder}
+kver=$("$root_dir/scripts/kernel-version.sh" amd64)
+[ -n "$kver" ] || { echo "FAIL deb/(setup): no Debian amd64 kernel version"; exit 1; }
+base=$cache/deb-root-bookworm-$kver
+work=$debdir/check-deb
+
+# The mirror apt uses here (deb822 or one-line sources), else Debian's.
+mirror=$(sed -n 's/^URIs: *\([^ ]*\/debian\)\/*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+[ -n "$mirror" ] || mirror=$(sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\/debian\)\/* bookworm .*/\2/p' \
+	/etc/apt/sources.list 2>/dev/null | head -n 1)
+: "${mirror:=http://deb.debian.org/debian}"
+
+# What the root has besides minbase: what a user of the packages has (dkms
+# and the headers of their kernel; the C toolchain the -dev package needs),
+# so that the test itself needs no network.
+base_packages="dkms gcc make kmod pkgconf libc6-dev linux-libc-dev linux-headers-$kver"
+
+# base_apt DIR: install $base_packages into the root at DIR.
+base_apt() {
+	unshare --mount --propagation private sh -c '
+		mount -t proc proc "$1/proc" &&
+		chroot "$1" sh -c "export DEBIAN_FRONTEND=noninteractive;
+			apt-get update -qq &&
+			apt-get install -y -qq --no-install-recommends $2 >/dev/null &&
+			apt-get clean"' sh "$1" "$base_packages" >>"$cache/debootstrap.log" 2>&1 &&
+		[ -d "$1/lib/modules/$kver/build" ] &&
+		echo "$base_packages" >"$1/.kbinder-base-packages"
+}
+
+# prepare_base: debootstrap the root once (a few minutes), then
+# $base_packages.
+prepare_base() {
+	local tmp=$base.tmp
+	echo "check-deb: preparing a bookworm root in $base (once) from $mirror"
+	mkdir -p "$cache"
+	if [ ! -e "$tmp/.debootstrap-done" ]; then
+		rm -rf "$tmp"
+		if ! debootstrap --variant=minbase bookworm "$tmp" "$mirror" \
+			>"$cache/debootstrap.log" 2>&1; then
+			tail -n 5 "$cache/debootstrap.log"
+			echo "FAIL deb/(setup): debootstrap failed (see $cache/debootstrap.log)"
+			return 1
+		fi
+		touch "$tmp/.debootstrap-done"
+	fi
+	# The suites this machine's apt uses (bookworm-updates, -security: the
+	# kernel's headers may come from there), Debian's sources only.
+	local f copied=0
+	for f in /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] && grep -q 'debian\.org' "$f" && cp "$f" "$tmp$f" && copied=1
+	done
+	if [ -f /etc/apt/sources.list ] && grep -q '^deb .*debian\.org' /etc/apt/sources.list; then
+		cp /etc/apt/sources.list "$tmp/etc/apt/sources.list"
+	elif [ $copied -eq 1 ]; then
+		rm -f "$tmp/etc/apt/sources.list"
+	fi
+	if ! base_apt "$tmp"; then
+		tail -n 5 "$cache/debootstrap.log"
+		echo "FAIL deb/(setup): apt-get in the new root failed (see $cache/debootstrap.log)"
+		return 1
+	fi
+	rm -f "$tmp/.debootstrap-done"
+	mv "$tmp" "$base"
+}
+
+[ -d "$base" ] || prepare_base || exit 1
+if [ "$(cat "$base/.kbinder-base-packages" 2>/dev/null)" != "$base_packages" ]; then
+	echo "check-deb: adding to the cached root: $base_packages"
+	base_apt "$base" || {
+		echo "FAIL deb/(setup): apt-get in the cached root failed (see $cache/debootstrap.log)"
+		exit 1
+	}
+fi
+
+rm -rf "$work"
+mkdir -p "$work/upper" "$work/overlay-work" "$work/root"
+# The packages a user installs (not the -dbgsym ones).
+mkdir -p "$work/next"
+for d in "$debdir" "$nextdir"; do
+	to=$work
+	[ "$d" = "$nextdir" ] && to=$work/next
+	for f in "$d"/*.deb; do
+		case "$f" in *-dbgsym_*) ;; *) [ -e "$f" ] && cp "$f" "$to/" ;; esac
+	done
+done
+
+# What runs inside the root: every step prints its own PASS/FAIL lines.
+cat >"$work/in-root.sh" <<'EOF'
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Run by tests/deb/check.sh inside the throwaway root.
+set -u
+kver=$1
+export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
+log=/debs/in-root.log
+failed=0
+pass() { echo "PASS deb/$1"; }
+fail() { echo "FAIL deb/$1${2:+: $2}"; failed=1; }
+ko=/lib/modules/$kver/updates/dkms/kbinder.ko
+
+# Any attempt to load a module is recorded (and fails: no CAP_SYS_MODULE).
+for t in modprobe insmod; do
+	rm -f /usr/sbin/$t
+	printf '#!/bin/sh\necho "$0 $*" >>/debs/load-attempts\nexit 1\n' >/usr/sbin/$t
+	chmod 0755 /usr/sbin/$t
+done
+
+# Every file but the package manager's own state, logs, caches and the
+# module index depmod keeps (modules.dep... stay, as on any machine).
+files_now() {
+	find / -xdev \( -path /proc -o -path /debs -o -path /tmp -o -path /var/cache \
+		-o -path /var/log -o -path /var/lib/dpkg -o -path /var/lib/apt \) -prune \
+		-o ! -path '/lib/modules/*/modules.*' ! -path '/usr/lib/modules/*/modules.*' \
+		-print | sort
+}
+files_now >/debs/files-before
+
+# dkms_state VERSION: "installed" when DKMS built and installed that version
+# of kbinder for the headers' kernel.
+dkms_state() {
+	dkms status -m kbinder -v "$1" -k "$kver" 2>/dev/null | sed -n 's/.*: //p'
+}
+
+echo "--- install"
+if apt-get install -y --no-install-recommends /debs/*.deb >>$log 2>&1; then
+	pass install
+else
+	fail install "apt-get failed: $(tail -n 3 $log | tr '\n' ' ')"
+fi
+v1=$(dpkg-query -W -f='${Version}' kbinder-dkms 2>/dev/null)
+if [ "$(dkms_state "$v1")" = installed ] && [ -f "$ko" ] &&
+	[ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$kver" ]; then
+	pass postinst_builds_module_with_dkms
+else
+	fail postinst_builds_module_with_dkms "dkms: '$(dkms status 2>&1 | tr '\n' ' ')', $ko: $(ls "$ko" 2>&1)"
+fi
+if out=$(kbinder --help 2>&1) && echo "$out" | grep -qi usage; then
+	pass kbinder_help_runs
+else
+	fail kbinder_help_runs "$(echo "$out" | head -n 2 | tr '\n' ' ')"
+fi
+if man -w kbinder >/dev/null 2>&1 || [ -f /usr/share/man/man1/kbinder.1.gz ]; then
+	pass man_page_installed
+else
+	fail man_page_installed "no kbinder(1)"
+fi
+# A program built against the -dev package with pkg-config, as a user would.
+cat >/tmp/use.c <<'C'
+#include <kbinder/kbinder.h>
+#include <stdio.h>
+int main(void)
+{
+	puts(kbinder_command_name(BC_TRANSACTION));
+	return 0;
+}
+C
+if gcc -o /tmp/use /tmp/use.c $(pkg-config --cflags --libs kbinder) >>$log 2>&1 &&
+	ldd /tmp/use | grep -q 'libkbinder\.so\.1 => /' &&
+	[ "$(/tmp/use)" = BC_TRANSACTION ]; then
+	pass dev_package_builds_and_links_a_program
+else
+	fail dev_package_builds_and_links_a_program "$(tail -n 2 $log | tr '\n' ' ')"
+fi
+missing=""
+for f in 60-kbinder.rules kbinder-modprobe.conf kbinder-modules-load.conf; do
+	[ -f /usr/share/doc/kbinder-dkms/examples/$f ] || missing="$missing $f"
+done
+if [ -z "$missing" ]; then
+	pass examples_shipped
+else
+	fail examples_shipped "missing:$missing"
+fi
+
+echo "--- upgrade"
+if apt-get install -y --no-install-recommends /debs/next/*.deb >>$log 2>&1; then
+	pass upgrade
+else
+	fail upgrade "apt-get failed: $(tail -n 3 $log | tr '\n' ' ')"
+fi
+v2=$(dpkg-query -W -f='${Version}' kbinder-dkms 2>/dev/null)
+if [ "$v2" != "$v1" ] && [ "$(dkms_state "$v2")" = installed ] &&
+	[ -z "$(dkms_state "$v1")" ] && [ ! -e "/usr/src/kbinder-$v1" ] &&
+	[ -d "/usr/src/kbinder-$v2" ] && [ -f "$ko" ]; then
+	pass upgrade_rebuilds_and_drops_the_old_version
+else
+	fail upgrade_rebuilds_and_drops_the_old_version \
+		"$v1 -> $v2; dkms: $(dkms status 2>&1 | tr '\n' ' '); /usr/src: $(ls -d /usr/src/kbinder-* 2>&1 | tr '\n' ' ')"
+fi
+
+echo "--- purge"
+installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' kbinder-dkms kbinder \
+	libkbinder1 libkbinder-dev 2>/dev/null | awk '$1 ~ /^i/ { print $2 }')
+# shellcheck disable=SC2086
+if [ -n "$installed" ] && apt-get purge -y $installed >>$log 2>&1; then
+	pass purge
+else
+	fail purge "apt-get failed: $(tail -n 3 $log | tr '\n' ' ')"
+fi
+left=$(dpkg -l 'kbinder*' 'libkbinder*' 2>/dev/null | awk '/^[a-z][a-z] / && $1 != "un" { print $2 }')
+files_now >/debs/files-after
+extra=$(comm -13 /debs/files-before /debs/files-after)
+if [ -z "$left" ] && [ -z "$extra" ] && [ ! -e /var/lib/dkms/kbinder ]; then
+	pass purge_leaves_nothing
+else
+	fail purge_leaves_nothing "packages: [$left] files: [$(echo "$extra" | head -n 5 | tr '\n' ' ')]"
+fi
+
+if [ -s /debs/load-attempts ]; then
+	fail nothing_loaded "$(tr '\n' ' ' </debs/load-attempts)"
+else
+	pass nothing_loaded
+fi
+exit $failed
+EOF
+
+start=$(date +%s)
+# Mount namespace of its own: the mounts vanish with it, whatever happens.
+unshare --mount --propagation private bash -c '
+	set -e
+	base=$1 work=$2 kver=$3
+	if ! mount -t overlay overlay \
+		-o "lowerdir=$base,upperdir=$work/upper,workdir=$work/overlay-work" \
+		"$work/root" 2>/dev/null; then
+		echo "check-deb: no overlayfs here, copying the root"
+		cp -a "$base/." "$work/root/"
+	fi
+	mkdir -p "$work/root/debs"
+	mount --bind "$work" "$work/root/debs"
+	mount -t proc proc "$work/root/proc"
+	# No CAP_SYS_MODULE in the root: nothing there can load a module.
+	setpriv --inh-caps=-sys_module --bounding-set=-sys_module \
+		chroot "$work/root" sh /debs/in-root.sh "$kver"
+' sh "$base" "$work" "$kver" | tee "$work/results.log"
+rc=${PIPESTATUS[0]}
+echo "check-deb: the root's part took $(($(date +%s) - start)) s (log: $work/in-root.log)"
+exit "$rc"
