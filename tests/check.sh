@@ -109,6 +109,17 @@ runner_judgement_tests() {
 	else
 		echo "FAIL runner/missing_result_file_fails: tally.sh exit $rc, said: $(tail -n 1 "$dir/tally.out")"
 	fi
+	# A known failure whose FAIL carries a kernel splat still fails.
+	echo "kbinder demo/listed  # a listed test" >"$dir/known.txt"
+	printf '%s\n' 'FAIL demo/listed: demo.c:1: ASSERT_EQ(1, 2)' \
+		'FAIL demo/listed: kernel log: BUG: KASAN: use-after-free in demo' >"$dir/splat.log"
+	tests/vm/tally.sh "$dir/known.txt" "kbinder:$dir/splat.log" >"$dir/known.out"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q '^FAIL demo/listed \[kbinder\]: known failure, but a kernel splat: kernel log: BUG: KASAN' "$dir/known.out"; then
+		echo "PASS runner/known_failure_with_a_splat_still_fails"
+	else
+		echo "FAIL runner/known_failure_with_a_splat_still_fails: tally.sh exit $rc, said: $(head -n 1 "$dir/known.out")"
+	fi
 	# The guest stage with a kernel that cannot be read (no boot at all).
 	DRIVERS=kbinder TESTS='drv_poll' BUILD=$dir/build GUEST_BIN=$GUEST_BIN \
 		VM_RUN="tests/vm/run.sh --kernel $dir/no-such-vmlinuz --initramfs /dev/null" \
@@ -154,7 +165,8 @@ stage_runner() {
 	} | tee "$results/runner.log"
 	# The stage reports every self-test, or fails.
 	printf 'runner/%s\n' fails_on_kernel_splat fails_without_verdict \
-		missing_result_file_fails unreadable_kernel_fails_the_guest_stage \
+		missing_result_file_fails known_failure_with_a_splat_still_fails \
+		unreadable_kernel_fails_the_guest_stage \
 		a_program_that_stops_early_fails program_timeout_kills_its_whole_session \
 		leftover_processes_fail_their_program >"$results/runner.expected"
 	tests/vm/missing-results.sh "$results/runner.expected" "$results/runner.log" |
