@@ -4,7 +4,9 @@
 # usage: scan-kernel-log.sh CONSOLE_LOG
 # Print a FAIL line for every kernel splat in a guest's console log, charged
 # to the test whose "kbinder-test: start NAME" marker came last before it (or
-# to the runner phase named by the last "kbinder-runner:" marker).
+# to the runner phase named by the last "kbinder-runner:" marker). kbinder's
+# own reports of a broken invariant count as splats too: no input from
+# userspace may produce them (driver/transaction.c).
 set -u
 tr -d '\r' <"$1" | awk '
 	/kbinder-test: start / {
@@ -14,7 +16,7 @@ tr -d '\r' <"$1" | awk '
 		s = $0; sub(/.*kbinder-runner: /, "", s); gsub(/ /, "_", s)
 		current = "vm/" s; next
 	}
-	/BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|hung task|blocked for more than|general protection|Call Trace|unreferenced object|Kernel panic/ {
+	/BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular locking|possible recursive locking|inconsistent lock state|hung task|blocked for more than|general protection|Call Trace|unreferenced object|Kernel panic|kbinder[_a-z]*: .*(corrupt transaction stack|not stacked above its own call)/ {
 		line = $0; sub(/^\[[ 0-9.]*\] /, "", line)
 		name = (current == "") ? "vm/boot" : current
 		if (!(name in seen)) {
