@@ -49,7 +49,7 @@ static struct kb_context *kb_context_alloc(const char *name)
 	size_t len = strlen(name);
 	struct kb_context *ctx;
 
-	ctx = kzalloc(struct_size(ctx, name, len + 1), GFP_KERNEL);
+	ctx = kzalloc(struct_size(ctx, name, len + 1), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return NULL;
 	memcpy(ctx->name, name, len + 1);

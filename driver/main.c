@@ -71,7 +71,7 @@ static int __init kb_init(void)
 		goto err_stats;
 	/* Last: once a device exists, userspace can open it. */
 	ret = kb_devices_create(devices, &kb_proc_fops, isolate_ipc_ns,
-			       mode & 0777);
+				mode & 0777);
 	if (ret)
 		goto err_netlink;
 	ret = kb_binderfs_init(binderfs_type, devices, &kb_proc_fs_fops);

@@ -171,7 +171,7 @@ static struct kb_status kb_translate_one_fd(struct kb_objects_ctx *ctx,
 	 * two processes passing each other their binder fds would keep both
 	 * alive forever after they exit. Refuse binder files themselves.
 	 */
-	if (file->f_op == &kb_proc_fops) {
+	if (file->f_op == &kb_proc_fops || file->f_op == &kb_proc_fs_fops) {
 		fput(file);
 		kfree(fixup);
 		return kb_fail(BR_FAILED_REPLY, -EPERM);

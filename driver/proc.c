@@ -165,19 +165,21 @@ static void kb_proc_cancel_thread_work(struct kb_proc *proc)
 
 	while ((thread = kb_proc_next_thread(proc, after))) {
 		after = thread->pid;
-		kb_work_cancel_list(proc, &thread->inner.todo);
+		kb_work_discard_owned(proc, &thread->inner.todo);
 		kb_thread_put(thread);
 	}
 }
 
 /*
- * Work nobody can read any more: everything queued to the process, its
- * threads and its nodes. Cancelling answers the senders and drops what
- * the work held (files of fd objects among them).
+ * Work nobody can read any more: the transactions queued to the process,
+ * its threads and its nodes. Cancelling answers the senders and drops what
+ * the work held (files of fd objects among them). Notices are left to the
+ * teardown: a thread of another process holding the file (a forked child)
+ * may still free them through their refs.
  */
 static void kb_proc_discard_incoming(struct kb_proc *proc)
 {
-	kb_work_cancel_list(proc, &proc->inner.todo);
+	kb_work_discard_owned(proc, &proc->inner.todo);
 	kb_proc_cancel_thread_work(proc);
 	kb_proc_cancel_async(proc);
 }
@@ -186,17 +188,22 @@ static void kb_proc_discard_work(struct work_struct *work)
 {
 	struct kb_proc *proc = container_of(work, struct kb_proc,
 					    discard_work);
+	bool take;
 
+	/* Never beside the teardown: both cancel work, both may free the area. */
+	mutex_lock(&proc->teardown_lock);
 	kb_proc_discard_incoming(proc);
-	if (kb_proc_take_area(proc))
+	take = kb_proc_take_area(proc);
+	mutex_unlock(&proc->teardown_lock);
+	if (take)
 		kb_proc_free_area(proc);
 	kb_proc_put(proc);
 }
 
 /*
- * The opener's address space is going away (its last user dropped it): the
- * receive area is unmapped for good (it cannot be mapped again), so no one
- * can ever read what is queued to the process. Mark it dead now and drop
+ * The receive area is unmapped for good (the opener exited, exec'd or
+ * unmapped it; it cannot be mapped again), so no one can ever read what is
+ * queued to the process. Mark it dead now and drop
  * that work, instead of when the file is released: a file in flight in
  * that work (a unix socket or io_uring that carries this or another binder
  * file) may be what keeps the file from being released at all.
@@ -231,6 +238,7 @@ static int kb_proc_open_ctx(struct file *file, struct kb_context *ctx)
 	proc->default_nice = task_nice(current);
 	refcount_set(&proc->mem, 1);
 	mutex_init(&proc->refs_lock);
+	mutex_init(&proc->teardown_lock);
 	proc->refs_by_desc = RB_ROOT;
 	proc->refs_by_node = RB_ROOT;
 	ida_init(&proc->descs);
@@ -281,7 +289,9 @@ static int kb_proc_open_fs(struct inode *inode, struct file *file)
 static void kb_proc_release_work(struct work_struct *work)
 {
 	struct kb_proc *proc = container_of(work, struct kb_proc, release_work);
+	bool take;
 
+	mutex_lock(&proc->teardown_lock);
 	kb_freeze_remove_proc(proc);
 	spin_lock(&proc->inner_lock);
 	proc->inner.is_dead = true;
@@ -298,7 +308,10 @@ static void kb_proc_release_work(struct work_struct *work)
 	spin_lock(&proc->inner_lock);
 	proc->inner.released = true;
 	spin_unlock(&proc->inner_lock);
-	if (kb_proc_take_area(proc))
+	take = kb_proc_take_area(proc);
+	mutex_unlock(&proc->teardown_lock);
+	/* Unlocked: this drops the file's reference, maybe the last one. */
+	if (take)
 		kb_proc_free_area(proc);
 }
 
@@ -323,13 +336,12 @@ static void kb_vma_close(struct vm_area_struct *vma)
 
 	kb_alloc_vma_close(&proc->alloc);
 	/*
-	 * The whole address space is going (exit_mmap() after the last user
-	 * of the mm dropped it: the opener exited or exec'd away from it),
-	 * whoever's context this runs in. A munmap() by a live process only
-	 * closes the area, as before: its threads may still be reading.
+	 * The area is gone for good (it cannot be mapped again), whether
+	 * the opener exited, exec'd or called munmap(): nothing queued to the
+	 * process can ever be read. A munmap() before exit must not keep a
+	 * binder file in flight alive (issue 10, defect 5).
 	 */
-	if (!atomic_read(&vma->vm_mm->mm_users))
-		kb_proc_opener_exit(proc);
+	kb_proc_opener_exit(proc);
 }
 
 static vm_fault_t kb_vma_fault(struct vm_fault *vmf)

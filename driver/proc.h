@@ -93,6 +93,8 @@ struct kb_proc_inner {
  * @cached_thread: the thread that last made an ioctl, or NULL (set under
  *	@inner_lock, cleared under it when that thread is released; read
  *	under RCU, see kb_thread_current())
+ * @teardown_lock: serialises @discard_work and @release_work, which both
+ *	cancel work and may free the receive area
  * @discard_work: drops the work queued to a process nobody can read
  *	any more (its opener exited, or senders that were in flight when it
  *	died are done); frees the area if that is all its teardown waits for
@@ -120,6 +122,7 @@ struct kb_proc {
 	struct kb_proc_inner inner;
 	struct kb_thread __rcu *cached_thread;
 
+	struct mutex teardown_lock; /* see kernel-doc above */
 	struct work_struct discard_work;
 	wait_queue_head_t freeze_wait;
 	struct list_head freeze_entry;

@@ -536,4 +536,5 @@ static const struct kb_work_ops kb_transaction_ops = {
 	.name = "transaction",
 	.deliver = kb_transaction_deliver,
 	.cancel = kb_transaction_cancel,
+	.owned_by_list = true,
 };

@@ -367,6 +367,39 @@ void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list)
 	}
 }
 
+/**
+ * kb_work_discard_owned() - cancel the items of a list that the list owns
+ * @proc: the process whose inner_lock protects @list
+ * @list: a todo list
+ *
+ * For a process whose other threads may still make ioctls: only items
+ * that belong to whoever takes them off the list (transactions, see
+ * &kb_work_ops.owned_by_list) are cancelled; notices stay for the
+ * teardown, which runs when no thread is left.
+ */
+void kb_work_discard_owned(struct kb_proc *proc, struct list_head *list)
+{
+	const struct kb_work_ops *ops;
+	struct kb_work *work, *found;
+
+	for (;;) {
+		found = NULL;
+		spin_lock(&proc->inner_lock);
+		list_for_each_entry(work, list, entry) {
+			if (work->ops->owned_by_list) {
+				found = work;
+				list_del_init(&work->entry);
+				ops = work->ops;
+				break;
+			}
+		}
+		spin_unlock(&proc->inner_lock);
+		if (!found)
+			return;
+		ops->cancel(found);
+	}
+}
+
 /* ---- reading ---- */
 
 /**

@@ -79,12 +79,17 @@ static inline int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val)
  *	or a negative errno
  * @cancel: @work was removed from the list of a thread or process that is
  *	going away; called without locks; answer the sender or free it
+ * @owned_by_list: an item taken off its list belongs to the taker alone
+ *	(a transaction), unlike a notice that its ref may free at any time;
+ *	only such items are discarded while the process's other threads may
+ *	still run (kb_work_discard_owned())
  */
 struct kb_work_ops {
 	const char *name;
 	int (*deliver)(struct kb_work *work, struct kb_thread *thread,
 		       struct kb_wbuf *out);
 	void (*cancel)(struct kb_work *work);
+	bool owned_by_list;
 };
 
 /**
@@ -142,6 +147,7 @@ struct kb_thread *kb_proc_select_thread(struct kb_proc *proc);
 void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync);
 void kb_thread_wake(struct kb_thread *thread, bool sync);
 void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list);
+void kb_work_discard_owned(struct kb_proc *proc, struct list_head *list);
 
 bool kb_thread_has_work(struct kb_thread *thread, bool proc_work);
 bool kb_thread_wants_proc_work(struct kb_thread *thread);
