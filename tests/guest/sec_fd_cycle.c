@@ -7,13 +7,16 @@
  * went through, and two processes that sent each other such a carrier in
  * calls never read kept each other's binder state forever after both
  * died: the live-object counters never came back and the module could not
- * be unloaded. Both routes must leave nothing behind.
+ * be unloaded. Both routes must leave nothing behind, also when a process
+ * unmapped its area before it died (found by review: then only a
+ * munmap() ran the area's close, and the process stayed pinned).
  */
 #include "binder_util.h"
 
 #include <linux/io_uring.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
@@ -176,6 +179,7 @@ static int q_handler(struct kb_thread *t,
 
 struct p_args {
 	enum carrier kind;
+	bool unmap;
 	struct kbt_chan chan;
 };
 
@@ -196,12 +200,14 @@ static void p_main(void *arg)
 	kb_parcel_fini(&data);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	send_carrier(&t, 0, a->kind);
+	if (a->unmap)
+		ASSERT_OK(munmap(p.map, p.map_size));
 	ASSERT_SIGNAL(&a->chan, 'D');
 	for (;;)
 		pause();
 }
 
-static void carrier_cycle_is_freed(enum carrier kind)
+static void carrier_cycle_is_freed(enum carrier kind, bool unmap)
 {
 	struct flat_binder_object ext = {
 		.hdr.type = BINDER_TYPE_BINDER,
@@ -209,7 +215,7 @@ static void carrier_cycle_is_freed(enum carrier kind)
 	};
 	struct live base, mid;
 	struct kbt_server s;
-	struct p_args a = { .kind = kind };
+	struct p_args a = { .kind = kind, .unmap = unmap };
 	char why[128];
 	int probe, i, differ = 0;
 	pid_t p;
@@ -254,10 +260,15 @@ static void carrier_cycle_is_freed(enum carrier kind)
 
 TEST(binder_fd_in_a_unix_socket_cycle_is_freed)
 {
-	carrier_cycle_is_freed(CARRIER_UNIX);
+	carrier_cycle_is_freed(CARRIER_UNIX, false);
 }
 
 TEST(binder_fd_in_an_io_uring_cycle_is_freed)
 {
-	carrier_cycle_is_freed(CARRIER_IO_URING);
+	carrier_cycle_is_freed(CARRIER_IO_URING, false);
+}
+
+TEST(binder_fd_cycle_is_freed_when_the_area_was_unmapped_first)
+{
+	carrier_cycle_is_freed(CARRIER_UNIX, true);
 }
