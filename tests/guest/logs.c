@@ -25,6 +25,7 @@
 #define FSTYPE "binder"
 #define CODE_HOLD 7
 #define LOG_MAX 65536
+#define DIR_MAX 64
 
 static void private_mounts(void)
 {
@@ -32,7 +33,7 @@ static void private_mounts(void)
 	ASSERT_EQ(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
 }
 
-/* Mount a new binderfs on @dir (PATH_MAX) with device "logs", or skip. */
+/* Mount a new binderfs on @dir (DIR_MAX) with device "logs", or skip. */
 static void mount_with_device(char *dir)
 {
 	struct binderfs_device dev;
@@ -41,7 +42,7 @@ static void mount_with_device(char *dir)
 
 	if (kbt_is_reference())
 		SKIP("the reference driver (binder_linux) has no binderfs");
-	strcpy(dir, "/tmp/binderlogs_XXXXXX");
+	snprintf(dir, DIR_MAX, "/tmp/binderlogs_XXXXXX");
 	ASSERT_TRUE(mkdtemp(dir) != NULL);
 	if (mount(FSTYPE, dir, FSTYPE, 0, NULL)) {
 		int err = errno;
@@ -196,7 +197,7 @@ static void caller_main(void *arg)
 
 TEST_TIMEOUT(logs_describe_live_call, 60)
 {
-	char dir[PATH_MAX], other[PATH_MAX], line[256];
+	char dir[DIR_MAX], other[DIR_MAX], line[256];
 	const char *log;
 	struct kbt_server srv;
 	struct kb_thread t;
@@ -304,7 +305,7 @@ TEST_TIMEOUT(logs_describe_live_call, 60)
 /* binder_logs/proc/ lists the mount's processes, and only those. */
 TEST(logs_proc_dir_lists_the_mount)
 {
-	char dir[PATH_MAX], name[32];
+	char dir[DIR_MAX], name[DIR_MAX + 8];
 	struct kb_proc p;
 	struct dirent *d;
 	bool self = false;
