@@ -129,6 +129,17 @@ static void ns_server_serve(void *arg)
 		ASSERT_SIGNAL(&s->chan, 'U');
 		ASSERT_WAIT(&s->chan, 'M');
 	}
+	if (s->flags & CLONE_NEWUSER) {
+		char map[64] = "";
+		FILE *f = fopen("/proc/self/uid_map", "re");
+
+		if (f) {
+			if (!fgets(map, sizeof(map), f))
+				map[0] = '\0';
+			fclose(f);
+		}
+		kbt_log("manager: uid %d, uid_map %s", getuid(), map);
+	}
 	ASSERT_SIGNAL(&s->chan, 'R');
 	ASSERT_OK(kbt_serve(&t, reply_who, NULL));
 	kb_close(&p);
@@ -185,12 +196,19 @@ TEST(identity_parent_seen_from_child_pidns)
 /* A sender with euid 1000, for the unmapped case. */
 static void ask_as_1000(void *arg)
 {
-	uint32_t *seen = arg;
-	uint32_t pid, euid;
+	struct kb_thread t;
+	struct kb_reply r;
+	struct kb_proc p;
+	uint32_t euid;
 
+	(void)arg;
+	/* Open as root (the device is 0600), then call as uid 1000. */
+	kbt_client(&p, &t);
 	ASSERT_EQ(setresuid(1000, 1000, 0), 0);
-	ask_who(&pid, &euid);
-	*seen = euid;
+	kbt_call(&t, 0, CODE_WHO, NULL, &r);
+	euid = kbt_txn_u32(&r.txn, 4);
+	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	kb_close(&p);
 	kbt_log("euid 1000 seen as %u", euid);
 	ASSERT_EQ(euid, UNMAPPED_UID);
 }

@@ -153,6 +153,24 @@ static long field_after(const char *log, const char *start, const char *key)
 	return -1;
 }
 
+/* The number after @start on the first line beginning with it that holds
+ * @part, or -1.
+ */
+static long line_id(const char *log, const char *start, const char *part)
+{
+	const char *p = log;
+	const char *end;
+
+	while ((p = strstr(p, start))) {
+		end = strchrnul(p, '\n');
+		if ((p == log || p[-1] == '\n') &&
+		    memmem(p, end - p, part, strlen(part)))
+			return strtol(p + strlen(start), NULL, 10);
+		p++;
+	}
+	return -1;
+}
+
 /**
  * struct hold - the callee holds the call until told to reply
  * @chan: 'C' from the callee once it has the call, 'R' to it to reply
@@ -183,11 +201,16 @@ static void caller_main(void *arg)
 	struct binder_extended_error ee;
 	struct kb_thread t;
 	struct kb_reply r;
+	struct kb_parcel data;
 	struct kb_proc p;
 
 	kbt_open_dev(&p, h->dev, KBT_MAP_SIZE);
 	kb_thread_init(&t, p.fd);
-	kbt_call(&t, 0, CODE_HOLD, NULL, &r);
+	/* Its own node goes with the call: the callee holds a ref on it. */
+	kb_parcel_init(&data);
+	ASSERT_OK(kb_parcel_write_binder(&data, 0x1000, 0x2000, 0, false));
+	kbt_call(&t, 0, CODE_HOLD, &data, &r);
+	kb_parcel_fini(&data);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	memset(&ee, 0, sizeof(ee));
 	ASSERT_EQ(ioctl(p.fd, BINDER_GET_EXTENDED_ERROR, &ee), 0);
@@ -204,7 +227,7 @@ TEST_TIMEOUT(logs_describe_live_call, 60)
 	struct kb_proc p;
 	struct hold h;
 	pid_t caller, callee;
-	long id, node, ref;
+	long id, node, ref, mgr;
 	uint32_t ee_id;
 
 	private_mounts();
@@ -233,21 +256,25 @@ TEST_TIMEOUT(logs_describe_live_call, 60)
 	snprintf(line, sizeof(line), "proc %d", callee);
 	EXPECT_TRUE(has_line(log, line));
 
-	/* The callee's node, the caller's ref on it, naming each other. */
+	/*
+	 * The callee's node (the manager), the caller's node and the callee's
+	 * ref on it, naming each other.
+	 */
 	log = read_log(dir, "state");
 	kbt_log("state:\n%s", log);
-	node = field_after(log, "  node ", "node ");
+	mgr = line_id(log, "  node ", " context-manager");
+	ASSERT_GT(mgr, 0);
+	snprintf(line, sizeof(line), " refs from %d", callee);
+	node = line_id(log, "  node ", line);
 	ASSERT_GT(node, 0);
-	snprintf(line, sizeof(line), "  node %ld: ", node);
-	EXPECT_TRUE(has_line_with(log, line, " context-manager"));
-	snprintf(line, sizeof(line), " context-manager refs from %d", caller);
-	EXPECT_TRUE(has_line_with(log, "  node ", line));
-	ref = field_after(log, "  ref ", "ref ");
-	ASSERT_GT(ref, 0);
-	snprintf(line, sizeof(line), "  ref %ld: handle 0 node %ld owner %d strong ",
-		 ref, node, callee);
-	EXPECT_TRUE(has_line_with(log, line, NULL));
-
+	EXPECT_NE(node, mgr);
+	snprintf(line, sizeof(line), " node %ld owner %d strong ", node, caller);
+	ref = line_id(log, "  ref ", line);
+	EXPECT_GT(ref, 0);
+	/* The ref is listed under the callee, the node under the caller. */
+	snprintf(line, sizeof(line), "proc %d\n", callee);
+	EXPECT_TRUE(strstr(log, line) != NULL &&
+		    strstr(strstr(log, line), "  ref ") != NULL);
 	/* proc/<pid>: the callee alone, with the same call. */
 	snprintf(line, sizeof(line), "proc/%d", callee);
 	log = read_log(dir, line);
@@ -263,8 +290,8 @@ TEST_TIMEOUT(logs_describe_live_call, 60)
 	kbt_log("transaction_log:\n%s", log);
 	snprintf(line, sizeof(line), "%ld: call from %d:%d to %d:", id,
 		 caller, caller, callee);
-	EXPECT_TRUE(has_line_with(log, line, " size 0 code 7 flags 0x0 ret 0 err 0"));
-	snprintf(line, sizeof(line), " node %ld handle 0 ", node);
+	EXPECT_TRUE(has_line_with(log, line, " code 7 flags 0x0 ret 0 err 0"));
+	snprintf(line, sizeof(line), " node %ld handle 0 ", mgr);
 	EXPECT_TRUE(has_line_with(log, "", line));
 
 	/* Another mount sees nothing of this one. */
