@@ -52,7 +52,7 @@
  * @flags: TF_* flags
  * @data_size: the payload size
  * @reply: a BC_REPLY
- * @ret: BR_OK, or the BR_ code the sender got
+ * @ret: 0 on success, or the BR_ code the sender got
  * @err: the errno explaining @ret
  */
 struct kb_log_entry {
@@ -458,7 +458,7 @@ void kb_logs_record(int debug_id, struct kb_thread *from,
 		.flags = tr->flags,
 		.data_size = tr->data_size,
 		.reply = reply,
-		.ret = kb_ok(st) ? BR_OK : st.reply,
+		.ret = kb_ok(st) ? 0 : st.reply,
 		.err = st.err,
 	};
 

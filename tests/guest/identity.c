@@ -44,7 +44,7 @@ static void ask_who(uint32_t *pid, uint32_t *euid)
 	kbt_client(&p, &t);
 	kbt_call(&t, 0, CODE_WHO, NULL, &r);
 	*pid = kbt_txn_u32(&r.txn, 0);
-	*euid = kbt_txn_u32(&r.txn, 4);
+	*euid = kbt_txn_u32(&r.txn, 1);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	kb_close(&p);
 }
@@ -206,7 +206,7 @@ static void ask_as_1000(void *arg)
 	kbt_client(&p, &t);
 	ASSERT_EQ(setresuid(1000, 1000, 0), 0);
 	kbt_call(&t, 0, CODE_WHO, NULL, &r);
-	euid = kbt_txn_u32(&r.txn, 4);
+	euid = kbt_txn_u32(&r.txn, 1);
 	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
 	kb_close(&p);
 	kbt_log("euid 1000 seen as %u", euid);
