@@ -39,6 +39,8 @@
 #include "../include/uapi/linux/android/binderfs.h"
 #include "binderfs.h"
 #include "context.h"
+#include "logs.h"
+#include "stats.h"
 
 #define KB_FS_ROOT_INO 1
 #define KB_FS_CONTROL_INO 2
@@ -67,6 +69,8 @@ struct kb_fs_opts {
  * @root_uid: owner of the devices: root of the mount's user namespace
  * @root_gid: group of the devices, likewise
  * @control: the binder-control dentry, which cannot be removed or renamed
+ * @logs: what binder_logs/ shows: this mount's worlds, or all of them with
+ *	stats=global (constant)
  */
 struct kb_fs_info {
 	struct kb_fs_opts opts;
@@ -74,6 +78,7 @@ struct kb_fs_info {
 	kuid_t root_uid;
 	kgid_t root_gid;
 	struct dentry *control;
+	struct kb_logs_scope logs;
 };
 
 static dev_t kb_fs_dev;
@@ -219,6 +224,7 @@ static int kb_fs_add_device(struct super_block *sb,
 		kb_fs_release_minor(sb, minor, true);
 		return -ENOMEM;
 	}
+	ctx->fs_id = kb_fs_info(sb)->logs.fs_id;
 	inode = kb_fs_char_inode(sb, minor, minor + KB_FS_INO_OFFSET,
 				 kb_fs_dev_fops, ctx);
 	if (!inode) {
@@ -383,6 +389,56 @@ static int kb_fs_make_features(struct super_block *sb)
 	return ret;
 }
 
+/* binder_logs/ file names and what they print (see logs.c). */
+static const struct {
+	const char *name;
+	const struct file_operations *fops;
+} kb_fs_logs[] = {
+	{ "state", &kb_logs_state_fops },
+	{ "stats", &kb_logs_stats_fops },
+	{ "transactions", &kb_logs_transactions_fops },
+	{ "transaction_log", &kb_logs_transaction_log_fops },
+	{ "failed_transaction_log", &kb_logs_failed_log_fops },
+};
+
+/*
+ * binder_logs/ in every mount (upstream makes it only with stats=global,
+ * and then shows every process of the machine): here each mount shows its
+ * own worlds only, so a container may read its logs; stats=global widens
+ * the view to every world. The files find the scope in i_private.
+ */
+static int kb_fs_make_logs(struct super_block *sb)
+{
+	struct kb_fs_info *info = kb_fs_info(sb);
+	struct dentry *root = sb->s_root;
+	struct dentry *dir, *file;
+	size_t i;
+	int ret;
+
+	inode_lock(d_inode(root));
+	ret = kb_fs_add_node(root, "binder_logs", S_IFDIR | 0755,
+			     &simple_dir_operations, &dir);
+	inode_unlock(d_inode(root));
+	if (ret)
+		return ret;
+	inode_lock(d_inode(dir));
+	for (i = 0; i < ARRAY_SIZE(kb_fs_logs) && !ret; i++) {
+		ret = kb_fs_add_node(dir, kb_fs_logs[i].name, S_IFREG | 0444,
+				     kb_fs_logs[i].fops, &file);
+		if (!ret)
+			d_inode(file)->i_private = &info->logs;
+	}
+	if (!ret)
+		ret = kb_fs_add_node(dir, "proc", S_IFDIR | 0555,
+				     &kb_logs_proc_dir_fops, &file);
+	if (!ret) {
+		d_inode(file)->i_op = &kb_logs_proc_dir_iops;
+		d_inode(file)->i_private = &info->logs;
+	}
+	inode_unlock(d_inode(dir));
+	return ret;
+}
+
 static int kb_fs_make_control(struct super_block *sb)
 {
 	struct kb_fs_info *info = kb_fs_info(sb);
@@ -456,6 +512,8 @@ static int kb_fs_fill_super(struct super_block *sb, struct fs_context *fc)
 		return -ENOMEM;
 	sb->s_fs_info = info;
 	info->opts = *opts;
+	info->logs.fs_id = kb_new_debug_id();
+	info->logs.all = opts->stats_global;
 	info->root_uid = make_kuid(sb->s_user_ns, 0);
 	if (!uid_valid(info->root_uid))
 		info->root_uid = GLOBAL_ROOT_UID;
@@ -483,6 +541,8 @@ static int kb_fs_fill_super(struct super_block *sb, struct fs_context *fc)
 		ret = kb_fs_make_default_devices(sb);
 	if (!ret)
 		ret = kb_fs_make_features(sb);
+	if (!ret)
+		ret = kb_fs_make_logs(sb);
 	return ret;
 }
 

@@ -30,6 +30,8 @@ struct kb_node;
  *	its initial-namespace context, a binderfs inode); the last put frees
  *	the context
  * @id: a small number naming the context in debug output (never an address)
+ * @fs_id: the id of the binderfs mount whose binder-control made it, or 0
+ *	(constant after creation; what that mount's binder_logs/ shows)
  * @counted: made at run time (binderfs, another IPC namespace), so counted
  *	in the live-object table (constant)
  * @mgr_lock: serialises setting and clearing the context manager
@@ -51,6 +53,7 @@ struct kb_node;
 struct kb_context {
 	refcount_t ref;
 	int id;
+	int fs_id;
 	bool counted;
 	struct mutex mgr_lock; /* see kernel-doc above */
 	struct kb_node __rcu *mgr_node;

@@ -61,6 +61,23 @@ void kb_freeze_remove_proc(struct kb_proc *proc)
 	mutex_unlock(&kb_freeze_lock);
 }
 
+/**
+ * kb_freeze_visit_procs() - visit every process not yet torn down
+ * @v: its visit() is called with kb_freeze_lock held (it may sleep, and
+ *	may take any lock of the process)
+ *
+ * For the logs; never on the transaction path.
+ */
+void kb_freeze_visit_procs(struct kb_proc_visitor *v)
+{
+	struct kb_proc *proc;
+
+	mutex_lock(&kb_freeze_lock);
+	list_for_each_entry(proc, &kb_freeze_procs, freeze_entry)
+		v->visit(proc, v);
+	mutex_unlock(&kb_freeze_lock);
+}
+
 /* Calls sent to the process and not finished, or calls it is in. */
 static bool kb_freeze_txns_pending(struct kb_proc *proc)
 	__must_hold(&proc->inner_lock)

@@ -14,6 +14,15 @@ struct kb_transaction;
 
 void kb_freeze_add_proc(struct kb_proc *proc);
 void kb_freeze_remove_proc(struct kb_proc *proc);
+/**
+ * struct kb_proc_visitor - what kb_freeze_visit_procs() does per process
+ * @visit: called on each process (embed the visitor to carry state)
+ */
+struct kb_proc_visitor {
+	void (*visit)(struct kb_proc *proc, struct kb_proc_visitor *v);
+};
+
+void kb_freeze_visit_procs(struct kb_proc_visitor *v);
 int kb_freeze_ioctl(const struct binder_freeze_info *info);
 int kb_freeze_get_info(struct binder_frozen_status_info *info);
 struct kb_transaction *kb_freeze_take_outdated(struct kb_node *node,

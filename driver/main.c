@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "binderfs.h"
 #include "context.h"
+#include "logs.h"
 #include "netlink.h"
 #include "proc.h"
 #include "stats.h"
@@ -105,6 +106,7 @@ static void __exit kb_exit(void)
 	 * their worlds: before the misc devices those worlds point to go.
 	 */
 	kb_proc_module_exit();
+	kb_logs_exit();
 	kb_devices_destroy();
 	kb_netlink_exit();
 	kb_stats_exit();

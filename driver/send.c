@@ -22,6 +22,7 @@
 #include "alloc.h"
 #include "context.h"
 #include "freeze.h"
+#include "logs.h"
 #include "netlink.h"
 #include "node.h"
 #include "objects.h"
@@ -699,6 +700,8 @@ void kb_transaction_send(struct kb_thread *thread,
 		kb_send_report(&s, st.reply);
 	}
 
+	kb_logs_record(s.debug_id, thread, s.target_known ? s.target_proc : NULL,
+		       s.target_thread, s.target_node, tr, reply, st);
 	if (s.target_node)
 		kb_node_unpin(s.target_node);
 	if (s.target_thread)

@@ -49,6 +49,7 @@ done
 
 # Upstream's binderfs selftest, when built (binderfs_selftest.sh).
 sh /scripts/binderfs_selftest.sh
+sh /scripts/addrscan.sh # no kernel address in logs, debugfs, reports
 
 kmsg_mark "tests done"
 [ "$KBT_DRIVER" = kbinder ] && check_kbinder_teardown

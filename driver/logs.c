@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * binder_logs/ of a binderfs mount: state, stats, transactions,
+ * transaction_log, failed_transaction_log and proc/<pid>.
+ *
+ * Everything is printed from small read-only walks over the processes
+ * (found through the freeze list, kb_freeze_visit_procs()), taking the
+ * locks in the documented order: refs_lock, then a node's lock, then
+ * inner_lock, then a transaction's lock. Objects are named by debug ids,
+ * handles, and pids as the reader's pid namespace sees them; a process the
+ * reader cannot see, or of a world outside the mount, is not printed.
+ */
+#include "internal.h"
+
+#include <linux/dcache.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "context.h"
+#include "freeze.h"
+#include "logs.h"
+#include "node.h"
+#include "proc.h"
+#include "ref.h"
+#include "thread.h"
+#include "transaction.h"
+#include "work.h"
+
+/* Nodes printed per pass over a process's node tree. */
+#define KB_LOGS_NODE_BATCH 16
+/* Entries in each transaction log (upstream keeps 32). */
+#define KB_LOGS_RING 32
+/* Deepest transaction stack printed. */
+#define KB_LOGS_MAX_DEPTH 64
+
+/**
+ * struct kb_log_entry - one transaction as transaction_log remembers it
+ * @debug_id: the transaction's id (0: an unused slot)
+ * @ctx_id: the world's id
+ * @fs_id: the world's binderfs mount id, or 0
+ * @from_tgid: the sending process (pid reference)
+ * @from_tid: the sending thread (pid reference)
+ * @to_tgid: the target process, or NULL (pid reference)
+ * @to_tid: the target thread, or NULL (pid reference)
+ * @to_node: the target node's debug id, or 0
+ * @handle: the handle the call was made on
+ * @code: the transaction code
+ * @flags: TF_* flags
+ * @data_size: the payload size
+ * @reply: a BC_REPLY
+ * @ret: 0 on success, or the BR_ code the sender got
+ * @err: the errno explaining @ret
+ */
+struct kb_log_entry {
+	int debug_id;
+	int ctx_id;
+	int fs_id;
+	struct pid *from_tgid;
+	struct pid *from_tid;
+	struct pid *to_tgid;
+	struct pid *to_tid;
+	int to_node;
+	u32 handle;
+	u32 code;
+	u32 flags;
+	u64 data_size;
+	bool reply;
+	u32 ret;
+	int err;
+};
+
+/**
+ * struct kb_log_ring - the most recent transactions of one kind
+ * @entries: the slots
+ * @next: count of entries ever written; the next slot is @next % size
+ */
+struct kb_log_ring {
+	struct kb_log_entry entries[KB_LOGS_RING];
+	unsigned int next;
+};
+
+/* Protects both rings. */
+static DEFINE_SPINLOCK(kb_logs_lock);
+static struct kb_log_ring kb_logs_all;
+static struct kb_log_ring kb_logs_failed;
+
+/**
+ * struct kb_logs_walk - one read of a log file
+ * @v: visits each process
+ * @m: where to print
+ * @scope: the mount's scope
+ * @ns: the reader's pid namespace
+ * @only_tgid: print only this process (proc/<pid>), or NULL
+ * @txns_only: print transactions only (the "transactions" file)
+ */
+struct kb_logs_walk {
+	struct kb_proc_visitor v;
+	struct seq_file *m;
+	const struct kb_logs_scope *scope;
+	struct pid_namespace *ns;
+	struct pid *only_tgid;
+	bool txns_only;
+};
+
+static bool kb_logs_in_scope(const struct kb_logs_scope *scope, int fs_id)
+{
+	return scope->all || (fs_id && fs_id == scope->fs_id);
+}
+
+/* A thread or process id of the initial namespace, as @ns numbers it. */
+static pid_t kb_logs_nr(pid_t init_nr, struct pid_namespace *ns)
+{
+	pid_t nr;
+
+	rcu_read_lock();
+	nr = pid_nr_ns(find_pid_ns(init_nr, &init_pid_ns), ns);
+	rcu_read_unlock();
+	return nr;
+}
+
+static pid_t kb_logs_proc_nr(const struct kb_proc *proc,
+			     struct pid_namespace *ns)
+{
+	return task_tgid_nr_ns(proc->tsk, ns);
+}
+
+static void kb_logs_print_txn(struct kb_logs_walk *w, const char *prefix,
+			      struct kb_proc *proc, struct kb_transaction *t)
+	__must_hold(&proc->inner_lock)
+{
+	struct kb_thread *from;
+	pid_t from_pid = 0, from_tid = 0;
+
+	spin_lock(&t->lock);
+	from = t->from;
+	if (from) {
+		from_pid = kb_logs_proc_nr(from->proc, w->ns);
+		from_tid = kb_logs_nr(from->pid, w->ns);
+	}
+	spin_unlock(&t->lock);
+	if (!from)
+		from_pid = pid_nr_ns(t->sender_tgid, w->ns);
+	seq_printf(w->m, "%s%s %d: from %d:%d to %d:%d code %u flags 0x%x%s\n",
+		   prefix, t->is_reply ? "reply" : "transaction", t->debug_id,
+		   from_pid, from_tid, kb_logs_proc_nr(t->to_proc, w->ns),
+		   t->to_proc == proc && t->to_thread ?
+		   kb_logs_nr(t->to_thread->pid, w->ns) : 0,
+		   t->code, t->flags, t->buffer ? "" : " (buffer freed)");
+}
+
+static void kb_logs_print_todo(struct kb_logs_walk *w, struct kb_proc *proc,
+			       struct list_head *todo, const char *prefix)
+	__must_hold(&proc->inner_lock)
+{
+	struct kb_transaction *t;
+	struct kb_work *work;
+
+	list_for_each_entry(work, todo, entry) {
+		t = kb_transaction_from_work(work);
+		if (t)
+			kb_logs_print_txn(w, prefix, proc, t);
+		else if (!w->txns_only)
+			seq_printf(w->m, "%spending %s\n", prefix,
+				   work->ops->name);
+	}
+}
+
+static void kb_logs_print_thread(struct kb_logs_walk *w, struct kb_proc *proc,
+				 struct kb_thread *thread)
+	__must_hold(&proc->inner_lock)
+{
+	struct kb_transaction *t = thread->inner.transaction_stack;
+	int depth = 0;
+	bool sender;
+
+	seq_printf(w->m, "  thread %d: looper 0x%x%s\n",
+		   kb_logs_nr(thread->pid, w->ns), thread->inner.looper,
+		   thread->inner.is_dead ? " dead" : "");
+	while (t && depth++ < KB_LOGS_MAX_DEPTH) {
+		spin_lock(&t->lock);
+		sender = t->from == thread;
+		spin_unlock(&t->lock);
+		kb_logs_print_txn(w, sender ? "    outgoing " : "    incoming ",
+				  proc, t);
+		t = sender ? t->from_parent : t->to_parent;
+	}
+	kb_logs_print_todo(w, proc, &thread->inner.todo, "    queued ");
+}
+
+/* The first node of @proc whose pointer is above @after, pinned. */
+static struct kb_node *kb_logs_next_node(struct kb_proc *proc,
+					 binder_uintptr_t after, bool first)
+	__must_hold(&proc->inner_lock)
+{
+	struct rb_node *n = proc->inner.nodes.rb_node;
+	struct kb_node *best = NULL, *node;
+
+	while (n) {
+		node = rb_entry(n, struct kb_node, rb);
+		if (first || node->ptr > after) {
+			best = node;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	if (best)
+		refcount_inc(&best->mem);
+	return best;
+}
+
+static void kb_logs_print_node(struct kb_logs_walk *w, struct kb_node *node)
+{
+	struct kb_ref *ref;
+	pid_t nr;
+	int hidden = 0;
+
+	spin_lock(&node->lock);
+	seq_printf(w->m, "  node %d: strong refs %d local strong %d weak %d%s%s refs from",
+		   node->debug_id, node->inner.internal_strong,
+		   node->inner.local_strong, node->inner.local_weak,
+		   node->inner.is_mgr ? " context-manager" : "",
+		   node->inner.retired ? " retired" : "");
+	hlist_for_each_entry(ref, &node->inner.refs, node_entry) {
+		nr = kb_logs_proc_nr(ref->proc, w->ns);
+		if (nr && kb_logs_in_scope(w->scope, ref->proc->ctx->fs_id))
+			seq_printf(w->m, " %d", nr);
+		else
+			hidden++;
+	}
+	if (hidden)
+		seq_printf(w->m, " (+%d not visible)", hidden);
+	seq_putc(w->m, '\n');
+	spin_unlock(&node->lock);
+}
+
+static void kb_logs_print_nodes(struct kb_logs_walk *w, struct kb_proc *proc)
+{
+	struct kb_node *batch[KB_LOGS_NODE_BATCH];
+	binder_uintptr_t after = 0;
+	bool first = true;
+	int i, n;
+
+	do {
+		spin_lock(&proc->inner_lock);
+		for (n = 0; n < KB_LOGS_NODE_BATCH; n++) {
+			batch[n] = kb_logs_next_node(proc, after, first);
+			if (!batch[n])
+				break;
+			after = batch[n]->ptr;
+			first = false;
+		}
+		spin_unlock(&proc->inner_lock);
+		for (i = 0; i < n; i++) {
+			kb_logs_print_node(w, batch[i]);
+			kb_node_put_mem(batch[i]);
+		}
+	} while (n == KB_LOGS_NODE_BATCH);
+}
+
+static void kb_logs_print_refs(struct kb_logs_walk *w, struct kb_proc *proc)
+{
+	struct kb_proc *owner;
+	struct kb_ref *ref;
+	struct rb_node *n;
+	pid_t nr;
+
+	mutex_lock(&proc->refs_lock);
+	for (n = rb_first(&proc->refs_by_desc); n; n = rb_next(n)) {
+		ref = rb_entry(n, struct kb_ref, rb_desc);
+		spin_lock(&ref->node->lock);
+		owner = ref->node->inner.owner;
+		nr = owner ? kb_logs_proc_nr(owner, w->ns) : 0;
+		seq_printf(w->m, "  ref %d: handle %u node %d owner %d%s strong %d weak %d%s\n",
+			   ref->debug_id, ref->desc, ref->node->debug_id, nr,
+			   owner ? "" : " (dead)", ref->strong, ref->weak,
+			   ref->death ? " death-notification" : "");
+		spin_unlock(&ref->node->lock);
+	}
+	mutex_unlock(&proc->refs_lock);
+}
+
+static void kb_logs_print_proc(struct kb_proc *proc, struct kb_proc_visitor *v)
+{
+	struct kb_logs_walk *w = container_of(v, struct kb_logs_walk, v);
+	struct kb_context *ctx = proc->ctx;
+	struct kb_thread *thread;
+	struct rb_node *n;
+	pid_t nr;
+
+	if (!kb_logs_in_scope(w->scope, ctx->fs_id))
+		return;
+	if (w->only_tgid && task_tgid(proc->tsk) != w->only_tgid)
+		return;
+	nr = kb_logs_proc_nr(proc, w->ns);
+	if (!nr)
+		return;
+	seq_printf(w->m, "proc %d\ncontext %s (world %d)\n", nr, ctx->name,
+		   ctx->id);
+	spin_lock(&proc->inner_lock);
+	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n)) {
+		thread = rb_entry(n, struct kb_thread, rb);
+		kb_logs_print_thread(w, proc, thread);
+	}
+	kb_logs_print_todo(w, proc, &proc->inner.todo, "  queued ");
+	spin_unlock(&proc->inner_lock);
+	if (w->txns_only)
+		return;
+	kb_logs_print_nodes(w, proc);
+	kb_logs_print_refs(w, proc);
+}
+
+static const struct kb_logs_scope *kb_logs_scope_of(struct seq_file *m)
+{
+	return file_inode(m->file)->i_private;
+}
+
+static int kb_logs_walk(struct seq_file *m, struct pid *only, bool txns)
+{
+	struct kb_logs_walk w = {
+		.v.visit = kb_logs_print_proc,
+		.m = m,
+		.scope = kb_logs_scope_of(m),
+		.ns = task_active_pid_ns(current),
+		.only_tgid = only,
+		.txns_only = txns,
+	};
+
+	seq_puts(m, txns ? "binder transactions:\n" : "binder state:\n");
+	kb_freeze_visit_procs(&w.v);
+	return 0;
+}
+
+static int kb_logs_state_show(struct seq_file *m, void *unused)
+{
+	return kb_logs_walk(m, NULL, false);
+}
+
+static int kb_logs_transactions_show(struct seq_file *m, void *unused)
+{
+	return kb_logs_walk(m, NULL, true);
+}
+
+/**
+ * struct kb_logs_count - the stats file's totals for one mount
+ * @v: visits each process
+ * @scope: the mount's scope
+ * @ns: the reader's pid namespace
+ * @procs: processes counted
+ * @threads: their threads
+ * @nodes: their nodes
+ * @refs: their refs
+ * @incoming: transactions queued to them and not yet freed
+ */
+struct kb_logs_count {
+	struct kb_proc_visitor v;
+	const struct kb_logs_scope *scope;
+	struct pid_namespace *ns;
+	unsigned long procs;
+	unsigned long threads;
+	unsigned long nodes;
+	unsigned long refs;
+	unsigned long incoming;
+};
+
+static void kb_logs_count_proc(struct kb_proc *proc, struct kb_proc_visitor *v)
+{
+	struct kb_logs_count *c = container_of(v, struct kb_logs_count, v);
+	struct rb_node *n;
+
+	if (!kb_logs_in_scope(c->scope, proc->ctx->fs_id) ||
+	    !kb_logs_proc_nr(proc, c->ns))
+		return;
+	c->procs++;
+	mutex_lock(&proc->refs_lock);
+	for (n = rb_first(&proc->refs_by_desc); n; n = rb_next(n))
+		c->refs++;
+	mutex_unlock(&proc->refs_lock);
+	spin_lock(&proc->inner_lock);
+	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n))
+		c->threads++;
+	for (n = rb_first(&proc->inner.nodes); n; n = rb_next(n))
+		c->nodes++;
+	c->incoming += proc->inner.outstanding;
+	spin_unlock(&proc->inner_lock);
+}
+
+static int kb_logs_stats_show(struct seq_file *m, void *unused)
+{
+	struct kb_logs_count c = {
+		.v.visit = kb_logs_count_proc,
+		.scope = kb_logs_scope_of(m),
+		.ns = task_active_pid_ns(current),
+	};
+
+	kb_freeze_visit_procs(&c.v);
+	seq_printf(m, "binder stats:\nscope %s\nprocs %lu\nthreads %lu\nnodes %lu\nrefs %lu\nincoming_transactions %lu\n",
+		   c.scope->all ? "global" : "mount", c.procs, c.threads,
+		   c.nodes, c.refs, c.incoming);
+	return 0;
+}
+
+static void kb_logs_put_entry(struct kb_log_entry *e)
+{
+	put_pid(e->from_tgid);
+	put_pid(e->from_tid);
+	put_pid(e->to_tgid);
+	put_pid(e->to_tid);
+	memset(e, 0, sizeof(*e));
+}
+
+static void kb_logs_push(struct kb_log_ring *ring, const struct kb_log_entry *e)
+	__must_hold(&kb_logs_lock)
+{
+	struct kb_log_entry *slot = &ring->entries[ring->next % KB_LOGS_RING];
+
+	lockdep_assert_held(&kb_logs_lock);
+	kb_logs_put_entry(slot);
+	*slot = *e;
+	slot->from_tgid = get_pid(e->from_tgid);
+	slot->from_tid = get_pid(e->from_tid);
+	slot->to_tgid = get_pid(e->to_tgid);
+	slot->to_tid = get_pid(e->to_tid);
+	ring->next++;
+}
+
+/**
+ * kb_logs_record() - remember a transaction for transaction_log (and
+ *	failed_transaction_log if it failed)
+ * @debug_id: its id
+ * @from: the sending thread (current)
+ * @to_proc: the target process, or NULL if none was found
+ * @to_thread: the target thread, or NULL
+ * @to_node: the target node, or NULL
+ * @tr: the sender's transaction data
+ * @reply: a BC_REPLY
+ * @st: its outcome
+ */
+void kb_logs_record(int debug_id, struct kb_thread *from,
+		    struct kb_proc *to_proc, struct kb_thread *to_thread,
+		    struct kb_node *to_node,
+		    const struct binder_transaction_data *tr, bool reply,
+		    struct kb_status st)
+{
+	struct kb_log_entry e = {
+		.debug_id = debug_id,
+		.ctx_id = from->proc->ctx->id,
+		.fs_id = from->proc->ctx->fs_id,
+		.from_tgid = task_tgid(current),
+		.from_tid = task_pid(current),
+		.to_node = to_node ? to_node->debug_id : 0,
+		.handle = reply ? 0 : tr->target.handle,
+		.code = tr->code,
+		.flags = tr->flags,
+		.data_size = tr->data_size,
+		.reply = reply,
+		.ret = kb_ok(st) ? 0 : st.reply,
+		.err = st.err,
+	};
+
+	rcu_read_lock();
+	if (to_proc)
+		e.to_tgid = task_tgid(to_proc->tsk);
+	if (to_thread)
+		e.to_tid = find_pid_ns(to_thread->pid, &init_pid_ns);
+	spin_lock(&kb_logs_lock);
+	kb_logs_push(&kb_logs_all, &e);
+	if (!kb_ok(st))
+		kb_logs_push(&kb_logs_failed, &e);
+	spin_unlock(&kb_logs_lock);
+	rcu_read_unlock();
+}
+
+static int kb_logs_ring_show(struct seq_file *m, struct kb_log_ring *ring)
+{
+	const struct kb_logs_scope *scope = kb_logs_scope_of(m);
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	struct kb_log_entry *e;
+	unsigned int i, start;
+	pid_t from;
+
+	spin_lock(&kb_logs_lock);
+	start = ring->next > KB_LOGS_RING ? ring->next - KB_LOGS_RING : 0;
+	for (i = start; i != ring->next; i++) {
+		e = &ring->entries[i % KB_LOGS_RING];
+		if (!e->debug_id || !kb_logs_in_scope(scope, e->fs_id))
+			continue;
+		from = pid_nr_ns(e->from_tgid, ns);
+		if (!from)
+			continue;
+		seq_printf(m, "%d: %s from %d:%d to %d:%d world %d node %d handle %u size %llu code %u flags 0x%x ret %u err %d\n",
+			   e->debug_id, e->reply ? "reply" : "call", from,
+			   pid_nr_ns(e->from_tid, ns), pid_nr_ns(e->to_tgid, ns),
+			   pid_nr_ns(e->to_tid, ns), e->ctx_id, e->to_node,
+			   e->handle, e->data_size, e->code, e->flags, e->ret,
+			   e->err);
+	}
+	spin_unlock(&kb_logs_lock);
+	return 0;
+}
+
+static int kb_logs_transaction_log_show(struct seq_file *m, void *unused)
+{
+	return kb_logs_ring_show(m, &kb_logs_all);
+}
+
+static int kb_logs_failed_log_show(struct seq_file *m, void *unused)
+{
+	return kb_logs_ring_show(m, &kb_logs_failed);
+}
+
+/* As DEFINE_SHOW_ATTRIBUTE(), but binderfs.c uses the operations. */
+#define KB_LOGS_FILE(__name)						\
+static int __name ## _open(struct inode *inode, struct file *file)	\
+{									\
+	return single_open(file, __name ## _show, inode->i_private);	\
+}									\
+									\
+const struct file_operations __name ## _fops = {			\
+	.owner = THIS_MODULE,						\
+	.open = __name ## _open,					\
+	.read = seq_read,						\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+}
+
+KB_LOGS_FILE(kb_logs_state);
+KB_LOGS_FILE(kb_logs_stats);
+KB_LOGS_FILE(kb_logs_transactions);
+KB_LOGS_FILE(kb_logs_transaction_log);
+KB_LOGS_FILE(kb_logs_failed_log);
+
+/* proc/<pid>: one file per visible process, looked up by name. */
+
+static int kb_logs_proc_show(struct seq_file *m, void *unused)
+{
+	struct pid *pid;
+	int nr, ret;
+
+	ret = kstrtoint(file_dentry(m->file)->d_name.name, 10, &nr);
+	if (ret)
+		return ret;
+	pid = find_get_pid(nr);
+	if (!pid)
+		return -ESRCH;
+	ret = kb_logs_walk(m, pid, false);
+	put_pid(pid);
+	return ret;
+}
+DEFINE_SHOW_ATTRIBUTE(kb_logs_proc);
+
+/**
+ * struct kb_logs_find - looking for a process of the mount by pid
+ * @v: visits each process
+ * @scope: the mount's scope
+ * @ns: the reader's pid namespace
+ * @nr: the pid wanted (0 during a listing)
+ * @found: @nr is one of the mount's processes
+ * @dir: the listing under way, or NULL
+ * @skip: entries of the listing already given
+ * @index: entries seen so far
+ * @full: the listing buffer is full
+ */
+struct kb_logs_find {
+	struct kb_proc_visitor v;
+	const struct kb_logs_scope *scope;
+	struct pid_namespace *ns;
+	pid_t nr;
+	bool found;
+	struct dir_context *dir;
+	loff_t skip;
+	loff_t index;
+	bool full;
+};
+
+static void kb_logs_find_proc(struct kb_proc *proc, struct kb_proc_visitor *v)
+{
+	struct kb_logs_find *f = container_of(v, struct kb_logs_find, v);
+	char name[16];
+	pid_t nr;
+	int len;
+
+	if (!kb_logs_in_scope(f->scope, proc->ctx->fs_id))
+		return;
+	nr = kb_logs_proc_nr(proc, f->ns);
+	if (!nr)
+		return;
+	if (!f->dir) {
+		f->found |= nr == f->nr;
+		return;
+	}
+	if (f->full || f->index++ < f->skip)
+		return;
+	len = snprintf(name, sizeof(name), "%d", nr);
+	if (!dir_emit(f->dir, name, len, 1, DT_REG))
+		f->full = true;
+	else
+		f->dir->pos++;
+}
+
+static int kb_logs_proc_iterate(struct file *file, struct dir_context *dir)
+{
+	struct kb_logs_find f = {
+		.v.visit = kb_logs_find_proc,
+		.scope = file_inode(file)->i_private,
+		.ns = task_active_pid_ns(current),
+		.dir = dir,
+	};
+
+	if (!dir_emit_dots(file, dir))
+		return 0;
+	f.skip = dir->pos - 2;
+	kb_freeze_visit_procs(&f.v);
+	return 0;
+}
+
+const struct file_operations kb_logs_proc_dir_fops = {
+	.owner = THIS_MODULE,
+	.read = generic_read_dir,
+	.iterate_shared = kb_logs_proc_iterate,
+	.llseek = generic_file_llseek,
+};
+
+/* Nothing under proc/ is cached: each reader's namespace decides. */
+static const struct dentry_operations kb_logs_proc_dops = {
+	.d_delete = always_delete_dentry,
+};
+
+static struct dentry *kb_logs_proc_lookup(struct inode *dir,
+					  struct dentry *dentry,
+					  unsigned int flags)
+{
+	struct kb_logs_find f = {
+		.v.visit = kb_logs_find_proc,
+		.scope = dir->i_private,
+		.ns = task_active_pid_ns(current),
+	};
+	struct inode *inode = NULL;
+
+	d_set_d_op(dentry, &kb_logs_proc_dops);
+	if (!kstrtoint(dentry->d_name.name, 10, &f.nr) && f.nr > 0)
+		kb_freeze_visit_procs(&f.v);
+	if (f.found) {
+		inode = new_inode(dir->i_sb);
+		if (!inode)
+			return ERR_PTR(-ENOMEM);
+		inode->i_ino = get_next_ino();
+		inode->i_mode = S_IFREG | 0444;
+		inode->i_mtime = current_time(inode);
+		inode->i_atime = inode->i_mtime;
+		inode->i_ctime = inode->i_mtime;
+		inode->i_fop = &kb_logs_proc_fops;
+		inode->i_private = dir->i_private;
+	}
+	return d_splice_alias(inode, dentry);
+}
+
+const struct inode_operations kb_logs_proc_dir_iops = {
+	.lookup = kb_logs_proc_lookup,
+};
+
+/**
+ * kb_logs_exit() - drop the pids the transaction logs remember
+ */
+void kb_logs_exit(void)
+{
+	unsigned int i;
+
+	spin_lock(&kb_logs_lock);
+	for (i = 0; i < KB_LOGS_RING; i++) {
+		kb_logs_put_entry(&kb_logs_all.entries[i]);
+		kb_logs_put_entry(&kb_logs_failed.entries[i]);
+	}
+	spin_unlock(&kb_logs_lock);
+}
