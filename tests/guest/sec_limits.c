@@ -225,8 +225,12 @@ TEST_TIMEOUT(new_handles_cost_the_same_with_many_handles, 150)
 		"last 3 (with %d handles before) %lld ms", BATCHES * BATCH,
 		BATCH, (long long)first, (BATCHES - 3) * BATCH,
 		(long long)last);
-	/* Linear insertion made the last batches ~20x slower than the first. */
-	EXPECT_LE(last, 4 * first + 60);
+	/*
+	 * Linear insertion made the last batches ~100x slower than the first
+	 * (15224 ms against 140 ms); a fair share of a loaded host's noise
+	 * (seen: 240 ms against 56 ms) must not fail the test.
+	 */
+	EXPECT_LE(last, 10 * first + 200);
 	kbt_stop_with_client(&t, &s, &p);
 }
 
