@@ -138,12 +138,12 @@ static int make_carrier(enum carrier kind, int fd)
 	return kind == CARRIER_UNIX ? unix_carrier(fd) : io_uring_carrier(fd);
 }
 
-/* A one-way call to @handle with @kind carrying our own binder fd. */
-static void send_carrier(struct kb_thread *t, uint32_t handle,
-			 enum carrier kind)
+/* A one-way call to @handle with @kind carrying the binder file @fd. */
+static void send_carrier_of(struct kb_thread *t, uint32_t handle,
+			    enum carrier kind, int fd)
 {
 	struct kb_parcel data;
-	int carrier = make_carrier(kind, t->fd);
+	int carrier = make_carrier(kind, fd);
 
 	ASSERT_GE(carrier, 0);
 	kb_parcel_init(&data);
@@ -152,6 +152,13 @@ static void send_carrier(struct kb_thread *t, uint32_t handle,
 		  BR_TRANSACTION_COMPLETE);
 	kb_parcel_fini(&data);
 	close(carrier);
+}
+
+/* A one-way call to @handle with @kind carrying our own binder fd. */
+static void send_carrier(struct kb_thread *t, uint32_t handle,
+			 enum carrier kind)
+{
+	send_carrier_of(t, handle, kind, t->fd);
 }
 
 /*
@@ -271,4 +278,50 @@ TEST(binder_fd_in_an_io_uring_cycle_is_freed)
 TEST(binder_fd_cycle_is_freed_when_the_area_was_unmapped_first)
 {
 	carrier_cycle_is_freed(CARRIER_UNIX, true);
+}
+
+/*
+ * One process: the context manager's own binder file goes, in a unix
+ * socket, into a call queued to that manager; the manager unmaps its area
+ * and dies. Nothing but the queue holds the file, and nobody can read the
+ * queue: the process (and the device's context manager) must still go.
+ */
+static void self_cycle_main(void *arg)
+{
+	struct flat_binder_object ext = {
+		.hdr.type = BINDER_TYPE_BINDER,
+		.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS,
+	};
+	struct kbt_chan *chan = arg;
+	struct kb_proc mgr, p;
+	struct kb_thread t;
+
+	kbt_open(&mgr);
+	ASSERT_OK(kbt_become_ctxmgr(mgr.fd, &ext));
+	kbt_client(&p, &t);
+	send_carrier_of(&t, 0, CARRIER_UNIX, mgr.fd);
+	ASSERT_OK(munmap(mgr.map, mgr.map_size));
+	ASSERT_SIGNAL(chan, 'D');
+	for (;;)
+		pause();
+}
+
+TEST(binder_fd_sent_to_itself_is_freed_when_the_area_was_unmapped_first)
+{
+	struct live base;
+	struct kbt_chan chan;
+	char why[128];
+	pid_t pid;
+
+	REQUIRE_KBINDER("counts kbinder's live objects");
+	if (read_live(&base))
+		SKIP("%s is not readable", LIVE);
+	kbt_chan_init(&chan);
+	pid = kbt_fork(self_cycle_main, &chan);
+	ASSERT_WAIT(&chan, 'D');
+	ASSERT_EQ(kbt_kill(pid), 128 + SIGKILL);
+	kbt_chan_close(&chan);
+	if (!back_to(&base, 5000, why, sizeof(why)))
+		kbt_fail(__FILE__, __LINE__, true,
+			 "pinned after the process died: %s", why);
 }
