@@ -118,11 +118,13 @@ DEBUG_FILES=(
 )
 
 base_initramfs() {
-	local out=$1
+	local out=$1 extra=()
 	shift
+	# Upstream's binderfs selftest, when the Makefile built it.
+	[ -d "$BUILD/selftests/bin" ] && extra=(-b "$BUILD/selftests/bin")
 	tests/vm/mkinitramfs.sh -o "$out" -m "$work/src/driver/kbinder.ko" \
-		-m "$reference" "$@" -t "$BUILD/guest/bin" -b "$BUILD/tools/bin" ||
-		die "mkinitramfs failed"
+		-m "$reference" "$@" -t "$BUILD/guest/bin" -b "$BUILD/tools/bin" \
+		"${extra[@]}" || die "mkinitramfs failed"
 }
 
 stage_check() {

@@ -18,7 +18,7 @@ debug-kernel:
 DEBUG_ENV = BUILD='$(BUILD)' DRIVER='$(DRIVER)' TESTS='$(TESTS)' JOBS='$(JOBS)' \
 	$(foreach v,DEBUG_MEMORY CANARY_MEMORY DEBUG_TEST_TIMEOUT DEBUG_APPEND CANARIES,$(if $($(v)),$(v)='$($(v))'))
 
-check-debug: guest-tests tools
+check-debug: guest-tests tools selftests
 	@$(DEBUG_ENV) debug/check-debug.sh check
 
 check-debug-canary: guest-tests tools
