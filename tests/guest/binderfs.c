@@ -12,6 +12,7 @@
  * skips there.
  */
 #include "binder_util.h"
+#include "live.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -25,7 +26,6 @@
 #include <linux/android/binderfs.h>
 
 #define FSTYPE "binder"
-#define LIVE "/sys/kernel/debug/kbinder/live"
 
 /* A private mount namespace: the test's mounts go away with it. */
 static void private_mounts(void)
@@ -93,33 +93,6 @@ static int fs_add(const char *dir, const char *name,
 	if (out)
 		*out = dev;
 	return ret;
-}
-
-/* The value of counter @name in kbinder's live-object table, or -1. */
-static long live(const char *name)
-{
-	FILE *f = fopen(LIVE, "r");
-	char key[32];
-	long n, found = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", key, &n) == 2)
-		if (!strcmp(key, name))
-			found = n;
-	fclose(f);
-	return found;
-}
-
-/* Wait up to 5 s for counter @name to read @want; return what it reads. */
-static long live_wait(const char *name, long want)
-{
-	int64_t deadline = kbt_now_ms() + 5000;
-	long n;
-
-	while ((n = live(name)) != want && kbt_now_ms() < deadline)
-		kbt_msleep(20);
-	return n;
 }
 
 /* Answers every call with its u32 argument. */
@@ -360,15 +333,15 @@ TEST_TIMEOUT(many_mounts_and_devices_leave_nothing_live, 120)
 
 	if (kbt_is_reference())
 		SKIP("the reference driver (binder_linux) has no binderfs");
-	if (live("contexts") < 0)
-		SKIP(LIVE " has no contexts counter");
+	if (kbt_live("contexts") < 0)
+		SKIP(KBT_LIVE " has no contexts counter");
 	private_mounts();
 	/*
 	 * The previous test's processes are released asynchronously: start
 	 * from the settled counts (zero, once they are gone).
 	 */
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		base[k] = live_wait(kinds[k], 0);
+		base[k] = kbt_live_wait(kinds[k], 0, 5000);
 
 	for (m = 0; m < MOUNTS; m++) {
 		fs_mount_or_skip(dir, NULL);
@@ -376,7 +349,7 @@ TEST_TIMEOUT(many_mounts_and_devices_leave_nothing_live, 120)
 			snprintf(name, sizeof(name), "dev%d", d);
 			ASSERT_OK(fs_add(dir, name, NULL));
 		}
-		ASSERT_GT(live("contexts"), base[0]);
+		ASSERT_GT(kbt_live("contexts"), base[0]);
 		fs_path(path, dir, "dev3");
 		start_mgr(&s, path, (uint32_t)m);
 		open_and_call(path, &keep, (uint32_t)m);
@@ -391,7 +364,7 @@ TEST_TIMEOUT(many_mounts_and_devices_leave_nothing_live, 120)
 		}
 	}
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		EXPECT_EQ(live_wait(kinds[k], base[k]), base[k]);
+		EXPECT_EQ(kbt_live_wait(kinds[k], base[k], 5000), base[k]);
 }
 
 struct race {
@@ -459,7 +432,7 @@ TEST_TIMEOUT(add_unlink_open_and_remount_race_safely, 60)
 	if (kbt_is_reference())
 		SKIP("the reference driver (binder_linux) has no binderfs");
 	private_mounts();
-	contexts = live_wait("contexts", 0);
+	contexts = kbt_live_wait("contexts", 0, 5000);
 	fs_mount_or_skip(dir, NULL);
 	for (i = 0; i < KINDS * PER_KIND; i++) {
 		r[i] = (struct race){ .dir = dir, .kind = i % KINDS,
@@ -473,7 +446,7 @@ TEST_TIMEOUT(add_unlink_open_and_remount_race_safely, 60)
 	}
 	fs_umount(dir);
 	if (contexts >= 0)
-		EXPECT_EQ(live_wait("contexts", contexts), contexts);
+		EXPECT_EQ(kbt_live_wait("contexts", contexts, 5000), contexts);
 }
 
 /* Whether /proc/self/mountinfo shows option @opt for the mount at @dir. */

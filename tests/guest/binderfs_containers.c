@@ -11,6 +11,7 @@
  * The reference driver has no binderfs: the test skips there.
  */
 #include "binder_util.h"
+#include "live.h"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -23,32 +24,6 @@
 #define TOOL "/usr/bin/kbinder"
 #define MNT "/tmp/container_binderfs"
 #define DEV MNT "/binder"
-#define LIVE "/sys/kernel/debug/kbinder/live"
-
-static long live(const char *name)
-{
-	FILE *f = fopen(LIVE, "r");
-	char key[32];
-	long n, found = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", key, &n) == 2)
-		if (!strcmp(key, name))
-			found = n;
-	fclose(f);
-	return found;
-}
-
-static long live_wait(const char *name, long want)
-{
-	int64_t deadline = kbt_now_ms() + 5000;
-	long n;
-
-	while ((n = live(name)) != want && kbt_now_ms() < deadline)
-		kbt_msleep(20);
-	return n;
-}
 
 /* Start the tool with @argv in the background on DEV. Return: its pid. */
 static pid_t spawn(char *const argv[])
@@ -250,19 +225,19 @@ TEST_TIMEOUT(two_containers_each_see_only_their_own_services, 100)
 		SKIP("the reference driver (binder_linux) has no binderfs");
 	if (access(TOOL, X_OK))
 		SKIP(TOOL " is not installed");
-	if (live("contexts") < 0)
-		SKIP(LIVE " has no contexts counter");
+	if (kbt_live("contexts") < 0)
+		SKIP(KBT_LIVE " has no contexts counter");
 
 	/* Earlier tests' processes are released asynchronously: let them go. */
-	live_wait("procs", 0);
-	live_wait("contexts", 0);
+	kbt_live_wait("procs", 0, 5000);
+	kbt_live_wait("contexts", 0, 5000);
 	kbt_start_ctxmgr(&host, host_reply, NULL);
-	procs = live("procs");
-	contexts = live("contexts");
-	nodes = live("nodes");
+	procs = kbt_live("procs");
+	contexts = kbt_live("contexts");
+	nodes = kbt_live("nodes");
 	container_start(&c1, 1);
 	container_start(&c2, 2);
-	EXPECT_GT(live("contexts"), contexts);
+	EXPECT_GT(kbt_live("contexts"), contexts);
 	container_check(&c1);
 	container_check(&c2);
 	host_call();
@@ -277,9 +252,9 @@ TEST_TIMEOUT(two_containers_each_see_only_their_own_services, 100)
 	ASSERT_CHILD_OK(c2.outer);
 	kbt_chan_close(&c1.chan);
 	kbt_chan_close(&c2.chan);
-	EXPECT_EQ(live_wait("contexts", contexts), contexts);
-	EXPECT_EQ(live_wait("procs", procs), procs);
-	EXPECT_EQ(live_wait("nodes", nodes), nodes);
+	EXPECT_EQ(kbt_live_wait("contexts", contexts, 5000), contexts);
+	EXPECT_EQ(kbt_live_wait("procs", procs, 5000), procs);
+	EXPECT_EQ(kbt_live_wait("nodes", nodes, 5000), nodes);
 
 	kbt_client(&p, &t);
 	kbt_stop_ctxmgr(&t, &host);

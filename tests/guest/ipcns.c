@@ -10,11 +10,11 @@
  * tests skip.
  */
 #include "binder_util.h"
+#include "live.h"
 
 #include <sched.h>
 #include <stdio.h>
 
-#define LIVE "/sys/kernel/debug/kbinder/live"
 #define PARAM "/sys/module/kbinder/parameters/isolate_ipc_ns"
 
 /* Whether kbinder isolates IPC namespaces (skips on the reference). */
@@ -30,32 +30,6 @@ static bool isolated(void)
 	c = fgetc(f);
 	fclose(f);
 	return c == 'Y';
-}
-
-/* The value of counter @name in kbinder's live-object table, or -1. */
-static long live(const char *name)
-{
-	FILE *f = fopen(LIVE, "r");
-	char key[32];
-	long n, found = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", key, &n) == 2)
-		if (!strcmp(key, name))
-			found = n;
-	fclose(f);
-	return found;
-}
-
-static long live_wait(const char *name, long want)
-{
-	int64_t deadline = kbt_now_ms() + 5000;
-	long n;
-
-	while ((n = live(name)) != want && kbt_now_ms() < deadline)
-		kbt_msleep(20);
-	return n;
 }
 
 static int reply_with(struct kb_thread *t,
@@ -149,9 +123,9 @@ static void open_in_new_namespace(void *arg)
 
 	ASSERT_EQ(unshare(CLONE_NEWIPC), 0);
 	kbt_open(&a);
-	ASSERT_EQ(live("contexts"), base + 1);
+	ASSERT_EQ(kbt_live("contexts"), base + 1);
 	kbt_open(&b);				/* the same world */
-	ASSERT_EQ(live("contexts"), base + 1);
+	ASSERT_EQ(kbt_live("contexts"), base + 1);
 	kb_close(&a);
 	kb_close(&b);
 }
@@ -164,10 +138,10 @@ TEST(namespace_world_lives_as_long_as_its_processes)
 	if (!isolated())
 		SKIP("isolate_ipc_ns=N: no world per namespace");
 	/* Earlier tests' worlds are released asynchronously: let them go. */
-	base = live_wait("contexts", 0);
+	base = kbt_live_wait("contexts", 0, 5000);
 	if (base < 0)
-		SKIP(LIVE " has no contexts counter");
+		SKIP(KBT_LIVE " has no contexts counter");
 	ASSERT_CHILD_OK(kbt_fork(open_in_new_namespace,
 				 (void *)(intptr_t)base));
-	ASSERT_EQ(live_wait("contexts", base), base);
+	ASSERT_EQ(kbt_live_wait("contexts", base, 5000), base);
 }

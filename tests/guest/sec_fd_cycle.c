@@ -12,6 +12,7 @@
  * munmap() ran the area's close, and the process stayed pinned).
  */
 #include "binder_util.h"
+#include "live.h"
 
 #include <linux/io_uring.h>
 #include <signal.h>
@@ -20,63 +21,11 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
-#define LIVE "/sys/kernel/debug/kbinder/live"
-#define MAX_COUNTERS 16
 #define NODE_PTR 0xc7c1e000
 #define CODE_SETUP 1
 #define CODE_CARRY 2
 
 enum carrier { CARRIER_UNIX, CARRIER_IO_URING };
-
-struct live {
-	int n;
-	char name[MAX_COUNTERS][32];
-	long value[MAX_COUNTERS];
-};
-
-static int read_live(struct live *l)
-{
-	FILE *f = fopen(LIVE, "r");
-
-	l->n = 0;
-	if (!f)
-		return -errno;
-	while (l->n < MAX_COUNTERS &&
-	       fscanf(f, "%31s %ld", l->name[l->n], &l->value[l->n]) == 2)
-		l->n++;
-	fclose(f);
-	return 0;
-}
-
-/* Wait up to @ms for the counters to equal @base; describe a difference. */
-static bool back_to(const struct live *base, int ms, char *why, size_t size)
-{
-	int64_t deadline = kbt_now_ms() + ms;
-	struct live now;
-	int i;
-
-	for (;;) {
-		bool same = true;
-
-		if (read_live(&now))
-			return false;
-		why[0] = 0;
-		for (i = 0; i < base->n && i < now.n; i++) {
-			if (now.value[i] != base->value[i]) {
-				snprintf(why, size, "%s %ld, was %ld",
-					 now.name[i], now.value[i],
-					 base->value[i]);
-				same = false;
-				break;
-			}
-		}
-		if (same)
-			return true;
-		if (kbt_now_ms() > deadline)
-			return false;
-		kbt_msleep(20);
-	}
-}
 
 /* A unix socket with @fd queued on it (SCM_RIGHTS), or -errno. */
 static int unix_carrier(int fd)
@@ -220,7 +169,7 @@ static void carrier_cycle_is_freed(enum carrier kind, bool unmap)
 		.hdr.type = BINDER_TYPE_BINDER,
 		.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS,
 	};
-	struct live base, mid;
+	struct kbt_live base, mid;
 	struct kbt_server s;
 	struct p_args a = { .kind = kind, .unmap = unmap };
 	char why[128];
@@ -228,8 +177,8 @@ static void carrier_cycle_is_freed(enum carrier kind, bool unmap)
 	pid_t p;
 
 	REQUIRE_KBINDER("counts kbinder's live objects");
-	if (read_live(&base))
-		SKIP("%s is not readable", LIVE);
+	if (kbt_live_read(&base))
+		SKIP("%s is not readable", KBT_LIVE);
 	probe = make_carrier(kind, 0);
 	if (probe == -ENOSYS || probe == -EPERM)
 		SKIP("no %s: %s", kind == CARRIER_UNIX ? "unix socket" :
@@ -250,7 +199,7 @@ static void carrier_cycle_is_freed(enum carrier kind, bool unmap)
 	ASSERT_WAIT(&a.chan, 'D');
 	kbt_msleep(100);
 
-	ASSERT_OK(read_live(&mid));
+	ASSERT_OK(kbt_live_read(&mid));
 	for (i = 0; i < mid.n && i < base.n; i++)
 		differ += mid.value[i] != base.value[i];
 	ASSERT_GT(differ, 0);	/* the test sees what it counts */
@@ -260,7 +209,7 @@ static void carrier_cycle_is_freed(enum carrier kind, bool unmap)
 	ASSERT_EQ(kbt_kill(s.pid), 128 + SIGKILL);
 	kbt_chan_close(&a.chan);
 	kbt_chan_close(&s.chan);
-	if (!back_to(&base, 5000, why, sizeof(why)))
+	if (!kbt_live_back_to(&base, 5000, why, sizeof(why)))
 		kbt_fail(__FILE__, __LINE__, true,
 			 "pinned after both processes died: %s", why);
 }
@@ -308,20 +257,20 @@ static void self_cycle_main(void *arg)
 
 TEST(binder_fd_sent_to_itself_is_freed_when_the_area_was_unmapped_first)
 {
-	struct live base;
+	struct kbt_live base;
 	struct kbt_chan chan;
 	char why[128];
 	pid_t pid;
 
 	REQUIRE_KBINDER("counts kbinder's live objects");
-	if (read_live(&base))
-		SKIP("%s is not readable", LIVE);
+	if (kbt_live_read(&base))
+		SKIP("%s is not readable", KBT_LIVE);
 	kbt_chan_init(&chan);
 	pid = kbt_fork(self_cycle_main, &chan);
 	ASSERT_WAIT(&chan, 'D');
 	ASSERT_EQ(kbt_kill(pid), 128 + SIGKILL);
 	kbt_chan_close(&chan);
-	if (!back_to(&base, 5000, why, sizeof(why)))
+	if (!kbt_live_back_to(&base, 5000, why, sizeof(why)))
 		kbt_fail(__FILE__, __LINE__, true,
 			 "pinned after the process died: %s", why);
 }

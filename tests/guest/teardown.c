@@ -7,61 +7,10 @@
  * /sys/kernel/debug/kbinder/live must come back to where they were.
  */
 #include "binder_util.h"
+#include "live.h"
 
 #include <signal.h>
 #include <stdio.h>
-
-#define LIVE "/sys/kernel/debug/kbinder/live"
-#define MAX_COUNTERS 16
-
-struct live {
-	int n;
-	char name[MAX_COUNTERS][32];
-	long value[MAX_COUNTERS];
-};
-
-static int read_live(struct live *l)
-{
-	FILE *f = fopen(LIVE, "r");
-
-	l->n = 0;
-	if (!f)
-		return -errno;
-	while (l->n < MAX_COUNTERS &&
-	       fscanf(f, "%31s %ld", l->name[l->n], &l->value[l->n]) == 2)
-		l->n++;
-	fclose(f);
-	return 0;
-}
-
-/* Wait up to 5 s for the counters to equal @base; describe a difference. */
-static bool back_to(const struct live *base, char *why, size_t size)
-{
-	int64_t deadline = kbt_now_ms() + 5000;
-	struct live now;
-	int i;
-
-	for (;;) {
-		bool same = true;
-
-		if (read_live(&now))
-			return false;
-		why[0] = 0;
-		for (i = 0; i < base->n && i < now.n; i++) {
-			if (now.value[i] != base->value[i]) {
-				snprintf(why, size, "%s %ld, was %ld", now.name[i],
-					 now.value[i], base->value[i]);
-				same = false;
-				break;
-			}
-		}
-		if (same)
-			return true;
-		if (kbt_now_ms() > deadline)
-			return false;
-		kbt_msleep(20);
-	}
-}
 
 static int keeper(struct kb_thread *t, const struct binder_transaction_data *tr,
 		  struct kb_parcel *reply, void *arg)
@@ -116,15 +65,15 @@ static void busy_client(void *arg)
 
 TEST(killed_processes_leave_no_live_objects)
 {
-	struct live base;
+	struct kbt_live base;
 	struct kbt_server s;
 	struct kbt_chan chan;
 	char why[128];
 	pid_t c;
 
 	REQUIRE_KBINDER("counts kbinder's live objects");
-	if (read_live(&base))
-		SKIP("%s is not readable", LIVE);
+	if (kbt_live_read(&base))
+		SKIP("%s is not readable", KBT_LIVE);
 	ASSERT_GT(base.n, 0);
 	kbt_start_ctxmgr(&s, keeper, NULL);
 	kbt_chan_init(&chan);
@@ -132,10 +81,10 @@ TEST(killed_processes_leave_no_live_objects)
 	ASSERT_WAIT(&chan, 'S');
 	kbt_msleep(300);	/* the last call is in flight */
 	{
-		struct live mid;
+		struct kbt_live mid;
 		int i, differ = 0;
 
-		ASSERT_OK(read_live(&mid));
+		ASSERT_OK(kbt_live_read(&mid));
 		for (i = 0; i < mid.n && i < base.n; i++) {
 			differ += mid.value[i] != base.value[i];
 			kbt_log("%s: %ld -> %ld", mid.name[i], base.value[i],
@@ -146,7 +95,7 @@ TEST(killed_processes_leave_no_live_objects)
 	kbt_kill(c);
 	kbt_msleep(100);
 	kbt_kill(s.pid);
-	if (!back_to(&base, why, sizeof(why)))
+	if (!kbt_live_back_to(&base, 5000, why, sizeof(why)))
 		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
 	kbt_chan_close(&chan);
 	kbt_chan_close(&s.chan);
@@ -155,15 +104,15 @@ TEST(killed_processes_leave_no_live_objects)
 /* The same with the server killed first. */
 TEST(killed_server_first_leaves_no_live_objects)
 {
-	struct live base;
+	struct kbt_live base;
 	struct kbt_server s;
 	struct kbt_chan chan;
 	char why[128];
 	pid_t c;
 
 	REQUIRE_KBINDER("counts kbinder's live objects");
-	if (read_live(&base))
-		SKIP("%s is not readable", LIVE);
+	if (kbt_live_read(&base))
+		SKIP("%s is not readable", KBT_LIVE);
 	kbt_start_ctxmgr(&s, keeper, NULL);
 	kbt_chan_init(&chan);
 	c = kbt_fork(busy_client, &chan);
@@ -172,7 +121,7 @@ TEST(killed_server_first_leaves_no_live_objects)
 	kbt_kill(s.pid);
 	kbt_msleep(100);
 	kbt_kill(c);
-	if (!back_to(&base, why, sizeof(why)))
+	if (!kbt_live_back_to(&base, 5000, why, sizeof(why)))
 		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
 	kbt_chan_close(&chan);
 	kbt_chan_close(&s.chan);
