@@ -9,7 +9,6 @@
 
 #include <linux/fs.h>
 #include <linux/ipc_namespace.h>
-#include <linux/namei.h>
 #include <linux/nsproxy.h>
 #include <linux/proc_ns.h>
 #include <linux/sched.h>
@@ -132,27 +131,6 @@ void kb_context_put(struct kb_context *ctx)
 		kb_context_free(ctx);
 }
 
-/*
- * misc_register() with a name that already exists fails only after sysfs
- * has printed a warning with a stack dump; look for the name first so that
- * a clash (e.g. the reference driver owns "binder") is reported cleanly.
- */
-static bool kb_device_name_taken(const char *name)
-{
-	struct path path;
-	char *sysname;
-	bool taken;
-
-	sysname = kasprintf(GFP_KERNEL, "/sys/class/misc/%s", name);
-	if (!sysname)
-		return false;
-	taken = !kern_path(sysname, LOOKUP_FOLLOW, &path);
-	if (taken)
-		path_put(&path);
-	kfree(sysname);
-	return taken;
-}
-
 static struct kb_context *kb_device_find(struct kb_device *dev,
 					 struct ipc_namespace *ns)
 	__must_hold(&dev->lock)
@@ -226,11 +204,6 @@ static int kb_device_create(const char *name,
 		pr_err("invalid device name \"%s\"\n", name);
 		return -EINVAL;
 	}
-	if (kb_device_name_taken(name)) {
-		pr_err("device name \"%s\" is already taken (is another binder driver loaded?)\n",
-		       name);
-		return -EEXIST;
-	}
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
@@ -245,9 +218,19 @@ static int kb_device_create(const char *name,
 	dev->miscdev.name = dev->host->name;
 	dev->miscdev.fops = fops;
 	dev->miscdev.mode = mode;
+	/*
+	 * Linux 6.1 checks no name here: a taken one fails in sysfs, which
+	 * logs the clash with a stack dump, and misc_register() returns
+	 * -EEXIST. Say what it means for the parameter.
+	 */
 	ret = misc_register(&dev->miscdev);
 	if (ret) {
-		pr_err("cannot register device \"%s\": %d\n", name, ret);
+		if (ret == -EEXIST)
+			pr_err("device name \"%s\" is already taken (devices=): is another binder driver loaded?\n",
+			       name);
+		else
+			pr_err("cannot register device \"%s\" (devices=): %d\n",
+			       name, ret);
 		kb_context_put(dev->host);
 		kfree(dev);
 		return ret;
