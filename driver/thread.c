@@ -99,9 +99,10 @@ struct kb_thread *kb_thread_get_current(struct kb_proc *proc)
  * itself can release its state (BINDER_THREAD_EXIT; the process teardown
  * runs after the file's release, which cannot happen while an ioctl holds
  * the file). The last thread found is cached in @proc and checked without
- * the lock (its memory outlives an RCU grace period after release, which
- * clears the cache first), so a process whose one thread calls again and
- * again takes neither the inner_lock nor a reference per ioctl.
+ * the lock (its memory outlives an RCU grace period after its exit, and
+ * kb_thread_detach() clears the cache first), so a process whose one
+ * thread calls again and again takes neither the inner_lock nor a
+ * reference per ioctl.
  *
  * Return: the thread, valid until the ioctl returns, or NULL.
  */
