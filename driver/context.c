@@ -1,25 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Binder worlds (contexts): their life, their context manager, and the
- * misc devices named by devices=, which lead every IPC namespace to its own
- * world.
+ * Binder worlds (contexts): their life, and the misc devices named by
+ * devices=, which lead every IPC namespace to its own world. Below the
+ * processes, which pin their world; the context manager, which needs
+ * nodes, is context_mgr.c.
  */
 #include "internal.h"
 
 #include <linux/fs.h>
 #include <linux/ipc_namespace.h>
-#include <linux/namei.h>
 #include <linux/nsproxy.h>
 #include <linux/proc_ns.h>
 #include <linux/sched.h>
-#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
 #include "context.h"
-#include "node.h"
-#include "proc.h"
 #include "stats.h"
 
 /**
@@ -134,107 +131,6 @@ void kb_context_put(struct kb_context *ctx)
 		kb_context_free(ctx);
 }
 
-/**
- * kb_context_set_mgr() - BINDER_SET_CONTEXT_MGR(_EXT)
- * @proc: the process that becomes context manager of its device
- * @fbo: the node's pointer, cookie and flags (all zero for the plain ioctl)
- *
- * The manager's node is held by the kernel (strong and weak) until the
- * process dies. Once an euid was manager, only that euid (of the caller,
- * at the time of the call) may be again.
- *
- * Return: 0, -EBUSY (there is one), -EPERM, or -ENOMEM.
- */
-int kb_context_set_mgr(struct kb_proc *proc,
-		       const struct flat_binder_object *fbo)
-{
-	struct kb_context *ctx = proc->ctx;
-	kuid_t euid = current_euid();
-	struct kb_node *node;
-	int ret;
-
-	mutex_lock(&ctx->mgr_lock);
-	if (rcu_access_pointer(ctx->mgr_node)) {
-		ret = -EBUSY;
-		goto out;
-	}
-	ret = security_binder_set_context_mgr(proc->cred);
-	if (ret)
-		goto out;
-	if (uid_valid(ctx->mgr_uid) && !uid_eq(ctx->mgr_uid, euid)) {
-		ret = -EPERM;
-		goto out;
-	}
-	node = kb_node_get_or_create(proc, fbo);
-	if (!node) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	spin_lock(&node->lock);
-	node->inner.local_strong++;
-	node->inner.local_weak++;
-	node->inner.has_strong_ref = true;
-	node->inner.has_weak_ref = true;
-	node->inner.is_mgr = true;
-	spin_unlock(&node->lock);
-	refcount_inc(&node->mem);
-	rcu_assign_pointer(ctx->mgr_node, node);
-	ctx->mgr_uid = euid;
-	kb_node_unpin(node);
-out:
-	mutex_unlock(&ctx->mgr_lock);
-	return ret;
-}
-
-/**
- * kb_context_release_mgr() - a dying process stops being context manager
- * @proc: the process
- */
-void kb_context_release_mgr(struct kb_proc *proc)
-{
-	struct kb_context *ctx = proc->ctx;
-	struct kb_node *node;
-	bool owned = false;
-
-	mutex_lock(&ctx->mgr_lock);
-	node = rcu_dereference_protected(ctx->mgr_node,
-					 lockdep_is_held(&ctx->mgr_lock));
-	if (node) {
-		spin_lock(&node->lock);
-		owned = node->inner.owner == proc;
-		spin_unlock(&node->lock);
-	}
-	if (owned)
-		RCU_INIT_POINTER(ctx->mgr_node, NULL);
-	mutex_unlock(&ctx->mgr_lock);
-	if (owned) {
-		/* A sender that found the node under RCU has pinned it now. */
-		synchronize_rcu();
-		kb_node_put_mem(node);
-	}
-}
-
-/*
- * misc_register() with a name that already exists fails only after sysfs
- * has printed a warning with a stack dump; look for the name first so that
- * a clash (e.g. the reference driver owns "binder") is reported cleanly.
- */
-static bool kb_device_name_taken(const char *name)
-{
-	struct path path;
-	char *sysname;
-	bool taken;
-
-	sysname = kasprintf(GFP_KERNEL, "/sys/class/misc/%s", name);
-	if (!sysname)
-		return false;
-	taken = !kern_path(sysname, LOOKUP_FOLLOW, &path);
-	if (taken)
-		path_put(&path);
-	kfree(sysname);
-	return taken;
-}
-
 static struct kb_context *kb_device_find(struct kb_device *dev,
 					 struct ipc_namespace *ns)
 	__must_hold(&dev->lock)
@@ -308,11 +204,6 @@ static int kb_device_create(const char *name,
 		pr_err("invalid device name \"%s\"\n", name);
 		return -EINVAL;
 	}
-	if (kb_device_name_taken(name)) {
-		pr_err("device name \"%s\" is already taken (is another binder driver loaded?)\n",
-		       name);
-		return -EEXIST;
-	}
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
@@ -327,9 +218,19 @@ static int kb_device_create(const char *name,
 	dev->miscdev.name = dev->host->name;
 	dev->miscdev.fops = fops;
 	dev->miscdev.mode = mode;
+	/*
+	 * Linux 6.1 checks no name here: a taken one fails in sysfs, which
+	 * logs the clash with a stack dump, and misc_register() returns
+	 * -EEXIST. Say what it means for the parameter.
+	 */
 	ret = misc_register(&dev->miscdev);
 	if (ret) {
-		pr_err("cannot register device \"%s\": %d\n", name, ret);
+		if (ret == -EEXIST)
+			pr_err("device name \"%s\" is already taken (devices=): is another binder driver loaded?\n",
+			       name);
+		else
+			pr_err("cannot register device \"%s\" (devices=): %d\n",
+			       name, ret);
 		kb_context_put(dev->host);
 		kfree(dev);
 		return ret;

@@ -8,7 +8,8 @@
  * opened on it pins it, and so does whatever created it (a misc device, a
  * binderfs inode). A misc device leads each IPC namespace to its own
  * context (or every opener to one shared context, with the module
- * parameter that asks for upstream's behaviour).
+ * parameter that asks for upstream's behaviour). Setting and releasing
+ * the context manager is context_mgr.h's.
  */
 #ifndef _KB_CONTEXT_H
 #define _KB_CONTEXT_H
@@ -64,16 +65,9 @@ struct kb_context {
 	char name[];
 };
 
-struct flat_binder_object;
-struct kb_proc;
-
 struct kb_context *kb_context_create(const char *name);
 struct kb_context *kb_context_get(struct kb_context *ctx);
 void kb_context_put(struct kb_context *ctx);
-
-int kb_context_set_mgr(struct kb_proc *proc,
-		       const struct flat_binder_object *fbo);
-void kb_context_release_mgr(struct kb_proc *proc);
 
 struct kb_context *kb_device_context(struct miscdevice *misc);
 int kb_devices_create(const char *names, const struct file_operations *fops,

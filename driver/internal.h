@@ -6,12 +6,16 @@
  * our own UAPI header (include/uapi/linux/android/binder.h of this tree),
  * never the kernel's copy.
  *
- * Object model (one file each): a kb_context per device (device.c); a
- * kb_proc per open file (proc.c); a kb_thread per thread that used the file
- * (thread.c); a kb_node per object a process exports (node.c); a kb_ref per
- * handle a process holds on someone's node (ref.c); kb_transaction for calls
- * in flight (transaction.c); kb_work items on todo lists (work.c); kb_death
- * for death notifications (death.c); object translation in objects.c.
+ * Object model (one file each): a kb_context per binder world, one per
+ * device and IPC namespace or binderfs device (context.c; its context
+ * manager in context_mgr.c); a kb_proc per open file (proc.c; the file
+ * operations and the order of its teardown in file.c); a kb_thread per
+ * thread that used the file (thread.c); a kb_node per object a process
+ * exports (node.c); a kb_ref per handle a process holds on someone's node
+ * (ref.c); kb_transaction for calls in flight (transaction.c); kb_work
+ * items on todo lists (work.c); kb_death for death notifications
+ * (death.c); object translation in objects.c. scripts/layers.txt lists the
+ * files' layers, lowest first.
  *
  * Locking overview. Locks are listed outermost first; a lock may only be
  * taken while holding locks that come earlier in this list:
@@ -65,7 +69,8 @@
 /**
  * struct kb_status - outcome of a step on the transaction path
  * @reply: BR_OK on success, else the protocol reply the sender receives
- *	(BR_FAILED_REPLY or BR_DEAD_REPLY); the ioctl itself succeeds
+ *	(BR_FAILED_REPLY, BR_DEAD_REPLY, or BR_FROZEN_REPLY from a frozen
+ *	receiver); the ioctl itself succeeds
  * @err: the errno that explains @reply (for the log and extended error),
  *	or, with @reply == BR_OK, a real ioctl failure (e.g. -EFAULT)
  *
@@ -81,7 +86,7 @@ struct kb_status {
 
 /**
  * kb_fail() - a protocol failure the sender sees as a BR_ reply
- * @reply: BR_FAILED_REPLY or BR_DEAD_REPLY
+ * @reply: BR_FAILED_REPLY, BR_DEAD_REPLY or BR_FROZEN_REPLY
  * @err: the reason, a negative errno
  *
  * Return: the status value.

@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "binderfs.h"
 #include "context.h"
+#include "file.h"
 #include "logs.h"
 #include "netlink.h"
 #include "proc.h"
@@ -59,7 +60,7 @@ static int __init kb_init(void)
 	ret = kb_transaction_module_init();
 	if (ret)
 		return ret;
-	ret = kb_proc_module_init();
+	ret = kb_proc_module_init(&kb_file_fops, &kb_file_fs_fops);
 	if (ret)
 		goto err_txn;
 	ret = kb_alloc_shrinker_register();
@@ -71,11 +72,11 @@ static int __init kb_init(void)
 	if (ret)
 		goto err_stats;
 	/* Last: once a device exists, userspace can open it. */
-	ret = kb_devices_create(devices, &kb_proc_fops, isolate_ipc_ns,
+	ret = kb_devices_create(devices, &kb_file_fops, isolate_ipc_ns,
 				mode & 0777);
 	if (ret)
 		goto err_netlink;
-	ret = kb_binderfs_init(binderfs_type, devices, &kb_proc_fs_fops);
+	ret = kb_binderfs_init(binderfs_type, devices, &kb_file_fs_fops);
 	if (ret)
 		goto err_devices;
 	return 0;

@@ -6,7 +6,9 @@
  * aligned, inside the data, after the end of the previous object, and of a
  * known type. One table entry per type says how big the object is, how to
  * translate it for the receiver and how to release what the translation
- * took when the buffer is freed. Types that are not supported yet fail the
+ * took when the buffer is freed. Every type of protocol 8 has its entry
+ * (binder objects and handles, strong and weak, file descriptors, fd
+ * arrays and scatter-gather buffers); any other type fails the
  * transaction with BR_FAILED_REPLY.
  */
 #include "internal.h"
@@ -171,7 +173,7 @@ static struct kb_status kb_translate_one_fd(struct kb_objects_ctx *ctx,
 	 * two processes passing each other their binder fds would keep both
 	 * alive forever after they exit. Refuse binder files themselves.
 	 */
-	if (file->f_op == &kb_proc_fops || file->f_op == &kb_proc_fs_fops) {
+	if (kb_proc_from_file(file)) {
 		fput(file);
 		kfree(fixup);
 		return kb_fail(BR_FAILED_REPLY, -EPERM);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Translation of the objects embedded in a transaction's payload (binder
- * objects and handles today; file descriptors, fd arrays and scatter-gather
- * buffers have their table entries reserved).
+ * Translation of the objects embedded in a transaction's payload: binder
+ * objects and handles, file descriptors (installed by the receiver when it
+ * reads the transaction), fd arrays and scatter-gather buffers.
  */
 #ifndef _KB_OBJECTS_H
 #define _KB_OBJECTS_H

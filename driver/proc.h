@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Processes: the state behind one open binder file, its file operations and
- * its teardown.
+ * Processes: the state behind one open binder file (its creation, memory
+ * reference, the senders towards it and the steps of its death). The file
+ * operations and the order of the teardown are the file layer's (file.c).
  */
 #ifndef _KB_PROC_H
 #define _KB_PROC_H
 
 #include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -98,9 +100,11 @@ struct kb_proc_inner {
  * @discard_work: drops the work queued to a process nobody can read
  *	any more (its opener exited, or senders that were in flight when it
  *	died are done); frees the area if that is all its teardown waits for
+ *	(its function is the file layer's, set at open; queued here)
  * @freeze_wait: BINDER_FREEZE waits here for @inner.outstanding to drop
  * @freeze_entry: in the list BINDER_FREEZE searches (its own lock)
- * @release_work: the deferred teardown after the file is released
+ * @release_work: the deferred teardown after the file is released (the
+ *	file layer's, queued on the same workqueue as @discard_work)
  * @alloc: the receive area (its own lock)
  */
 struct kb_proc {
@@ -130,13 +134,23 @@ struct kb_proc {
 	struct kb_alloc alloc;
 };
 
-extern const struct file_operations kb_proc_fops;
-extern const struct file_operations kb_proc_fs_fops;
-
-int kb_proc_module_init(void);
+int kb_proc_module_init(const struct file_operations *misc_fops,
+			const struct file_operations *fs_fops);
 void kb_proc_module_exit(void);
 
+struct kb_proc *kb_proc_create(struct kb_context *ctx,
+			       const struct cred *cred);
 void kb_proc_free(struct kb_proc *proc);
+struct kb_proc *kb_proc_from_file(struct file *file);
+
+void kb_proc_set_max_threads(struct kb_proc *proc, u32 max_threads);
+void kb_proc_set_spam_detection(struct kb_proc *proc, bool enable);
+void kb_proc_set_dead(struct kb_proc *proc);
+void kb_proc_opener_exit(struct kb_proc *proc);
+void kb_proc_queue_release(struct kb_proc *proc);
+void kb_proc_set_released(struct kb_proc *proc);
+bool kb_proc_take_area(struct kb_proc *proc);
+void kb_proc_free_area(struct kb_proc *proc);
 
 /*
  * kb_proc_get() and kb_proc_put() are inline: every transaction takes and

@@ -11,7 +11,6 @@
 #include "proc.h"
 #include "stats.h"
 #include "thread.h"
-#include "transaction.h"
 
 static struct kb_thread *kb_thread_find(struct kb_proc *proc, pid_t pid,
 					struct kb_thread *insert)
@@ -100,9 +99,10 @@ struct kb_thread *kb_thread_get_current(struct kb_proc *proc)
  * itself can release its state (BINDER_THREAD_EXIT; the process teardown
  * runs after the file's release, which cannot happen while an ioctl holds
  * the file). The last thread found is cached in @proc and checked without
- * the lock (its memory outlives an RCU grace period after release, which
- * clears the cache first), so a process whose one thread calls again and
- * again takes neither the inner_lock nor a reference per ioctl.
+ * the lock (its memory outlives an RCU grace period after its exit, and
+ * kb_thread_detach() clears the cache first), so a process whose one
+ * thread calls again and again takes neither the inner_lock nor a
+ * reference per ioctl.
  *
  * Return: the thread, valid until the ioctl returns, or NULL.
  */
@@ -148,59 +148,84 @@ void kb_thread_free(struct kb_thread *thread)
 }
 
 /**
- * kb_thread_release() - a thread exits (BINDER_THREAD_EXIT or teardown)
- * @thread: the thread; the caller keeps its own memory reference
+ * kb_thread_detach() - a thread exits: take it off its process
+ * @thread: the thread (BINDER_THREAD_EXIT or the process teardown)
+ * @polled: set to whether poll() was used on it, for kb_thread_release()
  *
- * Removes it from its process, fails the calls waiting on it, cancels its
- * queued work and detaches it from any epoll set.
+ * Marks it dead (nothing is queued to it any more) and removes it from
+ * the process's tree, its waiting list and the ioctl cache. The caller
+ * then unwinds its transaction stack and calls kb_thread_release().
+ *
+ * Return: false if it was detached already (nothing more to do).
  */
-void kb_thread_release(struct kb_thread *thread)
+bool kb_thread_detach(struct kb_thread *thread, bool *polled)
 {
 	struct kb_proc *proc = thread->proc;
-	bool polled;
 
 	spin_lock(&proc->inner_lock);
 	if (thread->inner.is_dead) {
 		spin_unlock(&proc->inner_lock);
-		return;
+		return false;
 	}
 	thread->inner.is_dead = true;
 	if (rcu_access_pointer(proc->cached_thread) == thread)
 		RCU_INIT_POINTER(proc->cached_thread, NULL);
 	rb_erase(&thread->rb, &proc->inner.threads);
 	list_del_init(&thread->waiting_entry);
-	polled = thread->inner.looper & KB_LOOPER_POLL;
+	*polled = thread->inner.looper & KB_LOOPER_POLL;
 	spin_unlock(&proc->inner_lock);
+	return true;
+}
 
-	kb_transaction_thread_exit(thread);
+/**
+ * kb_thread_release() - the last step of a thread's exit
+ * @thread: the thread, detached and its transaction stack unwound; the
+ *	caller keeps its own memory reference
+ * @polled: what kb_thread_detach() said
+ *
+ * Detaches it from any epoll set, cancels its queued work and drops the
+ * reference its process's tree held.
+ */
+void kb_thread_release(struct kb_thread *thread, bool polled)
+{
 	/* CVE-2019-2215: no epoll entry may outlive the wait queue. */
 	if (polled)
 		wake_up_pollfree(&thread->wait);
-	kb_work_cancel_list(proc, &thread->inner.todo);
+	kb_work_cancel_list(thread->proc, &thread->inner.todo);
 	kb_thread_put(thread);
 }
 
 /**
- * kb_proc_release_threads() - release every thread of a dying process
- * @proc: the process, already marked dead
+ * kb_thread_next() - walk a process's live threads by id
+ * @proc: the process
+ * @after: the id of the thread seen last (INT_MIN for the first)
+ *
+ * The tree is searched from the top each time, so the caller may drop the
+ * lock between steps (to cancel work, or release the thread it got).
+ *
+ * Return: the first live thread of @proc whose id is above @after, with a
+ * memory reference, or NULL.
  */
-void kb_proc_release_threads(struct kb_proc *proc)
+struct kb_thread *kb_thread_next(struct kb_proc *proc, pid_t after)
 {
-	struct kb_thread *thread;
+	struct kb_thread *thread, *found = NULL;
 	struct rb_node *n;
 
-	for (;;) {
-		spin_lock(&proc->inner_lock);
-		n = rb_first(&proc->inner.threads);
-		thread = n ? rb_entry(n, struct kb_thread, rb) : NULL;
-		if (thread)
-			refcount_inc(&thread->mem);
-		spin_unlock(&proc->inner_lock);
-		if (!thread)
-			return;
-		kb_thread_release(thread);
-		kb_thread_put(thread);
+	spin_lock(&proc->inner_lock);
+	n = proc->inner.threads.rb_node;
+	while (n) {
+		thread = rb_entry(n, struct kb_thread, rb);
+		if (thread->pid > after) {
+			found = thread;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
 	}
+	if (found)
+		kb_thread_get(found);
+	spin_unlock(&proc->inner_lock);
+	return found;
 }
 
 /**

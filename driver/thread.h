@@ -107,8 +107,9 @@ static inline void kb_thread_put(struct kb_thread *thread)
 		kb_thread_free(thread);
 }
 
-void kb_thread_release(struct kb_thread *thread);
-void kb_proc_release_threads(struct kb_proc *proc);
+bool kb_thread_detach(struct kb_thread *thread, bool *polled);
+void kb_thread_release(struct kb_thread *thread, bool polled);
+struct kb_thread *kb_thread_next(struct kb_proc *proc, pid_t after);
 void kb_proc_flush_threads(struct kb_proc *proc);
 
 void kb_thread_register_looper(struct kb_thread *thread);

@@ -120,6 +120,25 @@ runner_judgement_tests() {
 	else
 		echo "FAIL runner/known_failure_with_a_splat_still_fails: tally.sh exit $rc, said: $(head -n 1 "$dir/known.out")"
 	fi
+	# Inside a test's expected-stack-dump window only a Call Trace passes
+	# (kbt_expect_stack_dump); a WARNING there, or a Call Trace after
+	# the window, still fails.
+	printf '%s\n' '[ 1.0] kbinder-test: start demo/dump' \
+		'[ 1.1] kbinder-test: expect stack dump' '[ 1.2] Call Trace:' \
+		'[ 1.3] kbinder-test: expect end' \
+		'[ 2.0] kbinder-test: start demo/warn' \
+		'[ 2.1] kbinder-test: expect stack dump' '[ 2.2] Call Trace:' \
+		'[ 2.3] WARNING: CPU: 0 PID: 1 at demo' \
+		'[ 3.0] kbinder-test: start demo/after' \
+		'[ 3.1] kbinder-test: expect stack dump' \
+		'[ 3.2] kbinder-test: expect end' '[ 3.3] Call Trace:' >"$dir/dump.log"
+	out=$(tests/vm/scan-kernel-log.sh "$dir/dump.log")
+	if [ "$out" = "FAIL demo/warn: kernel log: WARNING: CPU: 0 PID: 1 at demo
+FAIL demo/after: kernel log: Call Trace:" ]; then
+		echo "PASS runner/expected_stack_dump_passes_only_a_call_trace"
+	else
+		echo "FAIL runner/expected_stack_dump_passes_only_a_call_trace: scan-kernel-log.sh said: $(echo "$out" | tr '\n' ' ')"
+	fi
 	# The guest stage with a kernel that cannot be read (no boot at all).
 	DRIVERS=kbinder TESTS='drv_poll' BUILD=$dir/build GUEST_BIN=$GUEST_BIN \
 		VM_RUN="tests/vm/run.sh --kernel $dir/no-such-vmlinuz --initramfs /dev/null" \
@@ -166,6 +185,7 @@ stage_runner() {
 	# The stage reports every self-test, or fails.
 	printf 'runner/%s\n' fails_on_kernel_splat fails_without_verdict \
 		missing_result_file_fails known_failure_with_a_splat_still_fails \
+		expected_stack_dump_passes_only_a_call_trace \
 		unreadable_kernel_fails_the_guest_stage \
 		a_program_that_stops_early_fails program_timeout_kills_its_whole_session \
 		leftover_processes_fail_their_program >"$results/runner.expected"

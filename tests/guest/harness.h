@@ -178,6 +178,16 @@ bool kbt_is_reference(void);
 const char *kbt_suite(void);
 /** kbt_test_name() - the running test's name. */
 const char *kbt_test_name(void);
+/**
+ * kbt_expect_stack_dump() - open or close a window in which the kernel
+ * prints a plain stack dump on purpose (Linux 6.1's sysfs does, for a
+ * duplicate name): inside it, a "Call Trace" record fails neither the
+ * test nor the console scan (tests/vm/scan-kernel-log.sh); every other
+ * splat still does. Writes a "kbinder-test: expect ..." marker to
+ * /dev/kmsg.
+ * @on: true to open the window, false to close it
+ */
+void kbt_expect_stack_dump(bool on);
 
 /* ---------------------------------------------------------------- */
 /* processes, synchronisation, fds                                   */

@@ -6,12 +6,18 @@
 # to the test whose "kbinder-test: start NAME" marker came last before it (or
 # to the runner phase named by the last "kbinder-runner:" marker). kbinder's
 # own reports of a broken invariant count as splats too: no input from
-# userspace may produce them (driver/transaction.c).
+# userspace may produce them (driver/transaction.c). Between a test's
+# "kbinder-test: expect stack dump" and "kbinder-test: expect end" markers
+# (kbt_expect_stack_dump()), a plain stack dump's "Call Trace" is expected;
+# every other splat still fails.
 set -u
 tr -d '\r' <"$1" | awk '
 	/kbinder-test: start / {
-		sub(/.*kbinder-test: start /, ""); current = $1; next
+		sub(/.*kbinder-test: start /, ""); current = $1; dump_ok = 0; next
 	}
+	/kbinder-test: expect stack dump/ { dump_ok = 1; next }
+	/kbinder-test: expect end/ { dump_ok = 0; next }
+	dump_ok && /Call Trace/ { next }
 	/kbinder-runner: / {
 		s = $0; sub(/.*kbinder-runner: /, "", s); gsub(/ /, "_", s)
 		current = "vm/" s; next
