@@ -13,7 +13,6 @@
 #include "internal.h"
 
 #include <linux/cred.h>
-#include <linux/moduleparam.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -28,20 +27,6 @@
 #include "transaction.h"
 
 static const struct kb_work_ops kb_transaction_ops;
-
-/*
- * An experiment, off by default because it changes what userspace sees:
- * the BR_TRANSACTION_COMPLETE of a BC_REPLY waits for the replier's next
- * read that returns anyway (like the caller's side of a synchronous call),
- * so a looper's write of BC_REPLY and read of its next call take one ioctl
- * instead of two. A single-threaded server that polls the file (Android's
- * servicemanager) would block in its sendReply() until the next call.
- * docs/performance.md has the measurement.
- */
-bool kb_defer_reply_complete;
-module_param_named(defer_reply_complete, kb_defer_reply_complete, bool, 0444);
-MODULE_PARM_DESC(defer_reply_complete,
-		 "experiment: deliver a reply's BR_TRANSACTION_COMPLETE with the replier's next work (changes behaviour; default off)");
 
 /*
  * Transactions come from their own cache: its per-CPU freelists make an

@@ -74,8 +74,6 @@ struct kb_transaction {
 	struct list_head fd_fixups;
 };
 
-extern bool kb_defer_reply_complete;
-
 int kb_transaction_module_init(void);
 void kb_transaction_module_exit(void);
 struct kb_transaction *kb_transaction_new(int debug_id);

@@ -13,7 +13,6 @@
 #include "proc.h"
 #include "stats.h"
 #include "thread.h"
-#include "transaction.h"
 #include "work.h"
 
 /*
@@ -417,12 +416,8 @@ bool kb_thread_wants_proc_work(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
-	if (thread->inner.transaction_stack)
-		return false;
-	/* A deferred reply completion does not keep it from process work. */
-	return list_empty(&thread->inner.todo) ||
-	       (unlikely(kb_defer_reply_complete) &&
-		!thread->inner.process_todo);
+	return !thread->inner.transaction_stack &&
+	       list_empty(&thread->inner.todo);
 }
 
 /**
