@@ -20,6 +20,7 @@
 #include "freeze.h"
 #include "node.h"
 #include "proc.h"
+#include "read.h"
 #include "ref.h"
 #include "stats.h"
 #include "thread.h"
