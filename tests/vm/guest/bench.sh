@@ -24,7 +24,8 @@
 #   (old)           when the initramfs holds kbinder_old.ko (make bench
 #                   OLD=REV: kbinder built from another commit under
 #                   its own module name), it is loaded with devices=kbinder_old
-#                   and every workload also runs on it: "vs old"
+#                   binderfs_type= (no binderfs: kbinder holds the type) and
+#                   every workload also runs on it: "vs old"
 #   BENCH_SELFTEST  1: no kbinder; the reference is loaded a third time as
 #                   /dev/kbinder, so every "kbinder" row is one more A/A
 #                   control (tests the bench itself, not kbinder)
@@ -129,7 +130,9 @@ old_state="none"
 if [ -e /lib/modules/kbinder_old.ko ]; then
 	kmsg_mark "bench: load the old kbinder"
 	old_rev=${BENCH_OLD:-}
-	if ! msg=$(insmod /lib/modules/kbinder_old.ko devices=kbinder_old 2>&1); then
+	# No binderfs: the filesystem type "binder" is the new kbinder's.
+	if ! msg=$(insmod /lib/modules/kbinder_old.ko devices=kbinder_old \
+		binderfs_type= 2>&1); then
 		result FAIL bench/load_old "insmod kbinder_old.ko failed: $msg"
 	elif [ ! -c /dev/kbinder_old ]; then
 		result FAIL bench/load_old "no /dev/kbinder_old"
