@@ -39,18 +39,32 @@ static int kb_death_put(struct kb_wbuf *out, u32 cmd, binder_uintptr_t cookie)
 	return ret ? ret : kb_wbuf_put(out, &cookie, sizeof(cookie));
 }
 
-static int kb_death_dead_deliver(struct kb_work *work, struct kb_thread *thread,
-				 struct kb_wbuf *out)
-	__releases(&thread->proc->inner_lock)
+/*
+ * Atomic with the dequeue: the notice goes straight onto delivered_death.
+ * Off every list for a moment, a concurrent BC_CLEAR_DEATH_NOTIFICATION
+ * (kb_death_clear() sees it not queued) would queue its "clear done" on
+ * the same list_head. The cookie is copied here: once the lock is
+ * dropped, the notice may be freed (BC_DEAD_BINDER_DONE of a cleared one,
+ * or its ref going away: kb_death_free()).
+ */
+static void kb_death_dead_take(struct kb_work *work, struct kb_thread *thread,
+			       union kb_work_snap *snap)
+	__must_hold(&thread->proc->inner_lock)
 {
 	struct kb_death *death = container_of(work, struct kb_death, work);
 	struct kb_proc *proc = thread->proc;
-	binder_uintptr_t cookie = death->cookie;
-	int ret;
 
+	lockdep_assert_held(&proc->inner_lock);
 	list_add_tail(&work->entry, &proc->inner.delivered_death);
-	spin_unlock(&proc->inner_lock);
-	ret = kb_death_put(out, BR_DEAD_BINDER, cookie);
+	snap->cookie = death->cookie;
+}
+
+static int kb_death_dead_deliver(struct kb_work *work, struct kb_thread *thread,
+				 struct kb_wbuf *out,
+				 const union kb_work_snap *snap)
+{
+	int ret = kb_death_put(out, BR_DEAD_BINDER, snap->cookie);
+
 	/* The handler may call out in reaction: end this read here. */
 	return ret ? ret : KB_READ_STOP;
 }
@@ -66,19 +80,23 @@ static void kb_death_dead_cancel(struct kb_work *work)
 
 static const struct kb_work_ops kb_death_dead_ops = {
 	.name = "dead binder",
+	.take = kb_death_dead_take,
 	.deliver = kb_death_dead_deliver,
 	.cancel = kb_death_dead_cancel,
 };
 
+/*
+ * No take: a "clear done" belongs to no ref, so once off its list it
+ * belongs to the reader alone, and its cookie is constant.
+ */
 static int kb_death_clear_deliver(struct kb_work *work,
 				  struct kb_thread *thread,
-				  struct kb_wbuf *out)
-	__releases(&thread->proc->inner_lock)
+				  struct kb_wbuf *out,
+				  const union kb_work_snap *snap)
 {
 	struct kb_death *death = container_of(work, struct kb_death, work);
 	binder_uintptr_t cookie = death->cookie;
 
-	spin_unlock(&thread->proc->inner_lock);
 	kb_death_destroy(death);
 	return kb_death_put(out, BR_CLEAR_DEATH_NOTIFICATION_DONE, cookie);
 }

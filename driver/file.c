@@ -21,6 +21,7 @@
 #include "freeze.h"
 #include "node.h"
 #include "proc.h"
+#include "read.h"
 #include "ref.h"
 #include "thread.h"
 #include "transaction.h"

@@ -41,26 +41,42 @@ static void kb_freeze_note_destroy(struct kb_freeze_note *note)
 	kb_stats_destroyed(KB_OBJ_WORK);
 }
 
-static int kb_freeze_note_deliver(struct kb_work *work,
-				  struct kb_thread *thread,
-				  struct kb_wbuf *out)
-	__releases(&thread->proc->inner_lock)
+/*
+ * Atomic with the dequeue: the notice is marked sent with the state it
+ * carries and goes straight onto delivered_freeze (off every list for a
+ * moment, a concurrent state change or clear would queue it again, see
+ * kb_freeze_notify_ref() and kb_freeze_notify_clear()). The cookie and
+ * state are copied here: once the lock is dropped, the state may change,
+ * and BC_FREEZE_NOTIFICATION_DONE or the ref going away may free the
+ * notice.
+ */
+static void kb_freeze_note_take(struct kb_work *work, struct kb_thread *thread,
+				union kb_work_snap *snap)
+	__must_hold(&thread->proc->inner_lock)
 {
 	struct kb_freeze_note *note = container_of(work, struct kb_freeze_note,
 						   work);
 	struct kb_proc *proc = thread->proc;
-	struct binder_frozen_state_info info = {
-		.cookie = note->cookie,
-		.is_frozen = note->is_frozen,
-	};
-	int ret;
 
+	lockdep_assert_held(&proc->inner_lock);
 	note->sent = true;
 	note->sent_frozen = note->is_frozen;
 	list_add_tail(&work->entry, &proc->inner.delivered_freeze);
-	spin_unlock(&proc->inner_lock);
-	ret = kb_wbuf_put_u32(out, BR_FROZEN_BINDER);
-	return ret ? ret : kb_wbuf_put(out, &info, sizeof(info));
+	snap->frozen = (struct binder_frozen_state_info){
+		.cookie = note->cookie,
+		.is_frozen = note->is_frozen,
+	};
+}
+
+static int kb_freeze_note_deliver(struct kb_work *work,
+				  struct kb_thread *thread,
+				  struct kb_wbuf *out,
+				  const union kb_work_snap *snap)
+{
+	int ret = kb_wbuf_put_u32(out, BR_FROZEN_BINDER);
+
+	return ret ? ret : kb_wbuf_put(out, &snap->frozen,
+				       sizeof(snap->frozen));
 }
 
 static void kb_freeze_note_cancel(struct kb_work *work)
@@ -75,21 +91,25 @@ static void kb_freeze_note_cancel(struct kb_work *work)
 
 static const struct kb_work_ops kb_freeze_note_ops = {
 	.name = "frozen binder",
+	.take = kb_freeze_note_take,
 	.deliver = kb_freeze_note_deliver,
 	.cancel = kb_freeze_note_cancel,
 };
 
+/*
+ * No take: a cleared note belongs to no ref, so once its clear is off the
+ * list it belongs to the reader alone, and its cookie is constant.
+ */
 static int kb_freeze_clear_deliver(struct kb_work *work,
 				   struct kb_thread *thread,
-				   struct kb_wbuf *out)
-	__releases(&thread->proc->inner_lock)
+				   struct kb_wbuf *out,
+				   const union kb_work_snap *snap)
 {
 	struct kb_freeze_note *note = container_of(work, struct kb_freeze_note,
 						   work);
 	binder_uintptr_t cookie = note->cookie;
 	int ret;
 
-	spin_unlock(&thread->proc->inner_lock);
 	kb_freeze_note_destroy(note);
 	ret = kb_wbuf_put_u32(out, BR_CLEAR_FREEZE_NOTIFICATION_DONE);
 	return ret ? ret : kb_wbuf_put(out, &cookie, sizeof(cookie));

@@ -344,19 +344,30 @@ static int kb_node_put_cmd(struct kb_wbuf *out, u32 cmd, struct kb_node *node)
 	return ret ? ret : kb_wbuf_put(out, &pc, sizeof(pc));
 }
 
+/*
+ * Atomic with the dequeue: the notice is embedded in its node, which may
+ * be retired and freed as soon as the notice is off the list and the lock
+ * is dropped, so the memory reference deliver uses is taken here.
+ */
+static void kb_node_take(struct kb_work *work, struct kb_thread *thread,
+			 union kb_work_snap *snap)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_node *node = container_of(work, struct kb_node, work);
+
+	lockdep_assert_held(&thread->proc->inner_lock);
+	refcount_inc(&node->mem);
+}
+
 /* Tell the owner which references to take or drop now. */
 static int kb_node_deliver(struct kb_work *work, struct kb_thread *thread,
-			   struct kb_wbuf *out)
-	__releases(&thread->proc->inner_lock)
+			   struct kb_wbuf *out, const union kb_work_snap *snap)
 {
 	struct kb_node *node = container_of(work, struct kb_node, work);
 	struct kb_node_inner *n = &node->inner;
 	bool strong, weak, inc_weak, inc_strong, dec_strong, dec_weak;
 	bool retire;
 	int ret = 0;
-
-	refcount_inc(&node->mem);
-	spin_unlock(&thread->proc->inner_lock);
 
 	spin_lock(&node->lock);
 	if (n->retired || n->owner != thread->proc) {
@@ -407,6 +418,7 @@ static void kb_node_cancel(struct kb_work *work)
 
 static const struct kb_work_ops kb_node_work_ops = {
 	.name = "node",
+	.take = kb_node_take,
 	.deliver = kb_node_deliver,
 	.cancel = kb_node_cancel,
 };

@@ -503,10 +503,7 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 	 * and that answer must come after it.
 	 */
 	spin_lock(&s->proc->inner_lock);
-	if (unlikely(kb_defer_reply_complete))
-		kb_enqueue_thread_deferred(s->thread, s->tcomplete);
-	else
-		kb_enqueue_thread(s->thread, s->tcomplete);
+	kb_enqueue_thread(s->thread, s->tcomplete);
 	spin_unlock(&s->proc->inner_lock);
 
 	/*

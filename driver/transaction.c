@@ -13,7 +13,6 @@
 #include "internal.h"
 
 #include <linux/cred.h>
-#include <linux/moduleparam.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -28,20 +27,6 @@
 #include "transaction.h"
 
 static const struct kb_work_ops kb_transaction_ops;
-
-/*
- * An experiment, off by default because it changes what userspace sees:
- * the BR_TRANSACTION_COMPLETE of a BC_REPLY waits for the replier's next
- * read that returns anyway (like the caller's side of a synchronous call),
- * so a looper's write of BC_REPLY and read of its next call take one ioctl
- * instead of two. A single-threaded server that polls the file (Android's
- * servicemanager) would block in its sendReply() until the next call.
- * docs/performance.md has the measurement.
- */
-bool kb_defer_reply_complete;
-module_param_named(defer_reply_complete, kb_defer_reply_complete, bool, 0444);
-MODULE_PARM_DESC(defer_reply_complete,
-		 "experiment: deliver a reply's BR_TRANSACTION_COMPLETE with the replier's next work (changes behaviour; default off)");
 
 /*
  * Transactions come from their own cache: its per-CPU freelists make an
@@ -407,34 +392,48 @@ static int kb_transaction_undeliverable(struct kb_transaction *t, u32 cmd,
 	return kb_wbuf_put_u32(out, BR_FAILED_REPLY) ?: KB_READ_STOP;
 }
 
+/*
+ * Atomic with the dequeue: whether the reader may take a synchronous call
+ * depends on its transaction stack, which the lock protects (a call is
+ * stacked above the thread's own outgoing call only if it is a nested call
+ * sent to this thread because it waits; anything else would break the
+ * order the reply unwinds in). The buffer is read under the lock that
+ * protects it. Once off the list the transaction belongs to the reader.
+ */
+static void kb_transaction_take(struct kb_work *work, struct kb_thread *thread,
+				union kb_work_snap *snap)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_transaction *t = container_of(work, struct kb_transaction,
+						work);
+	struct kb_transaction *top = thread->inner.transaction_stack;
+
+	lockdep_assert_held(&thread->proc->inner_lock);
+	snap->call.buffer = t->buffer;
+	snap->call.refuse = !t->is_reply && !(t->flags & TF_ONE_WAY) &&
+			    top && top->to_thread != thread &&
+			    t->to_thread != thread;
+}
+
 static int kb_transaction_deliver(struct kb_work *work,
 				  struct kb_thread *thread,
-				  struct kb_wbuf *out)
-	__releases(&thread->proc->inner_lock)
+				  struct kb_wbuf *out,
+				  const union kb_work_snap *snap)
 {
 	struct kb_transaction *t = container_of(work, struct kb_transaction,
 						work);
 	struct kb_proc *proc = thread->proc;
 	struct binder_transaction_data_secctx trs = {};
 	struct binder_transaction_data *tr = &trs.transaction_data;
-	struct kb_buffer *buffer = t->buffer;
-	struct kb_transaction *top = thread->inner.transaction_stack;
+	struct kb_buffer *buffer = snap->call.buffer;
 	bool oneway = t->flags & TF_ONE_WAY;
 	u32 cmd = BR_REPLY;
 
-	/*
-	 * A synchronous call is stacked above the thread's own outgoing call
-	 * only if it is a nested call sent to this thread because it waits;
-	 * anything else would break the order the reply unwinds in.
-	 */
-	if (unlikely(!t->is_reply && !oneway && top &&
-		     top->to_thread != thread && t->to_thread != thread)) {
-		spin_unlock(&proc->inner_lock);
+	if (unlikely(snap->call.refuse)) {
 		pr_warn_ratelimited("thread %d: call %d not stacked above its own call\n",
 				    thread->pid, t->debug_id);
 		return kb_transaction_undeliverable(t, BR_TRANSACTION, out);
 	}
-	spin_unlock(&proc->inner_lock);
 	if (buffer->target_node) {
 		tr->target.ptr = buffer->target_node->ptr;
 		tr->cookie = buffer->target_node->cookie;
@@ -534,6 +533,7 @@ static void kb_transaction_cancel(struct kb_work *work)
 
 static const struct kb_work_ops kb_transaction_ops = {
 	.name = "transaction",
+	.take = kb_transaction_take,
 	.deliver = kb_transaction_deliver,
 	.cancel = kb_transaction_cancel,
 	.owned_by_list = true,

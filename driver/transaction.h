@@ -74,8 +74,6 @@ struct kb_transaction {
 	struct list_head fd_fixups;
 };
 
-extern bool kb_defer_reply_complete;
-
 int kb_transaction_module_init(void);
 void kb_transaction_module_exit(void);
 struct kb_transaction *kb_transaction_new(int debug_id);
@@ -100,6 +98,5 @@ void kb_transaction_release_buffer(struct kb_proc *proc,
 				   unsigned int how);
 void kb_transaction_failed_reply(struct kb_transaction *t, u32 cmd);
 void kb_transaction_thread_exit(struct kb_thread *thread);
-void kb_proc_release_buffers(struct kb_proc *proc);
 
 #endif /* _KB_TRANSACTION_H */

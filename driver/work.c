@@ -1,40 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Todo lists, waking the right thread, and the read half of
- * BINDER_WRITE_READ.
+ * Todo lists, waking the right thread, and the generic work items: a BR_
+ * code for one thread and BR_TRANSACTION_COMPLETE. The read loop that
+ * takes the items off the lists is in read.c.
  */
 #include "internal.h"
 
-#include <linux/sched.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 
 #include "proc.h"
 #include "stats.h"
 #include "thread.h"
-#include "transaction.h"
 #include "work.h"
-
-/*
- * Room a read buffer must still have before another item is taken: a BR_
- * code and the largest payload (a transaction with security context).
- */
-#define KB_READ_MIN (sizeof(u32) + sizeof(struct binder_transaction_data_secctx))
 
 /* ---- a BR_ code for one thread (failed transactions, dead replies) ---- */
 
-static int kb_return_deliver(struct kb_work *work, struct kb_thread *thread,
-			     struct kb_wbuf *out)
-	__releases(&thread->proc->inner_lock)
+/*
+ * Atomic with the dequeue: the code is read and the item disarmed in the
+ * critical section that took it off the list. Right after it, another
+ * thread may re-arm it with a new code and queue it again
+ * (kb_thread_return() queues it whenever it is off the list).
+ */
+static void kb_return_take(struct kb_work *work, struct kb_thread *thread,
+			   union kb_work_snap *snap)
+	__must_hold(&thread->proc->inner_lock)
 {
 	struct kb_return_work *rw = container_of(work, struct kb_return_work,
 						 work);
-	u32 cmd = rw->cmd;
 
+	lockdep_assert_held(&thread->proc->inner_lock);
+	snap->cmd = rw->cmd;
 	rw->cmd = BR_OK;
-	spin_unlock(&thread->proc->inner_lock);
-	return kb_wbuf_put_u32(out, cmd);
+}
+
+static int kb_return_deliver(struct kb_work *work, struct kb_thread *thread,
+			     struct kb_wbuf *out,
+			     const union kb_work_snap *snap)
+{
+	return kb_wbuf_put_u32(out, snap->cmd);
 }
 
 static void kb_return_cancel(struct kb_work *work)
@@ -48,6 +51,7 @@ static void kb_return_cancel(struct kb_work *work)
 
 static const struct kb_work_ops kb_return_ops = {
 	.name = "return",
+	.take = kb_return_take,
 	.deliver = kb_return_deliver,
 	.cancel = kb_return_cancel,
 };
@@ -100,20 +104,32 @@ struct kb_tcomplete {
 	bool pending_frozen;
 };
 
-static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
-				struct kb_wbuf *out)
-	__releases(&thread->proc->inner_lock)
+/*
+ * Atomic with the dequeue: the answer is chosen from @pending_frozen and
+ * the process's spam_detection, both protected by its inner_lock. Once
+ * off the list the notice belongs to the reader alone.
+ */
+static void kb_tcomplete_take(struct kb_work *work, struct kb_thread *thread,
+			      union kb_work_snap *snap)
+	__must_hold(&thread->proc->inner_lock)
 {
 	struct kb_tcomplete *tc = container_of(work, struct kb_tcomplete, work);
-	u32 cmd = BR_TRANSACTION_COMPLETE;
 
+	lockdep_assert_held(&thread->proc->inner_lock);
 	if (tc->pending_frozen)
-		cmd = BR_TRANSACTION_PENDING_FROZEN;
+		snap->cmd = BR_TRANSACTION_PENDING_FROZEN;
 	else if (tc->spam && thread->proc->inner.spam_detection)
-		cmd = BR_ONEWAY_SPAM_SUSPECT;
-	spin_unlock(&thread->proc->inner_lock);
+		snap->cmd = BR_ONEWAY_SPAM_SUSPECT;
+	else
+		snap->cmd = BR_TRANSACTION_COMPLETE;
+}
+
+static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
+				struct kb_wbuf *out,
+				const union kb_work_snap *snap)
+{
 	kb_tcomplete_free(work);
-	return kb_wbuf_put_u32(out, cmd);
+	return kb_wbuf_put_u32(out, snap->cmd);
 }
 
 static void kb_tcomplete_cancel(struct kb_work *work)
@@ -123,6 +139,7 @@ static void kb_tcomplete_cancel(struct kb_work *work)
 
 static const struct kb_work_ops kb_tcomplete_ops = {
 	.name = "transaction complete",
+	.take = kb_tcomplete_take,
 	.deliver = kb_tcomplete_deliver,
 	.cancel = kb_tcomplete_cancel,
 };
@@ -400,7 +417,7 @@ void kb_work_discard_owned(struct kb_proc *proc, struct list_head *list)
 	}
 }
 
-/* ---- reading ---- */
+/* ---- what a reading thread may take ---- */
 
 /**
  * kb_thread_wants_proc_work() - whether a thread may take process work
@@ -417,12 +434,8 @@ bool kb_thread_wants_proc_work(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
-	if (thread->inner.transaction_stack)
-		return false;
-	/* A deferred reply completion does not keep it from process work. */
-	return list_empty(&thread->inner.todo) ||
-	       (unlikely(kb_defer_reply_complete) &&
-		!thread->inner.process_todo);
+	return !thread->inner.transaction_stack &&
+	       list_empty(&thread->inner.todo);
 }
 
 /**
@@ -438,167 +451,4 @@ bool kb_thread_has_work(struct kb_thread *thread, bool proc_work)
 	lockdep_assert_held(&thread->proc->inner_lock);
 	return thread->inner.process_todo || thread->inner.need_return ||
 	       (proc_work && !list_empty(&thread->proc->inner.todo));
-}
-
-/*
- * Sleep until the thread has something to read. Called and returns with
- * the inner_lock held; the wait queue is only touched when there is
- * nothing to read yet.
- */
-static int kb_thread_wait_locked(struct kb_thread *thread, bool proc_work)
-	__must_hold(&thread->proc->inner_lock)
-{
-	struct kb_proc *proc = thread->proc;
-	DEFINE_WAIT(wait);
-	int ret = 0;
-
-	lockdep_assert_held(&proc->inner_lock);
-	if (kb_thread_has_work(thread, proc_work))
-		return 0;
-	thread->inner.looper |= KB_LOOPER_WAITING;
-	for (;;) {
-		prepare_to_wait(&thread->wait, &wait,
-				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
-		if (kb_thread_has_work(thread, proc_work))
-			break;
-		if (proc_work)
-			list_add(&thread->waiting_entry,
-				 &proc->inner.waiting_threads);
-		spin_unlock(&proc->inner_lock);
-		schedule();
-		spin_lock(&proc->inner_lock);
-		list_del_init(&thread->waiting_entry);
-		if (signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-	}
-	finish_wait(&thread->wait, &wait);
-	thread->inner.looper &= ~KB_LOOPER_WAITING;
-	return ret;
-}
-
-/*
- * The end of every read, in one critical section: ask for one more looper
- * when every looper is busy, and if process work is left, wake a thread
- * for it (this one may have been woken for it and not taken it).
- */
-static int kb_thread_read_end(struct kb_thread *thread, struct kb_wbuf *out,
-			      int ret)
-{
-	struct kb_proc *proc = thread->proc;
-	bool spawn;
-
-	spin_lock(&proc->inner_lock);
-	spawn = !ret && !proc->inner.requested_threads &&
-		list_empty(&proc->inner.waiting_threads) &&
-		proc->inner.requested_threads_started < proc->inner.max_threads &&
-		(thread->inner.looper &
-		 (KB_LOOPER_REGISTERED | KB_LOOPER_ENTERED));
-	if (spawn)
-		proc->inner.requested_threads++;
-	if (unlikely(!list_empty(&proc->inner.todo)))
-		kb_proc_wake(proc, NULL, false);
-	spin_unlock(&proc->inner_lock);
-	if (spawn && put_user(BR_SPAWN_LOOPER, (u32 __user *)out->start))
-		return -EFAULT;
-	return ret;
-}
-
-/* Wait for work as the caller's thread; returns with the lock held. */
-static int kb_thread_wait_for_work(struct kb_thread *thread, bool non_block,
-				   bool *proc_work)
-	__acquires(&thread->proc->inner_lock)
-{
-	struct kb_proc *proc = thread->proc;
-	int ret;
-
-	spin_lock(&proc->inner_lock);
-	*proc_work = kb_thread_wants_proc_work(thread);
-	if (*proc_work && task_nice(current) != proc->default_nice) {
-		spin_unlock(&proc->inner_lock);
-		kb_set_nice(proc->default_nice);
-		spin_lock(&proc->inner_lock);
-	}
-	if (non_block)
-		ret = kb_thread_has_work(thread, *proc_work) ? 0 : -EAGAIN;
-	else
-		ret = kb_thread_wait_locked(thread, *proc_work);
-	return ret;
-}
-
-/**
- * kb_thread_read() - fill a read buffer with BR_ commands
- * @thread: the reading thread
- * @buffer: user address of the read buffer
- * @size: its size
- * @consumed: bytes already filled; updated
- * @non_block: return -EAGAIN instead of waiting
- *
- * Waits until there is work, then delivers items until the buffer is full,
- * a transaction or death notice was delivered, or nothing is left.
- *
- * Return: 0 or a negative errno.
- */
-int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
-		   u64 *consumed, bool non_block)
-{
-	struct kb_proc *proc = thread->proc;
-	struct kb_wbuf out;
-	struct list_head *list;
-	struct kb_work *work;
-	bool proc_work;
-	int ret;
-
-	out.start = u64_to_user_ptr(buffer);
-	out.ptr = out.start + *consumed;
-	out.end = out.start + size;
-	if (*consumed == 0 && kb_wbuf_put_u32(&out, BR_NOOP))
-		return kb_thread_read_end(thread, &out, -EFAULT);
-
-retry:
-	ret = kb_thread_wait_for_work(thread, non_block, &proc_work);
-	if (ret) {
-		spin_unlock(&proc->inner_lock);
-		return kb_thread_read_end(thread, &out, ret);
-	}
-
-	/* The lock is held at the top of every turn. */
-	for (;;) {
-		if (!list_empty(&thread->inner.todo)) {
-			list = &thread->inner.todo;
-		} else if (proc_work && !list_empty(&proc->inner.todo)) {
-			list = &proc->inner.todo;
-		} else {
-			bool again = out.ptr - out.start == sizeof(u32) &&
-				     !thread->inner.need_return;
-
-			/* Items may have been taken back off the list. */
-			thread->inner.process_todo = false;
-
-			spin_unlock(&proc->inner_lock);
-			if (again)
-				goto retry;
-			break;
-		}
-		if (out.ptr > out.end || out.end - out.ptr < KB_READ_MIN) {
-			spin_unlock(&proc->inner_lock);
-			break;
-		}
-		work = list_first_entry(list, struct kb_work, entry);
-		list_del_init(&work->entry);
-		if (list_empty(&thread->inner.todo))
-			thread->inner.process_todo = false;
-		ret = work->ops->deliver(work, thread, &out);
-		/* every deliver op drops the lock (sparse cannot see it) */
-		__release(&proc->inner_lock);
-		if (ret < 0)
-			return kb_thread_read_end(thread, &out, ret);
-		if (ret == KB_READ_STOP)
-			break;
-		spin_lock(&proc->inner_lock);
-	}
-
-	*consumed = out.ptr - out.start;
-	return kb_thread_read_end(thread, &out, 0);
 }

@@ -11,6 +11,9 @@
 #include <linux/types.h>
 #include <linux/uaccess.h>
 
+#include "internal.h"
+
+struct kb_buffer;
 struct kb_proc;
 struct kb_thread;
 struct kb_work;
@@ -71,12 +74,37 @@ static inline int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val)
 #define KB_READ_STOP 1
 
 /**
+ * union kb_work_snap - what a work item's take saw under the lock, for its
+ *	deliver (each kind uses its own member, if any)
+ * @cmd: the BR_ code to write (a thread's return code, a completion)
+ * @cookie: the requester's cookie (death notices)
+ * @frozen: the cookie and the state being sent (freeze notices)
+ * @call: a transaction: @call.buffer, its buffer; @call.refuse, the reader
+ *	must refuse it (see kb_transaction_take())
+ */
+union kb_work_snap {
+	u32 cmd;
+	binder_uintptr_t cookie;
+	struct binder_frozen_state_info frozen;
+	struct {
+		struct kb_buffer *buffer;
+		bool refuse;
+	} call;
+};
+
+/**
  * struct kb_work_ops - what a kind of work does
- * @name: for debug output
- * @deliver: called by the reading @thread with its process's inner_lock
- *	held and @work already removed from its list; must release the
- *	lock, write its BR_ command(s) to @out, and return 0, KB_READ_STOP
- *	or a negative errno
+ * @name: printed for a pending item in the debugfs state files (logs.c)
+ * @take: optional; called by the reading @thread right after it took
+ *	@work off its list, in the same critical section of its process's
+ *	inner_lock (held; must not be dropped): the state changes that must
+ *	be atomic with the dequeue, and a copy in @snap of what @deliver
+ *	needs that the lock protects
+ * @deliver: called by the reading @thread without locks, after @take:
+ *	write the item's BR_ command(s) to @out; return 0, KB_READ_STOP or
+ *	a negative errno. An item that @take put on another list may have
+ *	changed kind or been freed by then: its deliver uses only @snap
+ *	(the read loop read @deliver itself under the lock)
  * @cancel: @work was removed from the list of a thread or process that is
  *	going away; called without locks; answer the sender or free it
  * @owned_by_list: an item taken off its list belongs to the taker alone
@@ -86,8 +114,10 @@ static inline int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val)
  */
 struct kb_work_ops {
 	const char *name;
+	void (*take)(struct kb_work *work, struct kb_thread *thread,
+		     union kb_work_snap *snap);
 	int (*deliver)(struct kb_work *work, struct kb_thread *thread,
-		       struct kb_wbuf *out);
+		       struct kb_wbuf *out, const union kb_work_snap *snap);
 	void (*cancel)(struct kb_work *work);
 	bool owned_by_list;
 };
@@ -151,7 +181,5 @@ void kb_work_discard_owned(struct kb_proc *proc, struct list_head *list);
 
 bool kb_thread_has_work(struct kb_thread *thread, bool proc_work);
 bool kb_thread_wants_proc_work(struct kb_thread *thread);
-int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
-		   u64 *consumed, bool non_block);
 
 #endif /* _KB_WORK_H */

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The read half of BINDER_WRITE_READ (command.c is the write half): wait
+ * for work, take items off the thread's and the process's todo lists and
+ * write their BR_ commands to the read buffer, ask for more loopers.
+ *
+ * Every item is taken off its list and handed to its kind's take op in
+ * one critical section of the process's inner_lock; its deliver op then
+ * runs without locks (struct kb_work_ops).
+ */
+#include "internal.h"
+
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/uaccess.h>
+
+#include "proc.h"
+#include "read.h"
+#include "thread.h"
+#include "work.h"
+
+/*
+ * Room a read buffer must still have before another item is taken: a BR_
+ * code and the largest payload (a transaction with security context).
+ */
+#define KB_READ_MIN (sizeof(u32) + sizeof(struct binder_transaction_data_secctx))
+
+/*
+ * Sleep until the thread has something to read. The inner_lock is held on
+ * entry and on return; it is dropped only around schedule(), and the wait
+ * queue is only touched when there is nothing to read yet.
+ */
+static int kb_read_sleep_locked(struct kb_thread *thread, bool proc_work)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_proc *proc = thread->proc;
+	DEFINE_WAIT(wait);
+	int ret = 0;
+
+	lockdep_assert_held(&proc->inner_lock);
+	if (kb_thread_has_work(thread, proc_work))
+		return 0;
+	thread->inner.looper |= KB_LOOPER_WAITING;
+	for (;;) {
+		prepare_to_wait(&thread->wait, &wait,
+				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
+		if (kb_thread_has_work(thread, proc_work))
+			break;
+		if (proc_work)
+			list_add(&thread->waiting_entry,
+				 &proc->inner.waiting_threads);
+		spin_unlock(&proc->inner_lock);
+		schedule();
+		spin_lock(&proc->inner_lock);
+		list_del_init(&thread->waiting_entry);
+		if (signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	finish_wait(&thread->wait, &wait);
+	thread->inner.looper &= ~KB_LOOPER_WAITING;
+	return ret;
+}
+
+/*
+ * Wait for work as the caller's thread, which takes process work if it may
+ * (*@proc_work), at the process's default nice level then. The inner_lock
+ * is held on entry and on return; it is dropped around the nice change and
+ * the sleep.
+ */
+static int kb_read_wait_locked(struct kb_thread *thread, bool non_block,
+			       bool *proc_work)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_proc *proc = thread->proc;
+
+	lockdep_assert_held(&proc->inner_lock);
+	*proc_work = kb_thread_wants_proc_work(thread);
+	if (*proc_work && task_nice(current) != proc->default_nice) {
+		spin_unlock(&proc->inner_lock);
+		kb_set_nice(proc->default_nice);
+		spin_lock(&proc->inner_lock);
+	}
+	if (non_block)
+		return kb_thread_has_work(thread, *proc_work) ? 0 : -EAGAIN;
+	return kb_read_sleep_locked(thread, *proc_work);
+}
+
+/*
+ * Take the next item off the thread's todo list, else off the process's
+ * if the thread takes process work, and run its take op in the same
+ * critical section. NULL if the buffer is full or nothing is left (then
+ * *@empty is set). *@ops is read here, under the lock: a delivered notice
+ * may change kind or be freed as soon as the lock is dropped (its take op
+ * copied what its deliver needs).
+ */
+static struct kb_work *kb_read_take_locked(struct kb_thread *thread,
+					   bool proc_work,
+					   const struct kb_wbuf *out,
+					   const struct kb_work_ops **ops,
+					   union kb_work_snap *snap,
+					   bool *empty)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_proc *proc = thread->proc;
+	struct list_head *list;
+	struct kb_work *work;
+
+	lockdep_assert_held(&proc->inner_lock);
+	*empty = false;
+	if (!list_empty(&thread->inner.todo)) {
+		list = &thread->inner.todo;
+	} else if (proc_work && !list_empty(&proc->inner.todo)) {
+		list = &proc->inner.todo;
+	} else {
+		/* Items may have been taken back off the list. */
+		thread->inner.process_todo = false;
+		*empty = true;
+		return NULL;
+	}
+	if (out->ptr > out->end || out->end - out->ptr < KB_READ_MIN)
+		return NULL;
+	work = list_first_entry(list, struct kb_work, entry);
+	list_del_init(&work->entry);
+	if (list_empty(&thread->inner.todo))
+		thread->inner.process_todo = false;
+	*ops = work->ops;
+	if ((*ops)->take)
+		(*ops)->take(work, thread, snap);
+	return work;
+}
+
+/*
+ * The end of every read, in the critical section that ends the loop: ask
+ * for one more looper when every looper is busy (returns true: the caller
+ * writes BR_SPAWN_LOOPER), and if process work is left, wake a thread for
+ * it (this one may have been woken for it and not taken it).
+ */
+static bool kb_read_end_locked(struct kb_thread *thread, int ret)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_proc *proc = thread->proc;
+	bool spawn;
+
+	lockdep_assert_held(&proc->inner_lock);
+	spawn = !ret && !proc->inner.requested_threads &&
+		list_empty(&proc->inner.waiting_threads) &&
+		proc->inner.requested_threads_started < proc->inner.max_threads &&
+		(thread->inner.looper &
+		 (KB_LOOPER_REGISTERED | KB_LOOPER_ENTERED));
+	if (spawn)
+		proc->inner.requested_threads++;
+	if (unlikely(!list_empty(&proc->inner.todo)))
+		kb_proc_wake(proc, NULL, false);
+	return spawn;
+}
+
+/**
+ * kb_thread_read() - fill a read buffer with BR_ commands
+ * @thread: the reading thread, the caller's own
+ * @buffer: user address of the read buffer
+ * @size: its size
+ * @consumed: bytes already filled; updated unless an error is returned
+ * @non_block: return -EAGAIN instead of waiting
+ *
+ * Waits until there is work, then delivers items until the buffer is full,
+ * an item asks to stop (a transaction, a death notice), or nothing is
+ * left. Ends by asking for one more looper (BR_SPAWN_LOOPER at the start
+ * of the buffer) if every looper is busy.
+ *
+ * Return: 0 or a negative errno.
+ */
+int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
+		   u64 *consumed, bool non_block)
+{
+	struct kb_proc *proc = thread->proc;
+	const struct kb_work_ops *ops;
+	union kb_work_snap snap;
+	struct kb_work *work;
+	struct kb_wbuf out;
+	bool proc_work, empty, spawn;
+	int ret = 0;
+
+	out.start = u64_to_user_ptr(buffer);
+	out.ptr = out.start + *consumed;
+	out.end = out.start + size;
+	if (*consumed == 0 && kb_wbuf_put_u32(&out, BR_NOOP))
+		ret = -EFAULT;
+
+	spin_lock(&proc->inner_lock);
+	if (!ret)
+		ret = kb_read_wait_locked(thread, non_block, &proc_work);
+	while (!ret) {
+		work = kb_read_take_locked(thread, proc_work, &out, &ops,
+					   &snap, &empty);
+		if (!work) {
+			/* Woken for work another thread took: wait again. */
+			if (empty && out.ptr - out.start == sizeof(u32) &&
+			    !thread->inner.need_return) {
+				ret = kb_read_wait_locked(thread, non_block,
+							  &proc_work);
+				continue;
+			}
+			break;
+		}
+		spin_unlock(&proc->inner_lock);
+		ret = ops->deliver(work, thread, &out, &snap);
+		spin_lock(&proc->inner_lock);
+		if (ret == KB_READ_STOP) {
+			ret = 0;
+			break;
+		}
+	}
+	spawn = kb_read_end_locked(thread, ret);
+	spin_unlock(&proc->inner_lock);
+
+	if (ret)
+		return ret;
+	*consumed = out.ptr - out.start;
+	if (spawn && put_user(BR_SPAWN_LOOPER, (u32 __user *)out.start))
+		return -EFAULT;
+	return 0;
+}
