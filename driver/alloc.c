@@ -455,9 +455,9 @@ static struct kb_buffer *kb_alloc_find_room(struct kb_alloc *alloc,
 }
 
 /*
- * Allocate @size bytes for sender @pid and count the buffer as a user of
- * its pages: the buffer, or ERR_PTR(-ESRCH / -ENOSPC). A split takes *@rest
- * (see kb_alloc_take()).
+ * Take @size bytes for sender @pid out of the best fit and charge async
+ * space: the buffer, or ERR_PTR(-ESRCH / -ENOSPC). A split takes *@rest
+ * (see kb_alloc_take()). The caller counts the buffer's pages.
  */
 static struct kb_buffer *kb_alloc_reserve(struct kb_alloc *alloc,
 					  size_t size, bool is_async, int pid,
@@ -518,6 +518,7 @@ struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
 	struct mm_struct *mm = NULL;
 	int ret;
 
+	lockdep_assert_not_held(&alloc->lock);
 	if (!size)
 		return ERR_PTR(-EINVAL);
 	/* Most allocations split a free range: the struct for the rest. */
