@@ -14,7 +14,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
-#include <linux/list_lru.h>
 #include <linux/mm.h>
 #include <linux/rbtree.h>
 #include <linux/string.h>
