@@ -129,7 +129,7 @@ old_state="none"
 if [ -e /lib/modules/kbinder_old.ko ]; then
 	kmsg_mark "bench: load the old kbinder"
 	old_rev=${BENCH_OLD:-}
-	if ! msg=$(insmod /lib/modules/kbinder_old.ko devices=kbinder_old 2>&1); then
+	if ! msg=$(insmod /lib/modules/kbinder_old.ko devices=kbinder_old binderfs_type= 2>&1); then
 		result FAIL bench/load_old "insmod kbinder_old.ko failed: $msg"
 	elif [ ! -c /dev/kbinder_old ]; then
 		result FAIL bench/load_old "no /dev/kbinder_old"
