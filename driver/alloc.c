@@ -18,9 +18,11 @@
  * LRU without freeing it. The LRU and its shrinker are in alloc_lru.c; see
  * docs/allocator.md for the lock rules and the shrinker protocol.
  *
- * Every kb_buffer struct is allocated for one range and freed when that
- * range merges away, never cached for reuse: a stale pointer to a buffer
- * stays visible to KASAN as a use-after-free.
+ * A split needs a struct for the remainder and a merge frees one: each area
+ * keeps the last one merged away as its spare, so a ping-pong allocates no
+ * struct. Not under KASAN: there every struct merged away is freed, so a
+ * stale pointer to a freed buffer is reported rather than reaching a
+ * recycled one (docs/allocator.md has the cost of both).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -275,7 +277,8 @@ static void kb_alloc_account_async(struct kb_alloc *alloc,
 
 /*
  * Carve @size bytes out of the free buffer @buffer (the best fit). A split
- * takes *@rest (a zeroed struct) for the remainder and sets *@rest to NULL.
+ * takes a zeroed struct for the remainder: the area's spare if it has one,
+ * else *@rest_p (which the caller made sure exists), and clears its source.
  */
 static void kb_alloc_take(struct kb_alloc *alloc, struct kb_buffer *buffer,
 			  size_t size, struct kb_buffer **rest_p)
@@ -284,9 +287,10 @@ static void kb_alloc_take(struct kb_alloc *alloc, struct kb_buffer *buffer,
 	lockdep_assert_held(&alloc->lock);
 	rb_erase(&buffer->rb_node, &alloc->free_buffers);
 	if (buffer->size > size) {
-		struct kb_buffer *rest = *rest_p;
+		struct kb_buffer **src = alloc->spare ? &alloc->spare : rest_p;
+		struct kb_buffer *rest = *src;
 
-		*rest_p = NULL;
+		*src = NULL;
 		rest->user_data = buffer->user_data + size;
 		rest->size = buffer->size - size;
 		rest->free = true;
@@ -297,6 +301,22 @@ static void kb_alloc_take(struct kb_alloc *alloc, struct kb_buffer *buffer,
 	buffer->free = false;
 	kb_alloc_insert_allocated(alloc, buffer);
 	alloc->allocated++;
+}
+
+/*
+ * A buffer struct merged away: keep it as the area's spare, or free it.
+ * Under KASAN always free it (see the top of this file).
+ */
+static void kb_alloc_recycle(struct kb_alloc *alloc, struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	lockdep_assert_held(&alloc->lock);
+	if (IS_ENABLED(CONFIG_KASAN) || alloc->spare) {
+		kfree(buffer);
+		return;
+	}
+	memset(buffer, 0, sizeof(*buffer));
+	alloc->spare = buffer;
 }
 
 static void kb_alloc_clear(struct kb_alloc *alloc, struct kb_buffer *buffer)
@@ -351,7 +371,7 @@ static void kb_alloc_free_locked(struct kb_alloc *alloc,
 			rb_erase(&next->rb_node, &alloc->free_buffers);
 			list_del(&next->entry);
 			buffer->size += next->size;
-			kfree(next);
+			kb_alloc_recycle(alloc, next);
 		}
 	}
 	if (!list_is_first(&buffer->entry, &alloc->buffers)) {
@@ -360,7 +380,7 @@ static void kb_alloc_free_locked(struct kb_alloc *alloc,
 			rb_erase(&prev->rb_node, &alloc->free_buffers);
 			list_del(&buffer->entry);
 			prev->size += buffer->size;
-			kfree(buffer);
+			kb_alloc_recycle(alloc, buffer);
 			buffer = prev;
 		}
 	}
@@ -454,28 +474,31 @@ static struct kb_buffer *kb_alloc_find_room(struct kb_alloc *alloc,
 	return best ? best : ERR_PTR(-ENOSPC);
 }
 
-/*
- * Take @size bytes for sender @pid out of the best fit and charge async
- * space: the buffer, or ERR_PTR(-ESRCH / -ENOSPC). A split takes *@rest
- * (see kb_alloc_take()). The caller counts the buffer's pages.
- */
-static struct kb_buffer *kb_alloc_reserve(struct kb_alloc *alloc,
-					  size_t size, bool is_async, int pid,
-					  struct kb_buffer **rest)
+/* Splitting @best for @size needs a struct the area does not have. */
+static bool kb_alloc_needs_struct(struct kb_alloc *alloc,
+				  struct kb_buffer *best, size_t size)
 	__must_hold(&alloc->lock)
 {
-	struct kb_buffer *buffer;
-
 	lockdep_assert_held(&alloc->lock);
-	buffer = kb_alloc_find_room(alloc, size, is_async);
-	if (IS_ERR(buffer))
-		return buffer;
-	kb_alloc_take(alloc, buffer, size, rest);
-	buffer->pid = pid;
-	buffer->async_transaction = is_async;
+	return !IS_ERR(best) && best->size > size && !alloc->spare;
+}
+
+/*
+ * Take @size bytes for sender @pid out of @best (kb_alloc_find_room()'s
+ * answer) and charge async space. A split takes a struct as
+ * kb_alloc_take() says. The caller counts the buffer's pages.
+ */
+static void kb_alloc_reserve(struct kb_alloc *alloc, struct kb_buffer *best,
+			     size_t size, bool is_async, int pid,
+			     struct kb_buffer **rest)
+	__must_hold(&alloc->lock)
+{
+	lockdep_assert_held(&alloc->lock);
+	kb_alloc_take(alloc, best, size, rest);
+	best->pid = pid;
+	best->async_transaction = is_async;
 	if (is_async)
-		kb_alloc_account_async(alloc, buffer);
-	return buffer;
+		kb_alloc_account_async(alloc, best);
 }
 
 /*
@@ -514,20 +537,26 @@ struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
 {
 	size_t size = kb_alloc_buffer_size(data_size, offsets_size,
 					   extra_buffers_size);
-	struct kb_buffer *rest, *buffer;
+	struct kb_buffer *rest = NULL, *buffer;
 	struct mm_struct *mm = NULL;
 	int ret;
 
 	lockdep_assert_not_held(&alloc->lock);
 	if (!size)
 		return ERR_PTR(-EINVAL);
-	/* Most allocations split a free range: the struct for the rest. */
-	rest = kzalloc(sizeof(*rest), GFP_KERNEL_ACCOUNT);
-	if (!rest)
-		return ERR_PTR(-ENOMEM);
 	mutex_lock(&alloc->lock);
-	buffer = kb_alloc_reserve(alloc, size, is_async, pid, &rest);
+	buffer = kb_alloc_find_room(alloc, size, is_async);
+	if (kb_alloc_needs_struct(alloc, buffer, size)) {
+		/* Allocated unlocked; the area may change meanwhile: look again. */
+		mutex_unlock(&alloc->lock);
+		rest = kzalloc(sizeof(*rest), GFP_KERNEL_ACCOUNT);
+		if (!rest)
+			return ERR_PTR(-ENOMEM);
+		mutex_lock(&alloc->lock);
+		buffer = kb_alloc_find_room(alloc, size, is_async);
+	}
 	if (!IS_ERR(buffer)) {
+		kb_alloc_reserve(alloc, buffer, size, is_async, pid, &rest);
 		buffer->data_size = data_size;
 		buffer->offsets_size = offsets_size;
 		buffer->extra_buffers_size = extra_buffers_size;
@@ -606,6 +635,8 @@ unsigned int kb_alloc_release(struct kb_alloc *alloc)
 	}
 	kfree(alloc->pages);
 	alloc->pages = NULL;
+	kfree(alloc->spare);
+	alloc->spare = NULL;
 	alloc->closed = true;
 	alloc->released = true;
 	mm = alloc->mm;

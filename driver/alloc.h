@@ -98,6 +98,8 @@ struct kb_buffer {
  * @allocated_buffers: allocated buffers by user address
  * @free_async_space:  bytes still available to async allocations
  * @pages:             one descriptor per page of the area
+ * @spare:             a zeroed buffer struct kept for the next split (a
+ *                     merge recycles one; never under KASAN), or NULL
  * @file:              the file our vma maps; only compared with
  *                     vma->vm_file (never dereferenced) to recognise our
  *                     vma after a vma_lookup() under mmap_lock
@@ -123,6 +125,7 @@ struct kb_alloc {
 	struct rb_root allocated_buffers;
 	size_t free_async_space;
 	struct kb_alloc_page *pages;
+	struct kb_buffer *spare;
 	const void *file;
 	bool mapped;
 	bool closed;
