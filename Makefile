@@ -104,6 +104,25 @@ ifneq ($(MODULE_DIR),driver)
 endif
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(MODULE_DIR) -j$(JOBS) W=1 modules
 
+# The test build: the same sources with the allocator's self-test
+# (KBINDER_SELFTEST=1, see driver/Kbuild), in a tree of links of its own so
+# its objects never mix with the default module's. The guest loads it once
+# with selftest=1 (tests/vm/guest/lib.sh); it is never installed or shipped,
+# and the default kbinder.ko carries none of the self-test.
+TEST_MODULE_TREE := $(FLAVOUR_BUILD)/test-module
+TEST_MODULE := $(TEST_MODULE_TREE)/kbinder-selftest.ko
+.PHONY: test-module
+test-module: $(TEST_MODULE)
+$(TEST_MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h) $(KVER_STAMP)
+	@test -f driver/Kbuild || { echo "driver/Kbuild is missing"; exit 1; }
+	@mkdir -p $(TEST_MODULE_TREE)/driver
+	@find $(TEST_MODULE_TREE)/driver -maxdepth 1 -type l -delete
+	@ln -sf $(addprefix $(CURDIR)/,$(DRIVER_SOURCES)) $(TEST_MODULE_TREE)/driver/
+	@ln -sfn $(CURDIR)/include $(TEST_MODULE_TREE)/include
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(TEST_MODULE_TREE)/driver -j$(JOBS) W=1 \
+		KBINDER_SELFTEST=1 modules
+	cp $(TEST_MODULE_TREE)/driver/kbinder.ko $@
+
 # ---------------------------------------------------------------- libkbinder
 # A static archive (what the project's static tools and tests link) and a
 # shared library with a SONAME, built with hidden visibility; the version
@@ -265,8 +284,8 @@ INITRAMFS := $(FLAVOUR_BUILD)/vm/initramfs.cpio.gz
 VM_INPUTS := $(wildcard tests/vm/guest/*) tests/vm/mkinitramfs.sh
 
 initramfs: $(INITRAMFS)
-$(INITRAMFS): $(MODULE) $(GUEST_TESTS) $(TOOLS) $(BENCH_PROGRAMS) $(SELFTESTS) $(VM_INPUTS)
-	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) $(addprefix -m ,$(REFERENCE_KO)) \
+$(INITRAMFS): $(MODULE) $(TEST_MODULE) $(GUEST_TESTS) $(TOOLS) $(BENCH_PROGRAMS) $(SELFTESTS) $(VM_INPUTS)
+	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) -m $(TEST_MODULE) $(addprefix -m ,$(REFERENCE_KO)) \
 		-t $(GUEST_BIN) -b $(TOOLS_BIN) -b $(BENCH_BIN) -b $(SELFTEST_BIN)
 
 VM_RUN = tests/vm/run.sh --kernel $(VMLINUZ) --initramfs $(INITRAMFS) \
@@ -397,7 +416,8 @@ clean:
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
-	@echo "Other targets: module lib tools guest-tests initramfs check-host"
+	@echo "Other targets: module test-module (the self-test build) lib tools"
+	@echo "  guest-tests initramfs check-host"
 	@echo "  check-runner (the VM runner's own tests) lint deps clean"
 	@echo "  check-debug-stage (make check's debug-kernel stage alone)"
 	@echo "  fuzz check-fuzz (DURATION= SEED=)  check-debug check-debug-canary"

@@ -64,9 +64,11 @@ sync_tree() {
 	rm -f "$dst.list"
 }
 
-# kbuild_module DIR: build the out-of-tree module in DIR against the tree.
+# kbuild_module DIR [MAKE-ARGS...]: build the out-of-tree module in DIR
+# against the tree.
 kbuild_module() {
-	make -C "$tree" ARCH=x86_64 M="$(cd "$1" && pwd)" -j"$JOBS" W=1 modules >"$1.build.log" 2>&1 || {
+	make -C "$tree" ARCH=x86_64 M="$(cd "$1" && pwd)" -j"$JOBS" W=1 "${@:2}" \
+		modules >"$1.build.log" 2>&1 || {
 		cat "$1.build.log" >&2
 		die "building $1 against the debug kernel failed"
 	}
@@ -101,6 +103,16 @@ debug_run() {
 KBT_TEST_TIMEOUT=$DEBUG_TEST_TIMEOUT $DEBUG_APPEND${CANARY_APPEND:+ $CANARY_APPEND}" "$script"
 }
 
+# kbinder's test build (KBINDER_SELFTEST=1: the allocator self-test the
+# guest runs first, see tests/vm/guest/lib.sh) in a copy of its own, as
+# $work/kbinder-selftest.ko.
+build_test_module() {
+	sync_tree driver "$work/src-test/driver"
+	sync_tree include "$work/src-test/include"
+	kbuild_module "$work/src-test/driver" KBINDER_SELFTEST=1
+	cp "$work/src-test/driver/kbinder.ko" "$work/kbinder-selftest.ko"
+}
+
 # The fault-injection demo (a static guest program, like the tests).
 build_fault_demo() {
 	mkdir -p "$work/bin"
@@ -131,8 +143,9 @@ stage_check() {
 	sync_tree driver "$work/src/driver"
 	sync_tree include "$work/src/include"
 	kbuild_module "$work/src/driver"
+	build_test_module
 	build_fault_demo
-	base_initramfs "$work/base.cpio.gz"
+	base_initramfs "$work/base.cpio.gz" -m "$work/kbinder-selftest.ko"
 	extra_cpio "$work/extra.cpio.gz" "${DEBUG_FILES[@]}" \
 		"$work/bin/kbinder-fault-demo:usr/bin/kbinder-fault-demo:0755"
 	cat "$work/base.cpio.gz" "$work/extra.cpio.gz" >"$work/initramfs.cpio.gz"

@@ -15,67 +15,30 @@
  * used again stays on the LRU (taking it off on every allocation and putting
  * it back on every free cost two round trips on the LRU's global lock per
  * page and transaction); the shrinker takes a page that is in use off the
- * LRU without freeing it. See docs/allocator.md for the lock rules and the
- * shrinker protocol.
+ * LRU without freeing it. The LRU and its shrinker are in alloc_lru.c; see
+ * docs/allocator.md for the lock rules and the shrinker protocol.
+ *
+ * A split needs a struct for the remainder and a merge frees one: each area
+ * keeps the last one merged away as its spare, so a ping-pong allocates no
+ * struct. Not under KASAN: there every struct merged away is freed, so a
+ * stale pointer to a freed buffer is reported rather than reaching a
+ * recycled one (docs/allocator.md has the cost of both).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
 #include <linux/highmem.h>
-#include <linux/list_lru.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched/mm.h>
-#include <linux/shrinker.h>
 #include <linux/slab.h>
-#include <linux/srcu.h>
 #include <linux/uaccess.h>
-#include "alloc.h"
+
+#include "alloc_internal.h"
 
 /* Every buffer size is a multiple of this, and at least this. */
 #define KB_ALLOC_GRAIN	8
-
-/**
- * struct kb_alloc_page - one page of an area
- * @lru:   in kb_alloc_lru whenever @users is 0 and @page is set; may stay
- *         there while the page is used again, until the shrinker or the
- *         release takes it off (added and removed only under &kb_alloc.lock,
- *         so list_empty() on it is stable under that lock; the list linkage
- *         itself is protected by the list_lru's internal spinlock)
- * @page:  the backing page, or NULL (protected by &kb_alloc.lock; stable and
- *         readable without the lock while @users > 0 and the reader holds an
- *         allocated buffer covering this page)
- * @alloc: the owning allocator (constant)
- * @users: number of allocated buffers touching this page (protected by
- *         &kb_alloc.lock)
- */
-struct kb_alloc_page {
-	struct list_head lru;
-	struct page *page;
-	struct kb_alloc *alloc;
-	unsigned int users;
-};
-
-/* Unused resident pages of every area, reclaimed by kb_alloc_shrinker. */
-static struct list_lru kb_alloc_lru;
-
-/*
- * Readers: every shrinker pass. kb_alloc_release() waits for a grace period
- * after taking its pages off kb_alloc_lru, so no shrinker pass can still be
- * touching the kb_alloc (not even inside mutex_unlock()) once it returns.
- */
-static struct srcu_struct kb_alloc_srcu;
-
-static size_t kb_alloc_page_index(struct kb_alloc *alloc, unsigned long addr)
-{
-	return (addr - alloc->start) >> PAGE_SHIFT;
-}
-
-static unsigned long kb_alloc_page_addr(struct kb_alloc *alloc,
-					struct kb_alloc_page *desc)
-{
-	return alloc->start + ((unsigned long)(desc - alloc->pages) << PAGE_SHIFT);
-}
 
 /* ---- the two trees ---------------------------------------------------- */
 
@@ -215,7 +178,7 @@ static void kb_alloc_put_pages(struct kb_alloc *alloc,
 		/* Still on the LRU if it never left it since its last use. */
 		if (--desc->users == 0 && desc->page &&
 		    list_empty(&desc->lru)) {
-			list_lru_add(&kb_alloc_lru, &desc->lru);
+			kb_alloc_lru_add(desc);
 			alloc->lru_used = true;
 		}
 	}
@@ -314,18 +277,20 @@ static void kb_alloc_account_async(struct kb_alloc *alloc,
 
 /*
  * Carve @size bytes out of the free buffer @buffer (the best fit). A split
- * uses alloc->spare for the remainder, which the caller made sure exists.
+ * takes a zeroed struct for the remainder: the area's spare if it has one,
+ * else *@rest_p (which the caller made sure exists), and clears its source.
  */
 static void kb_alloc_take(struct kb_alloc *alloc, struct kb_buffer *buffer,
-			  size_t size)
+			  size_t size, struct kb_buffer **rest_p)
 	__must_hold(&alloc->lock)
 {
 	lockdep_assert_held(&alloc->lock);
 	rb_erase(&buffer->rb_node, &alloc->free_buffers);
 	if (buffer->size > size) {
-		struct kb_buffer *rest = alloc->spare;
+		struct kb_buffer **src = alloc->spare ? &alloc->spare : rest_p;
+		struct kb_buffer *rest = *src;
 
-		alloc->spare = NULL;
+		*src = NULL;
 		rest->user_data = buffer->user_data + size;
 		rest->size = buffer->size - size;
 		rest->free = true;
@@ -338,12 +303,15 @@ static void kb_alloc_take(struct kb_alloc *alloc, struct kb_buffer *buffer,
 	alloc->allocated++;
 }
 
-/* A buffer struct merged away: keep it as the spare, or free it. */
+/*
+ * A buffer struct merged away: keep it as the area's spare, or free it.
+ * Under KASAN always free it (see the top of this file).
+ */
 static void kb_alloc_recycle(struct kb_alloc *alloc, struct kb_buffer *buffer)
 	__must_hold(&alloc->lock)
 {
 	lockdep_assert_held(&alloc->lock);
-	if (alloc->spare) {
+	if (IS_ENABLED(CONFIG_KASAN) || alloc->spare) {
 		kfree(buffer);
 		return;
 	}
@@ -490,44 +458,6 @@ void kb_alloc_vma_close(struct kb_alloc *alloc)
 	mutex_unlock(&alloc->lock);
 }
 
-/*
- * Slow path of kb_alloc_new_buf(): @buffer is allocated but some of its
- * pages are missing. Take mmap_lock (which ranks above alloc->lock), then
- * alloc->lock again, and populate. Called with alloc->lock held, returns
- * with it released (not annotated: sparse does not track mutexes).
- */
-static int kb_alloc_new_buf_populate(struct kb_alloc *alloc,
-				     struct kb_buffer *buffer)
-{
-	struct mm_struct *mm = alloc->mm;
-	int ret;
-
-	lockdep_assert_held(&alloc->lock);
-	/* mm is valid while alloc->lock is held and !released. */
-	if (!mmget_not_zero(mm)) {
-		kb_alloc_free_locked(alloc, buffer);
-		mutex_unlock(&alloc->lock);
-		return -ESRCH;
-	}
-	mutex_unlock(&alloc->lock);
-
-	mmap_read_lock(mm);
-	mutex_lock(&alloc->lock);
-	if (alloc->released) {
-		/* kb_alloc_release() already freed @buffer with the rest. */
-		ret = -ESRCH;
-		goto out;
-	}
-	ret = alloc->closed ? -ESRCH : kb_alloc_populate(alloc, mm, buffer);
-	if (ret)
-		kb_alloc_free_locked(alloc, buffer);
-out:
-	mutex_unlock(&alloc->lock);
-	mmap_read_unlock(mm);
-	mmput(mm);
-	return ret;
-}
-
 /* The best fit for @size, or ERR_PTR(-ESRCH / -ENOSPC). */
 static struct kb_buffer *kb_alloc_find_room(struct kb_alloc *alloc,
 					    size_t size, bool is_async)
@@ -544,6 +474,62 @@ static struct kb_buffer *kb_alloc_find_room(struct kb_alloc *alloc,
 	return best ? best : ERR_PTR(-ENOSPC);
 }
 
+/* Splitting @best for @size needs a struct the area does not have. */
+static bool kb_alloc_needs_struct(struct kb_alloc *alloc,
+				  struct kb_buffer *best, size_t size)
+	__must_hold(&alloc->lock)
+{
+	lockdep_assert_held(&alloc->lock);
+	return !IS_ERR(best) && best->size > size && !alloc->spare;
+}
+
+/*
+ * Take @size bytes for sender @pid out of @best (kb_alloc_find_room()'s
+ * answer) and charge async space. A split takes a struct as
+ * kb_alloc_take() says. The caller counts the buffer's pages.
+ */
+static void kb_alloc_reserve(struct kb_alloc *alloc, struct kb_buffer *best,
+			     size_t size, bool is_async, int pid,
+			     struct kb_buffer **rest)
+	__must_hold(&alloc->lock)
+{
+	lockdep_assert_held(&alloc->lock);
+	kb_alloc_take(alloc, best, size, rest);
+	best->pid = pid;
+	best->async_transaction = is_async;
+	if (is_async)
+		kb_alloc_account_async(alloc, best);
+}
+
+/*
+ * Slow path of kb_alloc_new_buf(): @buffer is allocated but some of its
+ * pages are missing. Takes mmap_lock (which ranks above alloc->lock), then
+ * alloc->lock, populates, and frees @buffer if that fails. Called with
+ * neither lock held and a reference on @mm (mmget).
+ */
+static int kb_alloc_new_buf_populate(struct kb_alloc *alloc,
+				     struct mm_struct *mm,
+				     struct kb_buffer *buffer)
+{
+	int ret;
+
+	lockdep_assert_not_held(&alloc->lock);
+	mmap_read_lock(mm);
+	mutex_lock(&alloc->lock);
+	if (alloc->released) {
+		/* kb_alloc_release() already freed @buffer with the rest. */
+		ret = -ESRCH;
+	} else {
+		ret = alloc->closed ? -ESRCH :
+			kb_alloc_populate(alloc, mm, buffer);
+		if (ret)
+			kb_alloc_free_locked(alloc, buffer);
+	}
+	mutex_unlock(&alloc->lock);
+	mmap_read_unlock(mm);
+	return ret;
+}
+
 struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
 				   size_t offsets_size,
 				   size_t extra_buffers_size, bool is_async,
@@ -551,49 +537,46 @@ struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
 {
 	size_t size = kb_alloc_buffer_size(data_size, offsets_size,
 					   extra_buffers_size);
-	struct kb_buffer *spare = NULL, *buffer;
+	struct kb_buffer *rest = NULL, *buffer;
+	struct mm_struct *mm = NULL;
 	int ret;
 
+	lockdep_assert_not_held(&alloc->lock);
 	if (!size)
 		return ERR_PTR(-EINVAL);
 	mutex_lock(&alloc->lock);
-	for (;;) {
-		buffer = kb_alloc_find_room(alloc, size, is_async);
-		if (IS_ERR(buffer))
-			goto out_unlock;
-		if (!alloc->spare) {
-			alloc->spare = spare;
-			spare = NULL;
-		}
-		if (alloc->spare || buffer->size == size)
-			break;
-		/* A split needs a struct for the rest: allocate it unlocked. */
+	buffer = kb_alloc_find_room(alloc, size, is_async);
+	if (kb_alloc_needs_struct(alloc, buffer, size)) {
+		/* Allocated unlocked; the area may change meanwhile: look again. */
 		mutex_unlock(&alloc->lock);
-		spare = kzalloc(sizeof(*spare), GFP_KERNEL_ACCOUNT);
-		if (!spare)
+		rest = kzalloc(sizeof(*rest), GFP_KERNEL_ACCOUNT);
+		if (!rest)
 			return ERR_PTR(-ENOMEM);
 		mutex_lock(&alloc->lock);
+		buffer = kb_alloc_find_room(alloc, size, is_async);
 	}
-	kb_alloc_take(alloc, buffer, size);
-	buffer->data_size = data_size;
-	buffer->offsets_size = offsets_size;
-	buffer->extra_buffers_size = extra_buffers_size;
-	buffer->pid = pid;
-	buffer->async_transaction = is_async;
-	if (is_async)
-		kb_alloc_account_async(alloc, buffer);
-
-	if (kb_alloc_get_pages(alloc, buffer)) {
-		ret = kb_alloc_new_buf_populate(alloc, buffer);
-		if (ret)
-			buffer = ERR_PTR(ret);
-		kfree(spare);
-		return buffer;
+	if (!IS_ERR(buffer)) {
+		kb_alloc_reserve(alloc, buffer, size, is_async, pid, &rest);
+		buffer->data_size = data_size;
+		buffer->offsets_size = offsets_size;
+		buffer->extra_buffers_size = extra_buffers_size;
+		/* The mm is valid while alloc->lock is held and !released. */
+		if (kb_alloc_get_pages(alloc, buffer)) {
+			mm = alloc->mm;
+			if (!mmget_not_zero(mm)) {
+				mm = NULL;
+				kb_alloc_free_locked(alloc, buffer);
+				buffer = ERR_PTR(-ESRCH);
+			}
+		}
 	}
-out_unlock:
 	mutex_unlock(&alloc->lock);
-	kfree(spare);
-	return buffer;
+	kfree(rest);
+	if (!mm)
+		return buffer;
+	ret = kb_alloc_new_buf_populate(alloc, mm, buffer);
+	mmput(mm);
+	return ret ? ERR_PTR(ret) : buffer;
 }
 
 struct kb_buffer *kb_alloc_prepare_to_free(struct kb_alloc *alloc,
@@ -643,7 +626,7 @@ unsigned int kb_alloc_release(struct kb_alloc *alloc)
 		if (!desc->page)
 			continue;
 		if (!list_empty(&desc->lru))
-			WARN_ON_ONCE(!list_lru_del(&kb_alloc_lru, &desc->lru));
+			WARN_ON_ONCE(!kb_alloc_lru_del(desc));
 		else
 			WARN_ON_ONCE(!desc->users);
 		/* No vma is left, so no PTE holds this page any more. */
@@ -663,7 +646,7 @@ unsigned int kb_alloc_release(struct kb_alloc *alloc)
 
 	/* A shrinker that saw one of our pages may still be in mutex_unlock(). */
 	if (wait)
-		synchronize_srcu(&kb_alloc_srcu);
+		kb_alloc_lru_sync();
 	if (mm)
 		mmdrop(mm);
 	return still_allocated;
@@ -774,157 +757,3 @@ size_t kb_alloc_free_async_space(struct kb_alloc *alloc)
 	mutex_unlock(&alloc->lock);
 	return space;
 }
-
-/* ---- shrinker ----------------------------------------------------------- */
-
-/*
- * Called by list_lru_walk() with the LRU spinlock @lock held. Everything
- * taken here is a trylock. The page is taken off the LRU only while
- * alloc->lock is held, and alloc->lock is held until the page is freed and
- * desc->page cleared, so kb_alloc_get_pages() either finds the page still
- * on the LRU or finds no page at all.
- */
-static enum lru_status kb_alloc_lru_isolate(struct list_head *item,
-					    struct list_lru_one *lru,
-					    spinlock_t *lock, void *arg)
-	__must_hold(lock)
-{
-	struct kb_alloc_page *desc = container_of(item, struct kb_alloc_page,
-						  lru);
-	struct kb_alloc *alloc = desc->alloc;
-	struct mm_struct *mm;
-	unsigned long addr;
-
-	/* On the LRU, so kb_alloc_release() has not finished: alloc is alive. */
-	if (!mutex_trylock(&alloc->lock))
-		return LRU_SKIP;
-	if (desc->users) {
-		/* In use again: off the LRU, and back on when idle. */
-		list_lru_isolate(lru, item);
-		mutex_unlock(&alloc->lock);
-		(*(unsigned long *)arg)++;
-		return LRU_REMOVED;
-	}
-	addr = kb_alloc_page_addr(alloc, desc);
-	mm = alloc->mm;
-	if (mm && !mmget_not_zero(mm))
-		mm = NULL;	/* exiting: no new PTE can appear */
-	if (mm && !mmap_read_trylock(mm)) {
-		mmput_async(mm);
-		mutex_unlock(&alloc->lock);
-		return LRU_SKIP;
-	}
-	list_lru_isolate(lru, item);
-	spin_unlock(lock);
-
-	if (mm) {
-		/* Never a cached vma: look it up under mmap_lock, check it. */
-		struct vm_area_struct *vma = vma_lookup(mm, addr);
-
-		if (vma && vma->vm_file == alloc->file)
-			zap_page_range(vma, addr, PAGE_SIZE);
-		mmap_read_unlock(mm);
-		mmput_async(mm);
-	}
-	/* A PTE we could not zap holds its own reference on the page. */
-	__free_page(desc->page);
-	desc->page = NULL;
-	mutex_unlock(&alloc->lock);
-
-	spin_lock(lock);
-	return LRU_REMOVED_RETRY;
-}
-
-static unsigned long kb_alloc_shrink(unsigned long nr_to_scan);
-
-static unsigned long kb_alloc_shrink_count(struct shrinker *shrinker,
-					   struct shrink_control *sc)
-{
-	return list_lru_count(&kb_alloc_lru);
-}
-
-static unsigned long kb_alloc_shrink_scan(struct shrinker *shrinker,
-					  struct shrink_control *sc)
-{
-	unsigned long freed = kb_alloc_shrink(sc->nr_to_scan);
-
-	pr_debug("alloc shrinker: %lu pages reclaimed, %lu left idle\n",
-		 freed, list_lru_count(&kb_alloc_lru));
-	return freed;
-}
-
-static struct shrinker kb_alloc_shrinker = {
-	.count_objects = kb_alloc_shrink_count,
-	.scan_objects = kb_alloc_shrink_scan,
-	.seeks = DEFAULT_SEEKS,
-};
-
-/**
- * kb_alloc_shrink() - reclaim unused pages from the global LRU
- * @nr_to_scan: how many LRU entries to look at
- *
- * The shrinker's scan, also called directly by the self-test.
- *
- * Return: the number of pages freed.
- */
-static unsigned long kb_alloc_shrink(unsigned long nr_to_scan)
-{
-	unsigned long isolated, in_use = 0;
-	int idx;
-
-	idx = srcu_read_lock(&kb_alloc_srcu);
-	isolated = list_lru_walk(&kb_alloc_lru, kb_alloc_lru_isolate, &in_use,
-				 nr_to_scan);
-	srcu_read_unlock(&kb_alloc_srcu, idx);
-	/* Pages taken off because they were in use again were not freed. */
-	return isolated - in_use;
-}
-
-/* Users of the LRU and shrinker: module init, and the self-test. */
-static DEFINE_MUTEX(kb_alloc_setup_lock);
-static unsigned int kb_alloc_setup_users;
-
-int kb_alloc_shrinker_register(void)
-{
-	int ret = 0;
-
-	mutex_lock(&kb_alloc_setup_lock);
-	if (kb_alloc_setup_users++)
-		goto out;
-	ret = init_srcu_struct(&kb_alloc_srcu);
-	if (ret)
-		goto err;
-	ret = list_lru_init(&kb_alloc_lru);
-	if (ret)
-		goto err_srcu;
-	ret = register_shrinker(&kb_alloc_shrinker, "kbinder-alloc");
-	if (ret)
-		goto err_lru;
-	goto out;
-
-err_lru:
-	list_lru_destroy(&kb_alloc_lru);
-err_srcu:
-	cleanup_srcu_struct(&kb_alloc_srcu);
-err:
-	kb_alloc_setup_users--;
-out:
-	mutex_unlock(&kb_alloc_setup_lock);
-	return ret;
-}
-
-void kb_alloc_shrinker_unregister(void)
-{
-	mutex_lock(&kb_alloc_setup_lock);
-	if (!WARN_ON_ONCE(!kb_alloc_setup_users) && !--kb_alloc_setup_users) {
-		unregister_shrinker(&kb_alloc_shrinker);
-		WARN_ON(list_lru_count(&kb_alloc_lru));
-		list_lru_destroy(&kb_alloc_lru);
-		cleanup_srcu_struct(&kb_alloc_srcu);
-	}
-	mutex_unlock(&kb_alloc_setup_lock);
-}
-
-/* The self-test is part of this object; see the top of alloc_selftest.c. */
-#define KB_ALLOC_SELFTEST_BUILD
-#include "alloc_selftest.c"

@@ -7,19 +7,18 @@
  * handed out best fit, split on allocation and merged with free neighbours on
  * free. Pages behind the area are allocated on demand and, once no buffer uses
  * them, parked on a global LRU from which a shrinker reclaims them.
+ * alloc.c has the buffers and pages, alloc_lru.c the LRU and its shrinker,
+ * alloc_internal.h what they (and the self-test) share.
  *
  * Lock order (outermost first):
  *   mm->mmap_lock  ->  kb_alloc.lock  ->  (page allocator, list_lru spinlock)
  * The shrinker runs inside the page allocator and therefore only ever
  * *tries* kb_alloc.lock and mmap_lock. docs/allocator.md has the details.
  *
- * Self-test: kb_alloc_selftest() runs the allocator's self-test (best fit,
- * split, merge, exhaustive alloc/free orders, page accounting, shrinker). It
- * must be called from a process context that has an mm (module init, i.e.
- * insmod, does): it builds its own private mapping and area, and leaves
- * nothing behind. alloc_selftest.c is compiled as part of alloc.o (alloc.c
- * #includes it), so Kbuild needs only alloc.o; listing alloc_selftest.o as
- * well is harmless (compiled alone, that file is empty).
+ * Self-test: test builds only (make ... KBINDER_SELFTEST=1 defines
+ * KBINDER_SELFTEST and links alloc_selftest*.o); kb_alloc_selftest() runs
+ * the allocator's self-test (best fit, split, merge, exhaustive alloc/free
+ * orders, page accounting, shrinker). The default module carries none of it.
  */
 #ifndef _KB_ALLOC_H
 #define _KB_ALLOC_H
@@ -100,7 +99,7 @@ struct kb_buffer {
  * @free_async_space:  bytes still available to async allocations
  * @pages:             one descriptor per page of the area
  * @spare:             a zeroed buffer struct kept for the next split (a
- *                     merge recycles one), or NULL
+ *                     merge recycles one; never under KASAN), or NULL
  * @file:              the file our vma maps; only compared with
  *                     vma->vm_file (never dereferenced) to recognise our
  *                     vma after a vma_lookup() under mmap_lock
@@ -139,9 +138,8 @@ struct kb_alloc {
 /**
  * kb_alloc_shrinker_register() - set up the global page LRU and shrinker
  *
- * Context: once at module init, before any kb_alloc_init(). Calls nest (the
- * self-test registers for itself if it runs first): each successful call
- * needs one kb_alloc_shrinker_unregister().
+ * Context: once at module init, before any kb_alloc_init() (and before the
+ * self-test, which uses them).
  *
  * Return: 0 or -errno.
  */
@@ -150,8 +148,8 @@ int kb_alloc_shrinker_register(void);
 /**
  * kb_alloc_shrinker_unregister() - tear down the global page LRU and shrinker
  *
- * Call once at module exit, after every kb_alloc_release(). The last of
- * the nested users really tears down.
+ * Call once at module exit (or on a failed init), after every
+ * kb_alloc_release().
  */
 void kb_alloc_shrinker_unregister(void);
 
@@ -300,18 +298,19 @@ int kb_alloc_copy_from_buffer(struct kb_alloc *alloc, void *to,
  */
 size_t kb_alloc_free_async_space(struct kb_alloc *alloc);
 
+#ifdef KBINDER_SELFTEST
 /**
- * kb_alloc_selftest() - run the allocator self-test
+ * kb_alloc_selftest() - run the allocator self-test (test builds only)
  *
- * Context: module init when the module parameter selftest=1 is set, before
- * or after kb_alloc_shrinker_register() (it registers for itself). Needs a
- * process context with an mm (insmod has one): a kernel thread borrows that
- * mm, maps a private 16-page area into it, runs the tests and unmaps it
- * again. Leaves nothing behind, also when it fails. Logs one summary line
- * (numbers only, never an address).
+ * Context: module init when the module parameter selftest=1 is set, after
+ * kb_alloc_shrinker_register(). Needs a process context with an mm (insmod
+ * has one): a kernel thread borrows that mm, maps a private 16-page area
+ * into it, runs the tests and unmaps it again. Leaves nothing behind, also
+ * when it fails. Logs its summary lines (numbers only, never an address).
  *
  * Return: 0 if every check passed, else -errno (-EINVAL for a failed check).
  */
 int kb_alloc_selftest(void);
+#endif
 
 #endif /* _KB_ALLOC_H */

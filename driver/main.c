@@ -40,22 +40,36 @@ static ushort mode = 0600;
 module_param(mode, ushort, 0444);
 MODULE_PARM_DESC(mode, "permissions of the binder devices (default 0600: root only)");
 
+#ifdef KBINDER_SELFTEST
+/* Test builds only (make ... KBINDER_SELFTEST=1): the default has neither. */
 static bool selftest;
 module_param(selftest, bool, 0444);
-MODULE_PARM_DESC(selftest, "run the buffer allocator self-test at load and refuse to load if it fails");
+MODULE_PARM_DESC(selftest, "run the buffer allocator self-test at load and refuse to load if it fails (test builds only)");
+
+static int __init kb_selftest(void)
+{
+	int ret;
+
+	if (!selftest)
+		return 0;
+	ret = kb_alloc_selftest();
+	if (ret) {
+		pr_err("allocator self-test failed: %d\n", ret);
+		return ret;
+	}
+	pr_info("allocator self-test passed\n");
+	return 0;
+}
+#else
+static inline int kb_selftest(void)
+{
+	return 0;
+}
+#endif
 
 static int __init kb_init(void)
 {
 	int ret;
-
-	if (selftest) {
-		ret = kb_alloc_selftest();
-		if (ret) {
-			pr_err("allocator self-test failed: %d\n", ret);
-			return ret;
-		}
-		pr_info("allocator self-test passed\n");
-	}
 
 	ret = kb_transaction_module_init();
 	if (ret)
@@ -66,6 +80,10 @@ static int __init kb_init(void)
 	ret = kb_alloc_shrinker_register();
 	if (ret)
 		goto err_proc;
+	/* The allocator's self-test (test builds), on the LRU just set up. */
+	ret = kb_selftest();
+	if (ret)
+		goto err_alloc;
 	kb_stats_init();
 	/* Before the devices: a failed call may be reported at once. */
 	ret = kb_netlink_init();
@@ -87,6 +105,7 @@ err_netlink:
 	kb_netlink_exit();
 err_stats:
 	kb_stats_exit();
+err_alloc:
 	kb_alloc_shrinker_unregister();
 err_proc:
 	kb_proc_module_exit();

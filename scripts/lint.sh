@@ -10,6 +10,9 @@
 #   kernel-doc  the kernel-doc comments of driver/*.[ch]
 #   layers      no call from a lower driver file to a higher one
 #               (scripts/layers.py over the W=1 build's objects)
+# Both builds are the test build (KBINDER_SELFTEST=1, driver/Kbuild): the
+# default module's files plus the allocator self-test's, so every file is
+# checked; the default build (make module) is a W=1 build of a subset.
 # Any warning fails its tool; no warning is ever silenced.  Prints
 # "PASS lint/<tool>", "FAIL lint/<tool>: <why>" (the first findings are
 # listed above it, the full log is under build/lint/), or "SKIP lint/<tool>:
@@ -151,7 +154,7 @@ run_sparse() {
 		fail sparse "sparse is not installed (scripts/deps.sh --lint)"
 		return
 	fi
-	build_copy sparse C=2
+	build_copy sparse C=2 KBINDER_SELFTEST=1
 }
 
 # ---------------------------------------------------------------- kernel-doc
@@ -204,7 +207,7 @@ run_layers() {
 
 run_checkpatch
 run_sparse
-build_copy w1 W=1
+build_copy w1 W=1 KBINDER_SELFTEST=1
 run_layers
 run_kernel_doc
 exit $failed

@@ -68,12 +68,23 @@ check_kbinder_teardown() {
 	fi
 }
 
-# kbinder_selftest: load kbinder with selftest=1 (its in-module self-tests run
-# at load and fail the load if they fail), then unload it again.
+# kbinder_selftest: load kbinder's test build (kbinder-selftest.ko, built
+# with KBINDER_SELFTEST=1; the default kbinder.ko has no self-test) with
+# selftest=1: its in-module self-tests run at load and fail the load if they
+# fail. Then unload it again. A module without the self-test would ignore
+# selftest=1 and load, so the parameter must be there and set.
 kbinder_selftest() {
+	st_ko=/lib/modules/kbinder-selftest.ko
 	kmsg_mark "kbinder self-test"
-	if out=$(insmod /lib/modules/kbinder.ko selftest=1 2>&1); then
-		result PASS vm/module_selftest
+	if [ ! -e "$st_ko" ]; then
+		result FAIL vm/module_selftest "$st_ko is not in the initramfs"
+	elif out=$(insmod "$st_ko" selftest=1 2>&1); then
+		if [ "$(cat /sys/module/kbinder/parameters/selftest 2>/dev/null)" = Y ]; then
+			result PASS vm/module_selftest
+		else
+			result FAIL vm/module_selftest \
+				"$st_ko loaded without a selftest parameter: not a test build"
+		fi
 		rmmod kbinder || result FAIL vm/module_selftest "rmmod failed"
 	else
 		result FAIL vm/module_selftest \
