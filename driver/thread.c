@@ -325,3 +325,30 @@ struct binder_extended_error kb_thread_take_error(struct kb_thread *thread)
 	thread->inner.ee.param = 0;
 	return ee;
 }
+
+/**
+ * kb_thread_stack_unlink_locked() - take a transaction off a thread's stack
+ * @thread: the thread
+ * @t: the transaction
+ *
+ * Normally @t is the top. Wherever it is, the entry above it is linked to
+ * the one below, so that @t can be freed without leaving the stack pointing
+ * at it.
+ *
+ * Return: true if @t was on the stack.
+ */
+bool kb_thread_stack_unlink_locked(struct kb_thread *thread,
+				   struct kb_transaction *t)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_transaction **link = &thread->inner.transaction_stack;
+
+	lockdep_assert_held(&thread->proc->inner_lock);
+	while (*link && *link != t)
+		link = (*link)->to_thread == thread ? &(*link)->to_parent :
+						      &(*link)->from_parent;
+	if (!*link)
+		return false;
+	*link = t->to_thread == thread ? t->to_parent : t->from_parent;
+	return true;
+}
