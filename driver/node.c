@@ -189,7 +189,7 @@ static bool kb_node_settle_locked(struct kb_node *node)
 		if ((!strong && n->has_strong_ref) ||
 		    (!weak && n->has_weak_ref)) {
 			spin_lock(&owner->inner_lock);
-			if (!owner->inner.is_dead &&
+			if (!kb_proc_is_dead_locked(owner) &&
 			    !kb_work_queued(owner, &node->work)) {
 				kb_enqueue_proc(owner, &node->work);
 				kb_proc_wake(owner, NULL, false);
@@ -280,7 +280,7 @@ int kb_node_inc_locked(struct kb_node *node, bool strong, bool internal,
 	}
 	if (notify && thread && n->owner == thread->proc) {
 		spin_lock(&thread->proc->inner_lock);
-		if (!thread->inner.is_dead) {
+		if (!kb_thread_is_dead_locked(thread)) {
 			kb_work_dequeue(thread->proc, &node->work);
 			kb_enqueue_thread_deferred(thread, &node->work);
 		}

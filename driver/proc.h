@@ -342,4 +342,22 @@ static inline void kb_proc_freeze_failed_locked(struct kb_proc *proc)
 	proc->inner.is_frozen = false;
 }
 
+/**
+ * kb_proc_take_spawn_request_locked() - a spawned looper registers
+ * @proc: the process
+ *
+ * Return: true if a BR_SPAWN_LOOPER was outstanding: it is now counted as
+ * started; false if none was (the registration is invalid).
+ */
+static inline bool kb_proc_take_spawn_request_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	if (!proc->inner.requested_threads)
+		return false;
+	proc->inner.requested_threads--;
+	proc->inner.requested_threads_started++;
+	return true;
+}
+
 #endif /* _KB_PROC_H */

@@ -231,14 +231,9 @@ void kb_thread_register_looper(struct kb_thread *thread)
 	struct kb_proc *proc = thread->proc;
 
 	spin_lock(&proc->inner_lock);
-	if (thread->inner.looper & KB_LOOPER_ENTERED) {
+	if ((thread->inner.looper & KB_LOOPER_ENTERED) ||
+	    !kb_proc_take_spawn_request_locked(proc))
 		thread->inner.looper |= KB_LOOPER_INVALID;
-	} else if (!proc->inner.requested_threads) {
-		thread->inner.looper |= KB_LOOPER_INVALID;
-	} else {
-		proc->inner.requested_threads--;
-		proc->inner.requested_threads_started++;
-	}
 	thread->inner.looper |= KB_LOOPER_REGISTERED;
 	spin_unlock(&proc->inner_lock);
 }
