@@ -83,18 +83,9 @@ void kb_freeze_visit_procs(struct kb_proc_visitor *v)
 static bool kb_freeze_txns_pending(struct kb_proc *proc)
 	__must_hold(&proc->inner_lock)
 {
-	struct kb_thread *thread;
-	struct rb_node *n;
-
 	lockdep_assert_held(&proc->inner_lock);
-	if (kb_proc_outstanding_locked(proc))
-		return true;
-	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n)) {
-		thread = rb_entry(n, struct kb_thread, rb);
-		if (kb_thread_stack_top_locked(thread))
-			return true;
-	}
-	return false;
+	return kb_proc_outstanding_locked(proc) ||
+	       kb_proc_threads_in_call_locked(proc);
 }
 
 static bool kb_freeze_drained(struct kb_proc *proc)
@@ -253,9 +244,9 @@ int kb_freeze_get_info(struct binder_frozen_status_info *info)
 			continue;
 		found = true;
 		spin_lock(&proc->inner_lock);
-		info->sync_recv |= proc->inner.sync_recv |
+		info->sync_recv |= kb_proc_sync_recv_locked(proc) |
 				   (kb_freeze_txns_pending(proc) << 1);
-		info->async_recv |= proc->inner.async_recv;
+		info->async_recv |= kb_proc_async_recv_locked(proc);
 		spin_unlock(&proc->inner_lock);
 	}
 	mutex_unlock(&kb_freeze_lock);

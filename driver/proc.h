@@ -360,4 +360,32 @@ static inline bool kb_proc_take_spawn_request_locked(struct kb_proc *proc)
 	return true;
 }
 
+/**
+ * kb_proc_sync_recv_locked() - whether a synchronous call was refused
+ *	since the process was last frozen or thawed
+ * @proc: the process
+ *
+ * Return: true if one was (BINDER_GET_FROZEN_INFO).
+ */
+static inline bool kb_proc_sync_recv_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return proc->inner.sync_recv;
+}
+
+/**
+ * kb_proc_async_recv_locked() - whether a one-way call arrived since the
+ *	process was last frozen or thawed
+ * @proc: the process
+ *
+ * Return: true if one did (BINDER_GET_FROZEN_INFO).
+ */
+static inline bool kb_proc_async_recv_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return proc->inner.async_recv;
+}
+
 #endif /* _KB_PROC_H */

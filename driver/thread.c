@@ -347,3 +347,29 @@ bool kb_thread_stack_unlink_locked(struct kb_thread *thread,
 	*link = t->to_thread == thread ? t->to_parent : t->from_parent;
 	return true;
 }
+
+/**
+ * kb_proc_threads_in_call_locked() - whether a thread of a process is in a
+ *	transaction
+ * @proc: the process
+ *
+ * For BINDER_FREEZE and BINDER_GET_FROZEN_INFO, never on the transaction
+ * path.
+ *
+ * Return: true if any thread's transaction stack is not empty (it sent a
+ * call or handles one).
+ */
+bool kb_proc_threads_in_call_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	struct kb_thread *thread;
+	struct rb_node *n;
+
+	lockdep_assert_held(&proc->inner_lock);
+	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n)) {
+		thread = rb_entry(n, struct kb_thread, rb);
+		if (thread->inner.transaction_stack)
+			return true;
+	}
+	return false;
+}

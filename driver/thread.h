@@ -243,5 +243,6 @@ kb_thread_stack_pop_incoming_locked(struct kb_thread *thread)
 
 bool kb_thread_stack_unlink_locked(struct kb_thread *thread,
 				   struct kb_transaction *t);
+bool kb_proc_threads_in_call_locked(struct kb_proc *proc);
 
 #endif /* _KB_THREAD_H */
