@@ -97,6 +97,34 @@ static int kb_command_transaction(struct kb_thread *thread, u32 cmd,
 	return 0;
 }
 
+/*
+ * BC_REQUEST/CLEAR_DEATH_NOTIFICATION: the handle is looked up here and
+ * the ref passed down, under the refs_lock held across both (the ref
+ * must stay in the tree while its request changes).
+ */
+static int kb_command_death_handle(struct kb_thread *thread, u32 cmd,
+				   const struct binder_handle_cookie *hc)
+{
+	struct kb_proc *proc = thread->proc;
+	struct kb_death *death = NULL;
+	struct kb_ref *ref;
+	int ret;
+
+	if (cmd == BC_REQUEST_DEATH_NOTIFICATION) {
+		death = kb_death_new(proc, hc->cookie);
+		if (!death)
+			return -ENOMEM;
+	}
+	mutex_lock(&proc->refs_lock);
+	ref = kb_ref_lookup_locked(proc, hc->handle, false);
+	if (death)
+		ret = kb_death_request(ref, death);
+	else
+		ret = kb_death_clear(thread, ref, hc->cookie);
+	mutex_unlock(&proc->refs_lock);
+	return ret;
+}
+
 static int kb_command_death(struct kb_thread *thread, u32 cmd,
 			    struct kb_rbuf *in)
 {
@@ -113,16 +141,37 @@ static int kb_command_death(struct kb_thread *thread, u32 cmd,
 		ret = kb_rbuf_get(in, &hc, sizeof(hc));
 		if (ret)
 			return ret;
-		if (cmd == BC_REQUEST_DEATH_NOTIFICATION)
-			ret = kb_death_request(thread, hc.handle, hc.cookie);
-		else
-			ret = kb_death_clear(thread, hc.handle, hc.cookie);
+		ret = kb_command_death_handle(thread, cmd, &hc);
 	}
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret)
 		kb_command_error(thread, cmd, ret);
 	return 0;
+}
+
+/* As kb_command_death_handle(), for freeze notifications. */
+static int kb_command_freeze_handle(struct kb_thread *thread, u32 cmd,
+				    const struct binder_handle_cookie *hc)
+{
+	struct kb_proc *proc = thread->proc;
+	struct kb_freeze_note *note = NULL;
+	struct kb_ref *ref;
+	int ret;
+
+	if (cmd == BC_REQUEST_FREEZE_NOTIFICATION) {
+		note = kb_freeze_notify_new(proc, hc->cookie);
+		if (!note)
+			return -ENOMEM;
+	}
+	mutex_lock(&proc->refs_lock);
+	ref = kb_ref_lookup_locked(proc, hc->handle, false);
+	if (note)
+		ret = kb_freeze_notify_request(ref, note);
+	else
+		ret = kb_freeze_notify_clear(thread, ref, hc->cookie);
+	mutex_unlock(&proc->refs_lock);
+	return ret;
 }
 
 static int kb_command_freeze_notify(struct kb_thread *thread, u32 cmd,
@@ -141,12 +190,7 @@ static int kb_command_freeze_notify(struct kb_thread *thread, u32 cmd,
 		ret = kb_rbuf_get(in, &hc, sizeof(hc));
 		if (ret)
 			return ret;
-		if (cmd == BC_REQUEST_FREEZE_NOTIFICATION)
-			ret = kb_freeze_notify_request(thread, hc.handle,
-						       hc.cookie);
-		else
-			ret = kb_freeze_notify_clear(thread, hc.handle,
-						     hc.cookie);
+		ret = kb_command_freeze_handle(thread, cmd, &hc);
 	}
 	/* Unlike death notifications, mainline fails the write here. */
 	if (ret)

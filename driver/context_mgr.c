@@ -52,14 +52,7 @@ int kb_context_set_mgr(struct kb_proc *proc,
 		ret = -ENOMEM;
 		goto out;
 	}
-	spin_lock(&node->lock);
-	node->inner.local_strong++;
-	node->inner.local_weak++;
-	node->inner.has_strong_ref = true;
-	node->inner.has_weak_ref = true;
-	node->inner.is_mgr = true;
-	spin_unlock(&node->lock);
-	refcount_inc(&node->mem);
+	kb_node_set_mgr(node);
 	rcu_assign_pointer(ctx->mgr_node, node);
 	ctx->mgr_uid = euid;
 	kb_node_unpin(node);
@@ -83,7 +76,7 @@ void kb_context_release_mgr(struct kb_proc *proc)
 					 lockdep_is_held(&ctx->mgr_lock));
 	if (node) {
 		spin_lock(&node->lock);
-		owned = node->inner.owner == proc;
+		owned = kb_node_owner_locked(node) == proc;
 		spin_unlock(&node->lock);
 	}
 	if (owned)

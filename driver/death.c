@@ -121,7 +121,7 @@ static void kb_death_queue_clear_done(struct kb_thread *thread,
 
 	lockdep_assert_held(&proc->inner_lock);
 	death->work.ops = &kb_death_clear_ops;
-	if (thread->inner.looper & (KB_LOOPER_REGISTERED | KB_LOOPER_ENTERED)) {
+	if (kb_thread_is_looper_locked(thread)) {
 		kb_enqueue_thread(thread, &death->work);
 	} else {
 		kb_enqueue_proc(proc, &death->work);
@@ -130,42 +130,54 @@ static void kb_death_queue_clear_done(struct kb_thread *thread,
 }
 
 /**
- * kb_death_request() - BC_REQUEST_DEATH_NOTIFICATION
- * @thread: the requesting thread
- * @desc: the handle
+ * kb_death_new() - allocate a death notification request
+ * @proc: the requesting process
  * @cookie: returned with BR_DEAD_BINDER
+ *
+ * Allocated before the caller takes @proc->refs_lock for
+ * kb_death_request(), which takes it over.
+ *
+ * Return: the request, or NULL (out of memory).
+ */
+struct kb_death *kb_death_new(struct kb_proc *proc, binder_uintptr_t cookie)
+{
+	struct kb_death *death;
+
+	death = kzalloc(sizeof(*death), GFP_KERNEL_ACCOUNT);
+	if (!death)
+		return NULL;
+	kb_work_init(&death->work, &kb_death_dead_ops);
+	death->cookie = cookie;
+	death->proc = proc;
+	return death;
+}
+
+/**
+ * kb_death_request() - BC_REQUEST_DEATH_NOTIFICATION
+ * @ref: the ref the caller looked the handle up to, or NULL if there is
+ *	none (a ref of @death's process)
+ * @death: the request from kb_death_new(); taken over (freed on failure)
  *
  * If the node is already dead, BR_DEAD_BINDER is queued at once. A process
  * with KB_MAX_CLEARED_NOTES cleared requests whose "clear done" it has not
  * read yet gets no new one: request/clear cycles cannot pile up memory.
+ * The caller holds the process's refs_lock from the handle lookup on.
  *
- * Return: 0, -ENOMEM, -ENOSPC (too many cleared requests unread), or
- * -EINVAL (no such handle, or already requested).
+ * Return: 0, -ENOSPC (too many cleared requests unread), or -EINVAL (no
+ * such handle, or already requested).
  */
-int kb_death_request(struct kb_thread *thread, u32 desc,
-		     binder_uintptr_t cookie)
+int kb_death_request(struct kb_ref *ref, struct kb_death *death)
+	__must_hold(&death->proc->refs_lock)
 {
-	struct kb_proc *proc = thread->proc;
-	struct kb_death *death;
+	struct kb_proc *proc = death->proc;
 	struct kb_node *node;
-	struct kb_ref *ref;
 
-	death = kzalloc(sizeof(*death), GFP_KERNEL_ACCOUNT);
-	if (!death)
-		return -ENOMEM;
-	kb_work_init(&death->work, &kb_death_dead_ops);
-	death->cookie = cookie;
-	death->proc = proc;
-
-	mutex_lock(&proc->refs_lock);
+	lockdep_assert_held(&proc->refs_lock);
 	if (!kb_proc_may_request_note(proc)) {
-		mutex_unlock(&proc->refs_lock);
 		kfree(death);
 		return -ENOSPC;
 	}
-	ref = kb_ref_lookup_locked(proc, desc, false);
 	if (!ref || ref->death) {
-		mutex_unlock(&proc->refs_lock);
 		kfree(death);
 		return -EINVAL;
 	}
@@ -173,40 +185,37 @@ int kb_death_request(struct kb_thread *thread, u32 desc,
 	node = ref->node;
 	spin_lock(&node->lock);
 	ref->death = death;
-	if (!node->inner.owner) {
+	if (!kb_node_owner_locked(node)) {
 		spin_lock(&proc->inner_lock);
 		kb_enqueue_proc(proc, &death->work);
 		kb_proc_wake(proc, NULL, false);
 		spin_unlock(&proc->inner_lock);
 	}
 	spin_unlock(&node->lock);
-	mutex_unlock(&proc->refs_lock);
 	return 0;
 }
 
 /**
  * kb_death_clear() - BC_CLEAR_DEATH_NOTIFICATION
  * @thread: the requesting thread
- * @desc: the handle
+ * @ref: the ref the caller looked the handle up to, or NULL if there is
+ *	none (the caller holds its process's refs_lock)
  * @cookie: must match the request
  *
  * Return: 0, or -EINVAL if there is no matching request.
  */
-int kb_death_clear(struct kb_thread *thread, u32 desc,
+int kb_death_clear(struct kb_thread *thread, struct kb_ref *ref,
 		   binder_uintptr_t cookie)
+	__must_hold(&thread->proc->refs_lock)
 {
 	struct kb_proc *proc = thread->proc;
 	struct kb_death *death;
 	struct kb_node *node;
-	struct kb_ref *ref;
 
-	mutex_lock(&proc->refs_lock);
-	ref = kb_ref_lookup_locked(proc, desc, false);
+	lockdep_assert_held(&proc->refs_lock);
 	death = ref ? ref->death : NULL;
-	if (!death || death->cookie != cookie) {
-		mutex_unlock(&proc->refs_lock);
+	if (!death || death->cookie != cookie)
 		return -EINVAL;
-	}
 	node = ref->node;
 	spin_lock(&node->lock);
 	ref->death = NULL;
@@ -219,7 +228,6 @@ int kb_death_clear(struct kb_thread *thread, u32 desc,
 		death->clear_pending = true;
 	spin_unlock(&proc->inner_lock);
 	spin_unlock(&node->lock);
-	mutex_unlock(&proc->refs_lock);
 	return 0;
 }
 
@@ -265,7 +273,8 @@ void kb_death_notify(struct kb_ref *ref)
 	if (!death)
 		return;
 	spin_lock(&proc->inner_lock);
-	if (!proc->inner.is_dead && !kb_work_queued(proc, &death->work)) {
+	if (!kb_proc_is_dead_locked(proc) &&
+	    !kb_work_queued(proc, &death->work)) {
 		death->work.ops = &kb_death_dead_ops;
 		kb_enqueue_proc(proc, &death->work);
 		kb_proc_wake(proc, NULL, false);

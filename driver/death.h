@@ -37,9 +37,9 @@ struct kb_death {
 	bool cleared;
 };
 
-int kb_death_request(struct kb_thread *thread, u32 desc,
-		     binder_uintptr_t cookie);
-int kb_death_clear(struct kb_thread *thread, u32 desc,
+struct kb_death *kb_death_new(struct kb_proc *proc, binder_uintptr_t cookie);
+int kb_death_request(struct kb_ref *ref, struct kb_death *death);
+int kb_death_clear(struct kb_thread *thread, struct kb_ref *ref,
 		   binder_uintptr_t cookie);
 int kb_death_done(struct kb_thread *thread, binder_uintptr_t cookie);
 void kb_death_notify(struct kb_ref *ref);

@@ -17,7 +17,8 @@
  *
  * While the process is frozen, a one-way call flagged TF_UPDATE_TXN
  * replaces a call still waiting on the same node that has the same code,
- * the same flags and the same sending process (as upstream since 5.19).
+ * the same flags and the same sending process (as upstream since 5.19;
+ * the node does it as the call is queued, kb_node_take_outdated_locked()).
  */
 #include "internal.h"
 
@@ -82,18 +83,9 @@ void kb_freeze_visit_procs(struct kb_proc_visitor *v)
 static bool kb_freeze_txns_pending(struct kb_proc *proc)
 	__must_hold(&proc->inner_lock)
 {
-	struct kb_thread *thread;
-	struct rb_node *n;
-
 	lockdep_assert_held(&proc->inner_lock);
-	if (proc->inner.outstanding)
-		return true;
-	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n)) {
-		thread = rb_entry(n, struct kb_thread, rb);
-		if (thread->inner.transaction_stack)
-			return true;
-	}
-	return false;
+	return kb_proc_outstanding_locked(proc) ||
+	       kb_proc_threads_in_call_locked(proc);
 }
 
 static bool kb_freeze_drained(struct kb_proc *proc)
@@ -101,7 +93,7 @@ static bool kb_freeze_drained(struct kb_proc *proc)
 	bool drained;
 
 	spin_lock(&proc->inner_lock);
-	drained = !proc->inner.outstanding;
+	drained = !kb_proc_outstanding_locked(proc);
 	spin_unlock(&proc->inner_lock);
 	return drained;
 }
@@ -112,9 +104,7 @@ static int kb_freeze_one(struct kb_proc *proc,
 	long ret = 0;
 
 	spin_lock(&proc->inner_lock);
-	proc->inner.sync_recv = false;
-	proc->inner.async_recv = false;
-	proc->inner.is_frozen = info->enable;
+	kb_proc_set_frozen_locked(proc, info->enable);
 	spin_unlock(&proc->inner_lock);
 	if (!info->enable) {
 		kb_freeze_notify_changed(proc, false);
@@ -129,7 +119,7 @@ static int kb_freeze_one(struct kb_proc *proc,
 	if (ret >= 0 && kb_freeze_txns_pending(proc))
 		ret = -EAGAIN;
 	if (ret < 0)
-		proc->inner.is_frozen = false;
+		kb_proc_freeze_failed_locked(proc);
 	spin_unlock(&proc->inner_lock);
 	if (ret < 0)
 		return ret;
@@ -254,43 +244,12 @@ int kb_freeze_get_info(struct binder_frozen_status_info *info)
 			continue;
 		found = true;
 		spin_lock(&proc->inner_lock);
-		info->sync_recv |= proc->inner.sync_recv |
+		info->sync_recv |= kb_proc_sync_recv_locked(proc) |
 				   (kb_freeze_txns_pending(proc) << 1);
-		info->async_recv |= proc->inner.async_recv;
+		info->async_recv |= kb_proc_async_recv_locked(proc);
 		spin_unlock(&proc->inner_lock);
 	}
 	mutex_unlock(&kb_freeze_lock);
 	put_task_struct(task);
 	return found ? 0 : -EINVAL;
-}
-
-/**
- * kb_freeze_take_outdated() - TF_UPDATE_TXN: find the call @t supersedes
- * @node: the target node, whose one-way queue @t is about to join
- * @t: a one-way call with TF_UPDATE_TXN to a frozen process
- *
- * Removes the first call in @node's one-way queue with the same code,
- * flags and sending process as @t. The caller frees it after dropping the
- * locks.
- *
- * Return: the removed call, or NULL.
- */
-struct kb_transaction *kb_freeze_take_outdated(struct kb_node *node,
-					       struct kb_transaction *t)
-	__must_hold(&node->lock)
-{
-	struct kb_transaction *old;
-	struct kb_work *w;
-
-	lockdep_assert_held(&node->lock);
-	list_for_each_entry(w, &node->inner.async_todo, entry) {
-		old = kb_transaction_from_work(w);
-		if (!old || old->code != t->code || old->flags != t->flags ||
-		    old->sender_tgid != t->sender_tgid ||
-		    old->to_proc != t->to_proc)
-			continue;
-		list_del_init(&w->entry);
-		return old;
-	}
-	return NULL;
 }

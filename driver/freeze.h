@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Freezing: BINDER_FREEZE and BINDER_GET_FROZEN_INFO (as upstream 6.1),
- * TF_UPDATE_TXN.
+ * Freezing: BINDER_FREEZE and BINDER_GET_FROZEN_INFO (as upstream 6.1).
  */
 #ifndef _KB_FREEZE_H
 #define _KB_FREEZE_H
 
 #include "internal.h"
 
-struct kb_node;
 struct kb_proc;
-struct kb_transaction;
 
 void kb_freeze_add_proc(struct kb_proc *proc);
 void kb_freeze_remove_proc(struct kb_proc *proc);
@@ -25,7 +22,5 @@ struct kb_proc_visitor {
 void kb_freeze_visit_procs(struct kb_proc_visitor *v);
 int kb_freeze_ioctl(const struct binder_freeze_info *info);
 int kb_freeze_get_info(struct binder_frozen_status_info *info);
-struct kb_transaction *kb_freeze_take_outdated(struct kb_node *node,
-					       struct kb_transaction *t);
 
 #endif /* _KB_FREEZE_H */

@@ -136,7 +136,7 @@ static bool kb_freeze_note_queue(struct kb_proc *proc,
 	__must_hold(&proc->inner_lock)
 {
 	lockdep_assert_held(&proc->inner_lock);
-	if (proc->inner.is_dead)
+	if (kb_proc_is_dead_locked(proc))
 		return false;
 	kb_enqueue_proc(proc, &note->work);
 	kb_proc_wake(proc, NULL, false);
@@ -144,42 +144,56 @@ static bool kb_freeze_note_queue(struct kb_proc *proc,
 }
 
 /**
- * kb_freeze_notify_request() - BC_REQUEST_FREEZE_NOTIFICATION
- * @thread: the requesting thread
- * @desc: the handle
+ * kb_freeze_notify_new() - allocate a freeze notification request
+ * @proc: the requesting process
  * @cookie: returned with BR_FROZEN_BINDER
  *
- * Bounded like death notifications (kb_proc_may_request_note()).
+ * Allocated before the caller takes @proc->refs_lock for
+ * kb_freeze_notify_request(), which takes it over.
  *
- * Return: 0, -ENOMEM, -ENOSPC (too many cleared requests unread), or
- * -EINVAL (no such handle, or already requested).
+ * Return: the request, or NULL (out of memory).
  */
-int kb_freeze_notify_request(struct kb_thread *thread, u32 desc,
-			     binder_uintptr_t cookie)
+struct kb_freeze_note *kb_freeze_notify_new(struct kb_proc *proc,
+					    binder_uintptr_t cookie)
 {
-	struct kb_proc *proc = thread->proc;
 	struct kb_freeze_note *note;
-	struct kb_proc *owner;
-	struct kb_node *node;
-	struct kb_ref *ref;
-	bool frozen = false;
 
 	note = kzalloc(sizeof(*note), GFP_KERNEL_ACCOUNT);
 	if (!note)
-		return -ENOMEM;
+		return NULL;
 	kb_work_init(&note->work, &kb_freeze_note_ops);
 	note->cookie = cookie;
 	note->proc = proc;
+	return note;
+}
 
-	mutex_lock(&proc->refs_lock);
+/**
+ * kb_freeze_notify_request() - BC_REQUEST_FREEZE_NOTIFICATION
+ * @ref: the ref the caller looked the handle up to, or NULL if there is
+ *	none (a ref of @note's process)
+ * @note: the request from kb_freeze_notify_new(); taken over (freed on
+ *	failure)
+ *
+ * Bounded like death notifications (kb_proc_may_request_note()). The
+ * caller holds the process's refs_lock from the handle lookup on.
+ *
+ * Return: 0, -ENOSPC (too many cleared requests unread), or -EINVAL (no
+ * such handle, or already requested).
+ */
+int kb_freeze_notify_request(struct kb_ref *ref, struct kb_freeze_note *note)
+	__must_hold(&note->proc->refs_lock)
+{
+	struct kb_proc *proc = note->proc;
+	struct kb_proc *owner;
+	struct kb_node *node;
+	bool frozen = false;
+
+	lockdep_assert_held(&proc->refs_lock);
 	if (!kb_proc_may_request_note(proc)) {
-		mutex_unlock(&proc->refs_lock);
 		kfree(note);
 		return -ENOSPC;
 	}
-	ref = kb_ref_lookup_locked(proc, desc, false);
 	if (!ref || ref->freeze) {
-		mutex_unlock(&proc->refs_lock);
 		kfree(note);
 		return -EINVAL;
 	}
@@ -187,10 +201,10 @@ int kb_freeze_notify_request(struct kb_thread *thread, u32 desc,
 	node = ref->node;
 	spin_lock(&node->lock);
 	ref->freeze = note;
-	owner = node->inner.owner;
+	owner = kb_node_owner_locked(node);
 	if (owner) {
 		spin_lock(&owner->inner_lock);
-		frozen = owner->inner.is_frozen;
+		frozen = kb_proc_is_frozen_locked(owner);
 		spin_unlock(&owner->inner_lock);
 		spin_lock(&proc->inner_lock);
 		note->is_frozen = frozen;
@@ -198,34 +212,31 @@ int kb_freeze_notify_request(struct kb_thread *thread, u32 desc,
 		spin_unlock(&proc->inner_lock);
 	}
 	spin_unlock(&node->lock);
-	mutex_unlock(&proc->refs_lock);
 	return 0;
 }
 
 /**
  * kb_freeze_notify_clear() - BC_CLEAR_FREEZE_NOTIFICATION
  * @thread: the requesting thread
- * @desc: the handle
+ * @ref: the ref the caller looked the handle up to, or NULL if there is
+ *	none (the caller holds its process's refs_lock)
  * @cookie: must match the request
  *
  * Return: 0, or -EINVAL if there is no matching request.
  */
-int kb_freeze_notify_clear(struct kb_thread *thread, u32 desc,
+int kb_freeze_notify_clear(struct kb_thread *thread, struct kb_ref *ref,
 			   binder_uintptr_t cookie)
+	__must_hold(&thread->proc->refs_lock)
 {
 	struct kb_proc *proc = thread->proc;
 	struct kb_freeze_note *note;
 	struct kb_node *node;
-	struct kb_ref *ref;
 	bool orphan = false;
 
-	mutex_lock(&proc->refs_lock);
-	ref = kb_ref_lookup_locked(proc, desc, false);
+	lockdep_assert_held(&proc->refs_lock);
 	note = ref ? ref->freeze : NULL;
-	if (!note || note->cookie != cookie) {
-		mutex_unlock(&proc->refs_lock);
+	if (!note || note->cookie != cookie)
 		return -EINVAL;
-	}
 	node = ref->node;
 	spin_lock(&node->lock);
 	ref->freeze = NULL;
@@ -241,7 +252,6 @@ int kb_freeze_notify_clear(struct kb_thread *thread, u32 desc,
 	/* Else BC_FREEZE_NOTIFICATION_DONE queues the clear. */
 	spin_unlock(&proc->inner_lock);
 	spin_unlock(&node->lock);
-	mutex_unlock(&proc->refs_lock);
 	if (orphan)
 		kb_freeze_note_destroy(note);
 	return 0;

@@ -11,6 +11,7 @@
 #include "work.h"
 
 struct kb_proc;
+struct kb_ref;
 struct kb_thread;
 
 /**
@@ -41,9 +42,10 @@ struct kb_freeze_note {
 	struct kb_proc *proc;
 };
 
-int kb_freeze_notify_request(struct kb_thread *thread, u32 desc,
-			     binder_uintptr_t cookie);
-int kb_freeze_notify_clear(struct kb_thread *thread, u32 desc,
+struct kb_freeze_note *kb_freeze_notify_new(struct kb_proc *proc,
+					    binder_uintptr_t cookie);
+int kb_freeze_notify_request(struct kb_ref *ref, struct kb_freeze_note *note);
+int kb_freeze_notify_clear(struct kb_thread *thread, struct kb_ref *ref,
 			   binder_uintptr_t cookie);
 int kb_freeze_notify_done(struct kb_thread *thread, binder_uintptr_t cookie);
 void kb_freeze_notify_changed(struct kb_proc *proc, bool frozen);

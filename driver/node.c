@@ -24,6 +24,7 @@
 #include "ref.h"
 #include "stats.h"
 #include "thread.h"
+#include "transaction.h"
 
 static const struct kb_work_ops kb_node_work_ops;
 
@@ -188,7 +189,7 @@ static bool kb_node_settle_locked(struct kb_node *node)
 		if ((!strong && n->has_strong_ref) ||
 		    (!weak && n->has_weak_ref)) {
 			spin_lock(&owner->inner_lock);
-			if (!owner->inner.is_dead &&
+			if (!kb_proc_is_dead_locked(owner) &&
 			    !kb_work_queued(owner, &node->work)) {
 				kb_enqueue_proc(owner, &node->work);
 				kb_proc_wake(owner, NULL, false);
@@ -279,7 +280,7 @@ int kb_node_inc_locked(struct kb_node *node, bool strong, bool internal,
 	}
 	if (notify && thread && n->owner == thread->proc) {
 		spin_lock(&thread->proc->inner_lock);
-		if (!thread->inner.is_dead) {
+		if (!kb_thread_is_dead_locked(thread)) {
 			kb_work_dequeue(thread->proc, &node->work);
 			kb_enqueue_thread_deferred(thread, &node->work);
 		}
@@ -601,4 +602,112 @@ void kb_node_debug_info(struct kb_proc *proc,
 	info->has_weak_ref = node->inner.has_weak_ref;
 	spin_unlock(&node->lock);
 	kb_node_put_mem(node);
+}
+
+/**
+ * kb_node_take_outdated_locked() - TF_UPDATE_TXN: take the waiting call a
+ *	new one-way call supersedes
+ * @node: the called node
+ * @t: a one-way call with TF_UPDATE_TXN to a frozen process, not queued
+ *	yet
+ *
+ * Takes the first call in @node's one-way queue with the same code, flags
+ * and sending process as @t (as upstream since 5.19). The caller frees it
+ * after dropping the locks.
+ *
+ * Return: the call taken, or NULL.
+ */
+struct kb_transaction *kb_node_take_outdated_locked(struct kb_node *node,
+						    struct kb_transaction *t)
+	__must_hold(&node->lock)
+{
+	struct kb_transaction *old;
+	struct kb_work *w;
+
+	lockdep_assert_held(&node->lock);
+	list_for_each_entry(w, &node->inner.async_todo, entry) {
+		/* Only transactions have a transaction's ops. */
+		if (w->ops != t->work.ops)
+			continue;
+		old = container_of(w, struct kb_transaction, work);
+		if (old->code != t->code || old->flags != t->flags ||
+		    old->sender_tgid != t->sender_tgid ||
+		    old->to_proc != t->to_proc)
+			continue;
+		list_del_init(&w->entry);
+		return old;
+	}
+	return NULL;
+}
+
+/**
+ * kb_node_oneway_done() - the node's one-way call in flight is done (its
+ *	buffer is freed): hand the next one over
+ * @node: the node
+ * @proc: its owner, which received the call
+ *
+ * The next call waiting on the node goes to @proc's todo list, unless
+ * @proc is dead (its teardown cancels the node's queue); with none
+ * waiting, the node has no one-way call in flight any more.
+ */
+void kb_node_oneway_done(struct kb_node *node, struct kb_proc *proc)
+{
+	struct kb_work *next;
+
+	spin_lock(&node->lock);
+	next = list_first_entry_or_null(&node->inner.async_todo,
+					struct kb_work, entry);
+	if (!next) {
+		node->inner.has_async_transaction = false;
+	} else {
+		spin_lock(&proc->inner_lock);
+		if (!kb_proc_is_dead_locked(proc)) {
+			list_del_init(&next->entry);
+			kb_enqueue_proc(proc, next);
+			kb_proc_wake(proc, NULL, false);
+		}
+		spin_unlock(&proc->inner_lock);
+	}
+	spin_unlock(&node->lock);
+}
+
+/**
+ * kb_node_set_mgr() - make a node its device's context manager
+ * @node: the node, pinned by the caller
+ *
+ * The manager role holds the node strongly (a local strong and weak
+ * count, and a memory reference for the context's pointer), and its owner
+ * is taken to hold it already: no BR_INCREFS/BR_ACQUIRE is sent.
+ */
+void kb_node_set_mgr(struct kb_node *node)
+{
+	spin_lock(&node->lock);
+	node->inner.local_strong++;
+	node->inner.local_weak++;
+	node->inner.has_strong_ref = true;
+	node->inner.has_weak_ref = true;
+	node->inner.is_mgr = true;
+	spin_unlock(&node->lock);
+	refcount_inc(&node->mem);
+}
+
+/**
+ * kb_node_pin_foreign() - pin a node for a process that may take a ref on
+ *	it
+ * @node: the node (kept alive by the caller)
+ * @proc: the process
+ *
+ * Return: true with a tmp pin taken; false if @proc owns the node (no ref
+ * on one's own node) or it is retired.
+ */
+bool kb_node_pin_foreign(struct kb_node *node, struct kb_proc *proc)
+{
+	bool usable;
+
+	spin_lock(&node->lock);
+	usable = node->inner.owner != proc && !node->inner.retired;
+	if (usable)
+		node->inner.tmp++;
+	spin_unlock(&node->lock);
+	return usable;
 }

@@ -17,6 +17,7 @@
 
 struct kb_proc;
 struct kb_thread;
+struct kb_transaction;
 
 /**
  * struct kb_node_inner - node state protected by &kb_node.lock
@@ -106,5 +107,123 @@ void kb_proc_release_nodes(struct kb_proc *proc);
 void kb_proc_cancel_async(struct kb_proc *proc);
 void kb_node_debug_info(struct kb_proc *proc,
 			struct binder_node_debug_info *info);
+
+/*
+ * The node's own helpers for its @inner state (one-way queue, manager
+ * flag, owner): other files read and change it only through these and
+ * node.c's functions. The inline ones run on every one-way call, inside
+ * the critical section that queues it.
+ */
+
+/**
+ * kb_node_owner_locked() - the process that exports a node
+ * @node: the node
+ *
+ * Return: the owner, or NULL once it died (no reference is taken).
+ */
+static inline struct kb_proc *kb_node_owner_locked(struct kb_node *node)
+	__must_hold(&node->lock)
+{
+	lockdep_assert_held(&node->lock);
+	return node->inner.owner;
+}
+
+/**
+ * kb_node_queue_oneway_locked() - queue a one-way call behind the node's
+ *	call in flight, if it has one
+ * @node: the called node
+ * @work: the new one-way call's work
+ *
+ * One-way calls to a node are delivered one at a time, in order: the next
+ * one is handed over when the buffer of the previous one is freed
+ * (kb_node_oneway_done()).
+ *
+ * Return: true if @work waits on the node's queue; false if none was in
+ * flight: the node now has one, and the caller queues @work for delivery.
+ */
+static inline bool kb_node_queue_oneway_locked(struct kb_node *node,
+					       struct kb_work *work)
+	__must_hold(&node->lock)
+{
+	lockdep_assert_held(&node->lock);
+	if (!node->inner.has_async_transaction) {
+		node->inner.has_async_transaction = true;
+		return false;
+	}
+	list_add_tail(&work->entry, &node->inner.async_todo);
+	return true;
+}
+
+struct kb_transaction *kb_node_take_outdated_locked(struct kb_node *node,
+						    struct kb_transaction *t);
+void kb_node_oneway_done(struct kb_node *node, struct kb_proc *proc);
+void kb_node_set_mgr(struct kb_node *node);
+
+/**
+ * kb_node_is_mgr_locked() - whether a node is its device's context manager
+ * @node: the node
+ *
+ * Return: true if it is (its refs get handle 0).
+ */
+static inline bool kb_node_is_mgr_locked(struct kb_node *node)
+	__must_hold(&node->lock)
+{
+	lockdep_assert_held(&node->lock);
+	return node->inner.is_mgr;
+}
+
+/**
+ * kb_node_link_ref_locked() - a new ref on the node joins its refs
+ * @node: the node
+ * @entry: the ref's node_entry
+ */
+static inline void kb_node_link_ref_locked(struct kb_node *node,
+					   struct hlist_node *entry)
+	__must_hold(&node->lock)
+{
+	lockdep_assert_held(&node->lock);
+	hlist_add_head(entry, &node->inner.refs);
+}
+
+/**
+ * kb_node_unlink_ref_locked() - a ref on the node goes away
+ * @node: the node
+ * @entry: the ref's node_entry, linked by kb_node_link_ref_locked()
+ */
+static inline void kb_node_unlink_ref_locked(struct kb_node *node,
+					     struct hlist_node *entry)
+	__must_hold(&node->lock)
+{
+	lockdep_assert_held(&node->lock);
+	hlist_del(entry);
+}
+
+/**
+ * kb_node_strong_count_locked() - strong counts held on a node
+ * @node: the node
+ *
+ * Return: those of refs and of the kernel (BINDER_GET_NODE_INFO_FOR_REF).
+ */
+static inline int kb_node_strong_count_locked(struct kb_node *node)
+	__must_hold(&node->lock)
+{
+	lockdep_assert_held(&node->lock);
+	return node->inner.local_strong + node->inner.internal_strong;
+}
+
+/**
+ * kb_node_weak_count_locked() - weak counts the kernel holds on a node
+ * @node: the node
+ *
+ * Return: the count (BINDER_GET_NODE_INFO_FOR_REF).
+ */
+static inline int kb_node_weak_count_locked(struct kb_node *node)
+	__must_hold(&node->lock)
+{
+	lockdep_assert_held(&node->lock);
+	return node->inner.local_weak;
+}
+
+bool kb_node_pin_foreign(struct kb_node *node, struct kb_proc *proc);
 
 #endif /* _KB_NODE_H */

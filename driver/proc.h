@@ -19,6 +19,7 @@
 #include <linux/workqueue.h>
 
 #include "alloc.h"
+#include "internal.h"
 
 struct kb_context;
 struct kb_thread;
@@ -207,5 +208,198 @@ static inline bool kb_proc_may_request_note(struct kb_proc *proc)
 bool kb_proc_enter_send(struct kb_proc *proc);
 void kb_proc_exit_send(struct kb_proc *proc);
 void kb_proc_last_sender_gone(struct kb_proc *proc);
+
+/*
+ * The process's own helpers for its @inner state: other files read and
+ * change it only through these, with @inner_lock held. They are inline:
+ * most run on every transaction, inside critical sections that must stay
+ * as short (and as atomic) as they are.
+ */
+
+/**
+ * kb_proc_is_dead_locked() - whether a process takes no more work
+ * @proc: the process
+ *
+ * Return: true once its file was released or its opener exited.
+ */
+static inline bool kb_proc_is_dead_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return proc->inner.is_dead;
+}
+
+/**
+ * kb_proc_is_frozen_locked() - whether a process is frozen (BINDER_FREEZE)
+ * @proc: the process
+ *
+ * Return: true while it is.
+ */
+static inline bool kb_proc_is_frozen_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return proc->inner.is_frozen;
+}
+
+/**
+ * kb_proc_accept_call_locked() - whether a process takes an incoming call
+ * @proc: the receiving process
+ * @oneway: the call is one-way
+ *
+ * A frozen process records that a call arrived (for
+ * BINDER_GET_FROZEN_INFO) and refuses a synchronous one; a dead process
+ * refuses any. Called in the critical section that queues the call, so
+ * that the answer still holds when it is queued.
+ *
+ * Return: KB_OK, or BR_FROZEN_REPLY (-EAGAIN) or BR_DEAD_REPLY (-ESRCH).
+ */
+static inline struct kb_status kb_proc_accept_call_locked(struct kb_proc *proc,
+							  bool oneway)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	if (proc->inner.is_frozen) {
+		proc->inner.sync_recv |= !oneway;
+		proc->inner.async_recv |= oneway;
+		if (!oneway)
+			return kb_fail(BR_FROZEN_REPLY, -EAGAIN);
+	}
+	if (proc->inner.is_dead)
+		return kb_fail(BR_DEAD_REPLY, -ESRCH);
+	return KB_OK;
+}
+
+/**
+ * kb_proc_count_txn_locked() - count a transaction queued to a process
+ * @proc: the receiving process
+ *
+ * Counted until the transaction is freed (kb_proc_uncount_txn_locked()):
+ * BINDER_FREEZE waits for the count to drop to zero.
+ */
+static inline void kb_proc_count_txn_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	proc->inner.outstanding++;
+}
+
+/**
+ * kb_proc_uncount_txn_locked() - a counted transaction is freed
+ * @proc: the process it was queued to
+ *
+ * Wakes a BINDER_FREEZE waiting for the last one.
+ */
+static inline void kb_proc_uncount_txn_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	if (!--proc->inner.outstanding && proc->inner.is_frozen)
+		wake_up_interruptible_all(&proc->freeze_wait);
+}
+
+/**
+ * kb_proc_exit_send_locked() - kb_proc_exit_send() inside a critical
+ *	section of @proc the sender is in anyway
+ * @proc: the receiving process
+ *
+ * Return: true if that was the last sender of a dead process: the caller
+ * calls kb_proc_last_sender_gone() once the lock is dropped.
+ */
+static inline bool kb_proc_exit_send_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return --proc->inner.senders == 0 && proc->inner.is_dead;
+}
+
+/**
+ * kb_proc_outstanding_locked() - transactions queued to a process and not
+ *	yet freed
+ * @proc: the process
+ *
+ * Return: their number.
+ */
+static inline u32 kb_proc_outstanding_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return proc->inner.outstanding;
+}
+
+/**
+ * kb_proc_set_frozen_locked() - BINDER_FREEZE: freeze or thaw a process
+ * @proc: the process
+ * @frozen: freeze it (else thaw it)
+ *
+ * What arrives from now on is recorded anew (kb_proc_accept_call_locked()).
+ */
+static inline void kb_proc_set_frozen_locked(struct kb_proc *proc, bool frozen)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	proc->inner.sync_recv = false;
+	proc->inner.async_recv = false;
+	proc->inner.is_frozen = frozen;
+}
+
+/**
+ * kb_proc_freeze_failed_locked() - a freeze did not complete: thaw
+ * @proc: the process
+ *
+ * What arrived while the freeze waited stays recorded.
+ */
+static inline void kb_proc_freeze_failed_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	proc->inner.is_frozen = false;
+}
+
+/**
+ * kb_proc_take_spawn_request_locked() - a spawned looper registers
+ * @proc: the process
+ *
+ * Return: true if a BR_SPAWN_LOOPER was outstanding: it is now counted as
+ * started; false if none was (the registration is invalid).
+ */
+static inline bool kb_proc_take_spawn_request_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	if (!proc->inner.requested_threads)
+		return false;
+	proc->inner.requested_threads--;
+	proc->inner.requested_threads_started++;
+	return true;
+}
+
+/**
+ * kb_proc_sync_recv_locked() - whether a synchronous call was refused
+ *	since the process was last frozen or thawed
+ * @proc: the process
+ *
+ * Return: true if one was (BINDER_GET_FROZEN_INFO).
+ */
+static inline bool kb_proc_sync_recv_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return proc->inner.sync_recv;
+}
+
+/**
+ * kb_proc_async_recv_locked() - whether a one-way call arrived since the
+ *	process was last frozen or thawed
+ * @proc: the process
+ *
+ * Return: true if one did (BINDER_GET_FROZEN_INFO).
+ */
+static inline bool kb_proc_async_recv_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return proc->inner.async_recv;
+}
 
 #endif /* _KB_PROC_H */

@@ -156,7 +156,7 @@ static struct kb_ref *kb_ref_create_locked(struct kb_proc *proc,
 	ref->proc = proc;
 	ref->node = node;
 	spin_lock(&node->lock);
-	is_mgr = node->inner.is_mgr;
+	is_mgr = kb_node_is_mgr_locked(node);
 	spin_unlock(&node->lock);
 	if (kb_ref_insert_desc(proc, ref, is_mgr)) {
 		kfree(ref);
@@ -166,7 +166,7 @@ static struct kb_ref *kb_ref_create_locked(struct kb_proc *proc,
 	rb_insert_color(&ref->rb_node, &proc->refs_by_node);
 
 	spin_lock(&node->lock);
-	hlist_add_head(&ref->node_entry, &node->inner.refs);
+	kb_node_link_ref_locked(node, &ref->node_entry);
 	spin_unlock(&node->lock);
 	kb_stats_created(KB_OBJ_REF);
 	return ref;
@@ -188,7 +188,7 @@ static void kb_ref_destroy_locked(struct kb_ref *ref)
 	ida_free(&proc->descs, ref->desc);
 
 	spin_lock(&node->lock);
-	hlist_del(&ref->node_entry);
+	kb_node_unlink_ref_locked(node, &ref->node_entry);
 	death = ref->death;
 	ref->death = NULL;
 	freeze = ref->freeze;
@@ -287,22 +287,14 @@ static int kb_ref_inc_mgr(struct kb_proc *proc, bool strong)
 {
 	struct kb_context *ctx = proc->ctx;
 	struct kb_node *node;
-	bool usable;
 	u32 desc;
 	int ret;
 
 	mutex_lock(&ctx->mgr_lock);
 	node = rcu_dereference_protected(ctx->mgr_node,
 					 lockdep_is_held(&ctx->mgr_lock));
-	if (node) {
-		spin_lock(&node->lock);
-		usable = node->inner.owner != proc && !node->inner.retired;
-		if (usable)
-			node->inner.tmp++;
-		spin_unlock(&node->lock);
-		if (!usable)
-			node = NULL;
-	}
+	if (node && !kb_node_pin_foreign(node, proc))
+		node = NULL;
 	mutex_unlock(&ctx->mgr_lock);
 	if (!node)
 		return -EINVAL;
@@ -375,7 +367,7 @@ int kb_ref_node_info(struct kb_proc *proc,
 					 lockdep_is_held(&ctx->mgr_lock));
 	if (node) {
 		spin_lock(&node->lock);
-		is_mgr = node->inner.owner == proc;
+		is_mgr = kb_node_owner_locked(node) == proc;
 		spin_unlock(&node->lock);
 	}
 	mutex_unlock(&ctx->mgr_lock);
@@ -386,9 +378,8 @@ int kb_ref_node_info(struct kb_proc *proc,
 	if (!node)
 		return -EINVAL;
 	spin_lock(&node->lock);
-	info->strong_count = node->inner.local_strong +
-			     node->inner.internal_strong;
-	info->weak_count = node->inner.local_weak;
+	info->strong_count = kb_node_strong_count_locked(node);
+	info->weak_count = kb_node_weak_count_locked(node);
 	spin_unlock(&node->lock);
 	kb_node_unpin(node);
 	return 0;

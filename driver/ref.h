@@ -27,8 +27,9 @@ struct kb_thread;
  * @desc: the handle value (protected by proc->refs_lock)
  * @strong: strong count (protected by proc->refs_lock)
  * @weak: weak count (protected by proc->refs_lock)
- * @death: the death notification request, or NULL (protected by
- *	proc->refs_lock)
+ * @death: the death notification request, or NULL (written under
+ *	proc->refs_lock and node->lock; read under either: the node's
+ *	death walk, kb_death_notify(), holds only node->lock)
  * @freeze: the freeze notification request, or NULL (written under
  *	proc->refs_lock and node->lock; read under either)
  */

@@ -21,7 +21,6 @@
 
 #include "alloc.h"
 #include "context.h"
-#include "freeze.h"
 #include "logs.h"
 #include "netlink.h"
 #include "node.h"
@@ -92,11 +91,9 @@ struct kb_send {
 static void kb_send_exit_locked(struct kb_send *s)
 	__must_hold(&s->target_proc->inner_lock)
 {
-	struct kb_proc *proc = s->target_proc;
-
-	lockdep_assert_held(&proc->inner_lock);
+	lockdep_assert_held(&s->target_proc->inner_lock);
 	s->exited = true;
-	s->exit_wake = --proc->inner.senders == 0 && proc->inner.is_dead;
+	s->exit_wake = kb_proc_exit_send_locked(s->target_proc);
 }
 
 /* After kb_send_exit_locked(), with the lock dropped. */
@@ -133,8 +130,7 @@ static void kb_send_unpop_reply(struct kb_send *s)
 	struct kb_thread *thread = s->thread;
 
 	spin_lock(&s->proc->inner_lock);
-	t->to_parent = thread->inner.transaction_stack;
-	thread->inner.transaction_stack = t;
+	kb_thread_stack_push_incoming_locked(thread, t);
 	spin_unlock(&s->proc->inner_lock);
 	s->in_reply_to = NULL;
 }
@@ -148,13 +144,10 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	bool ok;
 
 	spin_lock(&s->proc->inner_lock);
-	t = thread->inner.transaction_stack;
-	if (!t || t->to_thread != thread) {
-		spin_unlock(&s->proc->inner_lock);
-		return kb_fail(BR_FAILED_REPLY, -EPROTO);
-	}
-	thread->inner.transaction_stack = t->to_parent;
+	t = kb_thread_stack_pop_incoming_locked(thread);
 	spin_unlock(&s->proc->inner_lock);
+	if (!t)
+		return kb_fail(BR_FAILED_REPLY, -EPROTO);
 	s->in_reply_to = t;
 	kb_set_nice(t->saved_nice);
 
@@ -163,7 +156,7 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 		return kb_fail(BR_DEAD_REPLY, -ESRCH);
 	s->target_thread = from;
 	spin_lock(&from->proc->inner_lock);
-	ok = from->inner.transaction_stack == t;
+	ok = kb_thread_stack_top_locked(from) == t;
 	spin_unlock(&from->proc->inner_lock);
 	if (!ok) {
 		/* Refused; the call stays where it is, on both stacks. */
@@ -188,7 +181,7 @@ static struct kb_thread *kb_send_stack_waiter(const struct kb_send *s,
 					      bool *bad_stack)
 	__must_hold(&s->proc->inner_lock)
 {
-	struct kb_transaction *t = s->thread->inner.transaction_stack;
+	struct kb_transaction *t = kb_thread_stack_top_locked(s->thread);
 	struct kb_thread *found = NULL;
 
 	lockdep_assert_held(&s->proc->inner_lock);
@@ -273,7 +266,7 @@ static struct kb_status kb_send_find_call_target(struct kb_send *s)
 	 * it again in kb_send_cleanup()).
 	 */
 	spin_lock(&node->lock);
-	owner = node->inner.owner;
+	owner = kb_node_owner_locked(node);
 	if (owner && owner != s->proc) {
 		kb_proc_get(owner);
 		kb_node_inc_locked(node, true, false, NULL);
@@ -445,35 +438,28 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 
 	spin_lock(&node->lock);
 	spin_lock(&proc->inner_lock);
-	if (proc->inner.is_frozen) {
-		proc->inner.sync_recv |= !oneway;
-		proc->inner.async_recv |= oneway;
-	}
-	if (proc->inner.is_frozen && !oneway) {
-		st = kb_fail(BR_FROZEN_REPLY, -EAGAIN);
-	} else if (proc->inner.is_dead || (thread && thread->inner.is_dead)) {
+	st = kb_proc_accept_call_locked(proc, oneway);
+	if (kb_ok(st) && thread && kb_thread_is_dead_locked(thread))
 		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
-	} else if (oneway && node->inner.has_async_transaction) {
-		if (proc->inner.is_frozen && (t->flags & TF_UPDATE_TXN))
-			outdated = kb_freeze_take_outdated(node, t);
-		list_add_tail(&t->work.entry, &node->inner.async_todo);
-	} else {
-		if (oneway)
-			node->inner.has_async_transaction = true;
-		if (!thread)
-			thread = kb_proc_select_thread(proc);
-		if (thread) {
-			kb_enqueue_thread(thread, &t->work);
-			wake = thread;
-		} else {
-			kb_enqueue_proc(proc, &t->work);
-			kb_proc_wake(proc, NULL, false);
-		}
-	}
 	if (kb_ok(st)) {
+		/* Looked for before @t joins the queue, which it would match. */
+		if (oneway && (t->flags & TF_UPDATE_TXN) &&
+		    kb_proc_is_frozen_locked(proc))
+			outdated = kb_node_take_outdated_locked(node, t);
+		if (!oneway || !kb_node_queue_oneway_locked(node, &t->work)) {
+			if (!thread)
+				thread = kb_proc_select_thread(proc);
+			if (thread) {
+				kb_enqueue_thread(thread, &t->work);
+				wake = thread;
+			} else {
+				kb_enqueue_proc(proc, &t->work);
+				kb_proc_wake(proc, NULL, false);
+			}
+		}
 		t->counted = true;
-		proc->inner.outstanding++;
-		s->pending_frozen = oneway && proc->inner.is_frozen;
+		kb_proc_count_txn_locked(proc);
+		s->pending_frozen = oneway && kb_proc_is_frozen_locked(proc);
 	}
 	/* The outdated call's buffer is freed below: still a sender then. */
 	if (kb_ok(st) && !outdated)
@@ -512,14 +498,13 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 	 * call meanwhile must not be dropped.
 	 */
 	spin_lock(&proc->inner_lock);
-	if (target->inner.is_dead) {
+	if (kb_thread_is_dead_locked(target)) {
 		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
-	} else if (target->inner.transaction_stack != s->in_reply_to) {
+	} else if (!kb_thread_stack_pop_call_locked(target, s->in_reply_to)) {
 		st = kb_fail(BR_FAILED_REPLY, -EPROTO);
 	} else {
-		target->inner.transaction_stack = s->in_reply_to->from_parent;
 		s->t->counted = true;
-		proc->inner.outstanding++;
+		kb_proc_count_txn_locked(proc);
 		kb_enqueue_thread(target, &s->t->work);
 		kb_send_exit_locked(s);
 	}
@@ -559,8 +544,7 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 			return st;
 		}
 		t->to_thread = s->target_thread;
-		t->from_parent = thread->inner.transaction_stack;
-		thread->inner.transaction_stack = t;
+		kb_thread_stack_push_call_locked(thread, t);
 		kb_enqueue_thread_deferred(thread, s->tcomplete);
 	}
 	spin_unlock(&s->proc->inner_lock);
@@ -579,7 +563,7 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 	kb_work_dequeue(s->proc, s->tcomplete);
 	/* Off the stack before kb_send_cleanup() frees it, wherever it is. */
 	if (!oneway)
-		kb_transaction_unlink_locked(thread, t);
+		kb_thread_stack_unlink_locked(thread, t);
 	spin_unlock(&s->proc->inner_lock);
 	return st;
 }
@@ -654,7 +638,8 @@ static void kb_send_report(const struct kb_send *s, u32 error)
  * @thread: the sending thread
  * @tr: the user's transaction data
  * @reply: a BC_REPLY
- * @extra_buffers_size: room for scatter-gather buffers (0 for now)
+ * @extra_buffers_size: room for the scatter-gather buffers of its
+ *	BINDER_TYPE_PTR objects (BC_TRANSACTION_SG, BC_REPLY_SG; 0 otherwise)
  *
  * Failures are reported to the sender as BR_FAILED_REPLY or BR_DEAD_REPLY;
  * a failed reply is reported to the caller waiting for it instead, and the

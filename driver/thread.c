@@ -256,14 +256,9 @@ void kb_thread_register_looper(struct kb_thread *thread)
 	struct kb_proc *proc = thread->proc;
 
 	spin_lock(&proc->inner_lock);
-	if (thread->inner.looper & KB_LOOPER_ENTERED) {
+	if ((thread->inner.looper & KB_LOOPER_ENTERED) ||
+	    !kb_proc_take_spawn_request_locked(proc))
 		thread->inner.looper |= KB_LOOPER_INVALID;
-	} else if (!proc->inner.requested_threads) {
-		thread->inner.looper |= KB_LOOPER_INVALID;
-	} else {
-		proc->inner.requested_threads--;
-		proc->inner.requested_threads_started++;
-	}
 	thread->inner.looper |= KB_LOOPER_REGISTERED;
 	spin_unlock(&proc->inner_lock);
 }
@@ -349,4 +344,57 @@ struct binder_extended_error kb_thread_take_error(struct kb_thread *thread)
 	thread->inner.ee.command = BR_OK;
 	thread->inner.ee.param = 0;
 	return ee;
+}
+
+/**
+ * kb_thread_stack_unlink_locked() - take a transaction off a thread's stack
+ * @thread: the thread
+ * @t: the transaction
+ *
+ * Normally @t is the top. Wherever it is, the entry above it is linked to
+ * the one below, so that @t can be freed without leaving the stack pointing
+ * at it.
+ *
+ * Return: true if @t was on the stack.
+ */
+bool kb_thread_stack_unlink_locked(struct kb_thread *thread,
+				   struct kb_transaction *t)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_transaction **link = &thread->inner.transaction_stack;
+
+	lockdep_assert_held(&thread->proc->inner_lock);
+	while (*link && *link != t)
+		link = (*link)->to_thread == thread ? &(*link)->to_parent :
+						      &(*link)->from_parent;
+	if (!*link)
+		return false;
+	*link = t->to_thread == thread ? t->to_parent : t->from_parent;
+	return true;
+}
+
+/**
+ * kb_proc_threads_in_call_locked() - whether a thread of a process is in a
+ *	transaction
+ * @proc: the process
+ *
+ * For BINDER_FREEZE and BINDER_GET_FROZEN_INFO, never on the transaction
+ * path.
+ *
+ * Return: true if any thread's transaction stack is not empty (it sent a
+ * call or handles one).
+ */
+bool kb_proc_threads_in_call_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	struct kb_thread *thread;
+	struct rb_node *n;
+
+	lockdep_assert_held(&proc->inner_lock);
+	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n)) {
+		thread = rb_entry(n, struct kb_thread, rb);
+		if (thread->inner.transaction_stack)
+			return true;
+	}
+	return false;
 }

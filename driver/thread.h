@@ -13,10 +13,11 @@
 #include <linux/wait.h>
 
 #include "internal.h"
+#include "proc.h"
+#include "transaction.h"
 #include "work.h"
 
 struct kb_proc;
-struct kb_transaction;
 
 /* Looper state bits (kb_thread_inner.looper) */
 #define KB_LOOPER_REGISTERED	BIT(0)	/* BC_REGISTER_LOOPER */
@@ -119,5 +120,130 @@ void kb_set_nice(long nice);
 void kb_thread_set_error(struct kb_thread *thread, u32 id, u32 command,
 			 s32 param);
 struct binder_extended_error kb_thread_take_error(struct kb_thread *thread);
+
+/*
+ * The thread's own helpers for its @inner state: other files read and
+ * change it only through these, with the process's inner_lock held.
+ * Inline: the transaction stack is pushed and popped on every
+ * synchronous call, inside critical sections that must stay as they are.
+ *
+ * The transaction stack links each transaction the thread sent through
+ * its @from_parent and each one it received through its @to_parent; a
+ * transaction whose @to_thread is the thread is one it received.
+ */
+
+/**
+ * kb_thread_is_dead_locked() - whether a thread exited
+ * @thread: the thread
+ *
+ * Return: true once nothing may be queued to it any more.
+ */
+static inline bool kb_thread_is_dead_locked(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	return thread->inner.is_dead;
+}
+
+/**
+ * kb_thread_is_looper_locked() - whether a thread is a looper
+ * @thread: the thread
+ *
+ * Return: true after BC_REGISTER_LOOPER or BC_ENTER_LOOPER.
+ */
+static inline bool kb_thread_is_looper_locked(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	return thread->inner.looper &
+	       (KB_LOOPER_REGISTERED | KB_LOOPER_ENTERED);
+}
+
+/**
+ * kb_thread_stack_top_locked() - the innermost transaction of a thread
+ * @thread: the thread
+ *
+ * Return: the top of its transaction stack, or NULL.
+ */
+static inline struct kb_transaction *
+kb_thread_stack_top_locked(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	return thread->inner.transaction_stack;
+}
+
+/**
+ * kb_thread_stack_push_call_locked() - push a call the thread sends
+ * @thread: the sending thread
+ * @t: the synchronous call, not on any stack yet
+ */
+static inline void kb_thread_stack_push_call_locked(struct kb_thread *thread,
+						    struct kb_transaction *t)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	t->from_parent = thread->inner.transaction_stack;
+	thread->inner.transaction_stack = t;
+}
+
+/**
+ * kb_thread_stack_pop_call_locked() - pop the call a reply answers from
+ *	the stack of the thread that sent it
+ * @thread: the thread that sent @t and waits for the reply
+ * @t: the call being answered
+ *
+ * Return: true if @t was the top and is popped; false (nothing changes)
+ * if anything was stacked above it.
+ */
+static inline bool kb_thread_stack_pop_call_locked(struct kb_thread *thread,
+						   struct kb_transaction *t)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	if (thread->inner.transaction_stack != t)
+		return false;
+	thread->inner.transaction_stack = t->from_parent;
+	return true;
+}
+
+/**
+ * kb_thread_stack_push_incoming_locked() - push a call the thread received
+ * @thread: the receiving thread (@t->to_thread)
+ * @t: the call
+ */
+static inline void
+kb_thread_stack_push_incoming_locked(struct kb_thread *thread,
+				     struct kb_transaction *t)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	t->to_parent = thread->inner.transaction_stack;
+	thread->inner.transaction_stack = t;
+}
+
+/**
+ * kb_thread_stack_pop_incoming_locked() - pop the call the thread answers
+ * @thread: the replying thread
+ *
+ * Return: the top of the stack, popped, if it is a call the thread
+ * received; else NULL (nothing to reply to) and nothing changes.
+ */
+static inline struct kb_transaction *
+kb_thread_stack_pop_incoming_locked(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_transaction *t = thread->inner.transaction_stack;
+
+	lockdep_assert_held(&thread->proc->inner_lock);
+	if (!t || t->to_thread != thread)
+		return NULL;
+	thread->inner.transaction_stack = t->to_parent;
+	return t;
+}
+
+bool kb_thread_stack_unlink_locked(struct kb_thread *thread,
+				   struct kb_transaction *t);
+bool kb_proc_threads_in_call_locked(struct kb_proc *proc);
 
 #endif /* _KB_THREAD_H */

@@ -98,8 +98,8 @@ void kb_transaction_free(struct kb_transaction *t)
 	if (t->buffer)
 		t->buffer->transaction = NULL;
 	t->buffer = NULL;
-	if (t->counted && !--to->inner.outstanding && to->inner.is_frozen)
-		wake_up_interruptible_all(&to->freeze_wait);
+	if (t->counted)
+		kb_proc_uncount_txn_locked(to);
 	t->counted = false;
 	spin_unlock(&to->inner_lock);
 
@@ -153,7 +153,6 @@ void kb_transaction_release_buffer(struct kb_proc *proc,
 				   unsigned int how)
 {
 	struct kb_node *node = buffer->target_node;
-	struct kb_work *next;
 
 	spin_lock(&proc->inner_lock);
 	if (buffer->transaction)
@@ -161,23 +160,8 @@ void kb_transaction_release_buffer(struct kb_proc *proc,
 	buffer->transaction = NULL;
 	spin_unlock(&proc->inner_lock);
 
-	if (node && buffer->async_transaction && how) {
-		spin_lock(&node->lock);
-		next = list_first_entry_or_null(&node->inner.async_todo,
-						struct kb_work, entry);
-		if (!next) {
-			node->inner.has_async_transaction = false;
-		} else {
-			spin_lock(&proc->inner_lock);
-			if (!proc->inner.is_dead) {
-				list_del_init(&next->entry);
-				kb_enqueue_proc(proc, next);
-				kb_proc_wake(proc, NULL, false);
-			}
-			spin_unlock(&proc->inner_lock);
-		}
-		spin_unlock(&node->lock);
-	}
+	if (node && buffer->async_transaction && how)
+		kb_node_oneway_done(node, proc);
 	kb_objects_release(proc, buffer, objects, how == KB_BUF_DELIVERED);
 	buffer->target_node = NULL;
 	if (node)
@@ -204,33 +188,6 @@ int kb_transaction_free_user_buffer(struct kb_thread *thread,
 		return -EINVAL;
 	kb_transaction_release_buffer(proc, buffer, SIZE_MAX, KB_BUF_DELIVERED);
 	return 0;
-}
-
-/**
- * kb_transaction_unlink_locked() - take a transaction off a thread's stack
- * @thread: the thread
- * @t: the transaction
- *
- * Normally @t is the top. Wherever it is, the entry above it is linked to
- * the one below, so that @t can be freed without leaving the stack pointing
- * at it.
- *
- * Return: true if @t was on the stack.
- */
-bool kb_transaction_unlink_locked(struct kb_thread *thread,
-				  struct kb_transaction *t)
-	__must_hold(&thread->proc->inner_lock)
-{
-	struct kb_transaction **link = &thread->inner.transaction_stack;
-
-	lockdep_assert_held(&thread->proc->inner_lock);
-	while (*link && *link != t)
-		link = (*link)->to_thread == thread ? &(*link)->to_parent :
-						      &(*link)->from_parent;
-	if (!*link)
-		return false;
-	*link = t->to_thread == thread ? t->to_parent : t->from_parent;
-	return true;
 }
 
 /**
@@ -275,8 +232,8 @@ void kb_transaction_failed_reply(struct kb_transaction *t, u32 cmd)
 		from = kb_transaction_get_from(t);
 		if (from) {
 			spin_lock(&from->proc->inner_lock);
-			top = from->inner.transaction_stack == t;
-			if (!kb_transaction_unlink_locked(from, t))
+			top = kb_thread_stack_top_locked(from) == t;
+			if (!kb_thread_stack_unlink_locked(from, t))
 				top = true;
 			spin_unlock(&from->proc->inner_lock);
 			if (!top)

@@ -78,8 +78,6 @@ int kb_transaction_module_init(void);
 void kb_transaction_module_exit(void);
 struct kb_transaction *kb_transaction_new(int debug_id);
 void kb_transaction_free(struct kb_transaction *t);
-bool kb_transaction_unlink_locked(struct kb_thread *thread,
-				  struct kb_transaction *t);
 bool kb_transaction_queued_on(struct kb_thread *thread);
 struct kb_thread *kb_transaction_get_from(struct kb_transaction *t);
 void kb_transaction_discard(struct kb_transaction *t);
