@@ -20,7 +20,7 @@
 #                   else function_graph self time per driver function)
 #   BENCH_PROFILE_CALLS  round trips the sampling profile watches (20000)
 #   BENCH_KBINDER_PARAMS  more kbinder module parameters, space separated
-#                   (e.g. defer_reply_complete=1, an experiment)
+#                   (e.g. isolate_ipc_ns=0)
 #   (old)           when the initramfs holds kbinder_old.ko (make bench
 #                   OLD=REV: kbinder built from another commit under
 #                   its own module name), it is loaded with devices=kbinder_old
