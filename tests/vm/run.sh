@@ -18,6 +18,11 @@
 #                      2,sockets=2,cores=1,threads=1 to see two CPUs
 #   --quiet            do not stream the guest's output
 #
+# One guest at a time per host: overlapping TCG guests on a small host wedge
+# in boot (shared/VM-NOTES.md), so every boot waits for a host-wide lock
+# (KBINDER_VM_LOCK, default /tmp/kbinder-vm.lock); --timeout counts from the
+# moment the lock is held.
+#
 # Three serial ports: ttyS0 the kernel console (console.log), ttyS1 what the
 # guest's programs print (output.log, streamed here), ttyS2 result lines and
 # the verdict (results.log). The run fails when the verdict is missing, when
@@ -42,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--memory) memory=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--quiet) quiet=1 ;;
-	-h | --help) sed -n '3,27p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,32p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) script=$1 ;;
 	esac
@@ -95,6 +100,14 @@ probe_accel() {
 	[ -n "$accel_cache" ] && echo "$boot_id $accel" >"$accel_cache"
 	echo "$accel"
 }
+
+# The lock is held until this script exits; QEMU inherits it, so a guest
+# that outlives us (it cannot: timeout kills it) would keep it too.
+exec 9>>"${KBINDER_VM_LOCK:-/tmp/kbinder-vm.lock}"
+if ! flock -n 9; then
+	echo "vm: waiting for another guest on this host to finish (${KBINDER_VM_LOCK:-/tmp/kbinder-vm.lock})"
+	flock 9
+fi
 
 accel=$(probe_accel)
 echo "vm: booting $(basename "$kernel") with $accel, script $script, driver $driver, logs in $logdir"
