@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--memory) memory=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--quiet) quiet=1 ;;
-	-h | --help) sed -n '3,32p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,31p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) script=$1 ;;
 	esac
