@@ -51,8 +51,11 @@ ensure_packages() {
 	fi
 	log "installing: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
-		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
+	# Another job may hold the dpkg lock for a while: wait, do not fail.
+	local wait=(-o DPkg::Lock::Timeout=600)
+	apt-get install "${wait[@]}" -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+		{ apt-get update "${wait[@]}" -qq &&
+			apt-get install "${wait[@]}" -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
 }
 
 source_version() {
