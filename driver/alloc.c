@@ -441,7 +441,7 @@ int kb_alloc_mmap(struct kb_alloc *alloc, struct vm_area_struct *vma)
 	kb_alloc_insert_free(alloc, buffer);
 	alloc->mapped = true;
 	/* vm_insert_page() under mmap_read_lock needs VM_MIXEDMAP set now. */
-	vma->vm_flags |= VM_DONTCOPY | VM_MIXEDMAP;
+	vm_flags_set(vma, VM_DONTCOPY | VM_MIXEDMAP);
 	mutex_unlock(&alloc->lock);
 	return 0;
 

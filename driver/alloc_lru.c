@@ -36,14 +36,14 @@ void kb_alloc_lru_add(struct kb_alloc_page *desc)
 	__must_hold(&desc->alloc->lock)
 {
 	lockdep_assert_held(&desc->alloc->lock);
-	list_lru_add(&kb_alloc_lru, &desc->lru);
+	list_lru_add_obj(&kb_alloc_lru, &desc->lru);
 }
 
 bool kb_alloc_lru_del(struct kb_alloc_page *desc)
 	__must_hold(&desc->alloc->lock)
 {
 	lockdep_assert_held(&desc->alloc->lock);
-	return list_lru_del(&kb_alloc_lru, &desc->lru);
+	return list_lru_del_obj(&kb_alloc_lru, &desc->lru);
 }
 
 void kb_alloc_lru_sync(void)
@@ -101,7 +101,7 @@ static enum lru_status kb_alloc_lru_isolate(struct list_head *item,
 		struct vm_area_struct *vma = vma_lookup(mm, addr);
 
 		if (vma && vma->vm_file == alloc->file)
-			zap_page_range(vma, addr, PAGE_SIZE);
+			kb_zap_page_range(vma, addr, PAGE_SIZE);
 		mmap_read_unlock(mm);
 		mmput_async(mm);
 	}
@@ -143,14 +143,12 @@ static unsigned long kb_alloc_shrink_scan(struct shrinker *shrinker,
 	return freed;
 }
 
-static struct shrinker kb_alloc_shrinker = {
-	.count_objects = kb_alloc_shrink_count,
-	.scan_objects = kb_alloc_shrink_scan,
-	.seeks = DEFAULT_SEEKS,
-};
+/* The shrinker of kb_alloc_lru, from kb_alloc_shrinker_register() on. */
+static struct shrinker *kb_alloc_shrinker;
 
 int kb_alloc_shrinker_register(void)
 {
+	struct shrinker *shrinker;
 	int ret;
 
 	ret = init_srcu_struct(&kb_alloc_srcu);
@@ -159,9 +157,13 @@ int kb_alloc_shrinker_register(void)
 	ret = list_lru_init(&kb_alloc_lru);
 	if (ret)
 		goto err_srcu;
-	ret = register_shrinker(&kb_alloc_shrinker, "kbinder-alloc");
-	if (ret)
+	shrinker = kb_shrinker_create("kbinder-alloc", kb_alloc_shrink_count,
+				      kb_alloc_shrink_scan);
+	if (IS_ERR(shrinker)) {
+		ret = PTR_ERR(shrinker);
 		goto err_lru;
+	}
+	kb_alloc_shrinker = shrinker;
 	return 0;
 
 err_lru:
@@ -173,7 +175,8 @@ err_srcu:
 
 void kb_alloc_shrinker_unregister(void)
 {
-	unregister_shrinker(&kb_alloc_shrinker);
+	kb_shrinker_destroy(kb_alloc_shrinker);
+	kb_alloc_shrinker = NULL;
 	WARN_ON(list_lru_count(&kb_alloc_lru));
 	list_lru_destroy(&kb_alloc_lru);
 	cleanup_srcu_struct(&kb_alloc_srcu);

@@ -57,7 +57,7 @@ static int kb_st_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
-	vma->vm_flags &= ~VM_MAYWRITE;
+	vm_flags_clear(vma, VM_MAYWRITE);
 	vma->vm_ops = &kb_st_vm_ops;
 	vma->vm_private_data = st;
 	return kb_alloc_mmap(&st->alloc, vma);

@@ -161,9 +161,7 @@ static struct inode *kb_fs_char_inode(struct super_block *sb, int minor,
 	if (!inode)
 		return NULL;
 	inode->i_ino = ino;
-	inode->i_mtime = current_time(inode);
-	inode->i_atime = inode->i_mtime;
-	inode->i_ctime = inode->i_mtime;
+	simple_inode_init_ts(inode);
 	init_special_inode(inode, S_IFCHR | 0600,
 			   MKDEV(MAJOR(kb_fs_dev), minor));
 	inode->i_fop = fops;
@@ -305,14 +303,14 @@ static int kb_fs_unlink(struct inode *dir, struct dentry *dentry)
 	return simple_unlink(dir, dentry);
 }
 
-static int kb_fs_rename(struct user_namespace *mnt_userns,
+static int kb_fs_rename(struct mnt_idmap *idmap,
 			struct inode *old_dir, struct dentry *old_dentry,
 			struct inode *new_dir, struct dentry *new_dentry,
 			unsigned int flags)
 {
 	if (kb_fs_is_control(old_dentry) || kb_fs_is_control(new_dentry))
 		return -EPERM;
-	return simple_rename(&init_user_ns, old_dir, old_dentry, new_dir,
+	return simple_rename(&nop_mnt_idmap, old_dir, old_dentry, new_dir,
 			     new_dentry, flags);
 }
 
@@ -352,9 +350,7 @@ static int kb_fs_add_node(struct dentry *parent, const char *name,
 	}
 	inode->i_ino = iunique(dir->i_sb, KB_FS_MINORS + KB_FS_INO_OFFSET);
 	inode->i_mode = mode;
-	inode->i_mtime = current_time(inode);
-	inode->i_atime = inode->i_mtime;
-	inode->i_ctime = inode->i_mtime;
+	simple_inode_init_ts(inode);
 	inode->i_fop = fops;
 	if (S_ISDIR(mode)) {
 		inode->i_op = &simple_dir_inode_operations;
@@ -526,9 +522,7 @@ static int kb_fs_fill_super(struct super_block *sb, struct fs_context *fc)
 		return -ENOMEM;
 	root->i_ino = KB_FS_ROOT_INO;
 	root->i_mode = S_IFDIR | 0755;
-	root->i_mtime = current_time(root);
-	root->i_atime = root->i_mtime;
-	root->i_ctime = root->i_mtime;
+	simple_inode_init_ts(root);
 	root->i_op = &kb_fs_root_iops;
 	root->i_fop = &simple_dir_operations;
 	set_nlink(root, 2);

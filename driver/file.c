@@ -218,7 +218,7 @@ static int kb_file_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
-	vma->vm_flags &= ~VM_MAYWRITE;
+	vm_flags_clear(vma, VM_MAYWRITE);
 	vma->vm_ops = &kb_vm_ops;
 	vma->vm_private_data = proc;
 	return kb_alloc_mmap(&proc->alloc, vma);

@@ -650,9 +650,7 @@ static struct dentry *kb_logs_proc_lookup(struct inode *dir,
 			return ERR_PTR(-ENOMEM);
 		inode->i_ino = get_next_ino();
 		inode->i_mode = S_IFREG | 0444;
-		inode->i_mtime = current_time(inode);
-		inode->i_atime = inode->i_mtime;
-		inode->i_ctime = inode->i_mtime;
+		simple_inode_init_ts(inode);
 		inode->i_fop = &kb_logs_proc_fops;
 		inode->i_private = dir->i_private;
 	}

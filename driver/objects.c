@@ -381,7 +381,7 @@ static void kb_release_fda(struct kb_objects_ctx *ctx, union kb_object *obj)
 					      fda_off + i * sizeof(fd),
 					      sizeof(fd)))
 			return;
-		file = close_fd_get_file(fd);
+		file = file_close_fd(fd);
 		if (file)
 			filp_close(file, current->files);
 	}

@@ -27,8 +27,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPEC = os.path.join(HERE, "layers.txt")
-# Objects kbuild links that are not one of our files.
-IGNORED = {"kbinder", "kbinder.mod"}
+# Objects kbuild links that are not one of our files (.module-common: the
+# scripts/module-common.c that 6.12's kbuild, unlike 6.1's, compiles beside
+# every module's objects).
+IGNORED = {"kbinder", "kbinder.mod", ".module-common"}
 
 
 def read_spec(path):
