@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <kbinder/servicemanager.h>
+#include <kbinder/kbinder.h>
 
 int main(int argc, char **argv)
 {
 	const char *who = argc > 1 ? argv[1] : "world";
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel data;
 	struct kbinder_reply reply;
 	struct kbinder_proc proc;
@@ -24,9 +24,9 @@ int main(int argc, char **argv)
 	uint32_t handle;
 	int err;
 
-	err = kbinder_open(&proc, NULL, KBINDER_DEFAULT_MAP_SIZE);
+	err = kbinder_proc_open(&proc, NULL, KBINDER_DEFAULT_MAP_SIZE, 0);
 	if (err) {
-		fprintf(stderr, "open %s: %s\n", kbinder_default_device(), strerror(-err));
+		fprintf(stderr, "open %s: %s\n", kbinder_proc_default_device(), strerror(-err));
 		return 1;
 	}
 	kbinder_thread_init(&t, proc.fd);
@@ -40,12 +40,14 @@ int main(int argc, char **argv)
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_token(&data, &sm.wire, "example.IGreeter");
 	kbinder_parcel_write_string16(&data, who);
-	err = kbinder_transact(&t, handle, 1, &data, 0, &reply, NULL, NULL, 5000);
+	err = kbinder_thread_transact(&t, handle, 1, &data, 0, &reply, NULL, NULL, 5000);
 	kbinder_parcel_fini(&data);
 	if (!err)
-		err = kbinder_sm_reply_error(&t, &reply);	/* dead, failed, status code */
+		err = kbinder_thread_check_reply(&t, &reply);	/* dead, failed, status code */
 	if (err) {
-		fprintf(stderr, "greet: %s\n", strerror(-err));
+		/* positive: the driver's answer (BR_DEAD_REPLY ...); negative: an errno */
+		fprintf(stderr, "greet: %s\n", err > 0 ? kbinder_return_name((uint32_t)err) :
+			strerror(-err));
 		return 1;
 	}
 	/* The reply: a Status header, then the String result. */
@@ -57,8 +59,8 @@ int main(int argc, char **argv)
 	} else {
 		printf("%s\n", answer);
 	}
-	kbinder_free_buffer(&t, reply.txn.data.ptr.buffer);
-	kbinder_ref(&t, BC_RELEASE, handle);
-	kbinder_close(&proc);
+	kbinder_thread_free_buffer(&t, reply.txn.data.ptr.buffer);
+	kbinder_thread_ref(&t, BC_RELEASE, handle);
+	kbinder_proc_close(&proc);
 	return err ? 1 : 0;
 }

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <kbinder/servicemanager.h>
+#include <kbinder/kbinder.h>
 
 #define DESCRIPTOR "example.IGreeter"
 #define GREET 1
@@ -45,9 +45,9 @@ int main(void)
 	struct kbinder_sm sm;
 	int err;
 
-	err = kbinder_open(&proc, NULL, KBINDER_DEFAULT_MAP_SIZE);
+	err = kbinder_proc_open(&proc, NULL, KBINDER_DEFAULT_MAP_SIZE, 0);
 	if (err) {
-		fprintf(stderr, "open %s: %s\n", kbinder_default_device(), strerror(-err));
+		fprintf(stderr, "open %s: %s\n", kbinder_proc_default_device(), strerror(-err));
 		return 1;
 	}
 	kbinder_thread_init(&t, proc.fd);
@@ -57,18 +57,19 @@ int main(void)
 	err = kbinder_sm_add(&sm, "example.greeter", (binder_uintptr_t)(uintptr_t)&greeter,
 			     0, false, KBINDER_DUMP_FLAG_PRIORITY_DEFAULT);
 	if (err) {
-		fprintf(stderr, "addService: %s\n", strerror(-err));
+		fprintf(stderr, "addService: %s\n", err > 0 ?
+			kbinder_return_name((uint32_t)err) : strerror(-err));
 		return 1;
 	}
-	kbinder_enter_looper(&t);
-	while (!(err = kbinder_next(&t, &ret, -1))) {
+	kbinder_thread_enter_looper(&t);
+	while (!(err = kbinder_thread_next(&t, &ret, -1))) {
 		if (ret.cmd == BR_TRANSACTION) {
 			kbinder_object_dispatch(&greeter, &t, &ret.u.txn);
-			kbinder_free_buffer(&t, ret.u.txn.data.ptr.buffer);
+			kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer);
 		} else {
-			kbinder_handle_default(&t, &ret, NULL);	/* refcounts, deaths */
+			kbinder_thread_handle_default(&t, &ret, NULL);	/* refcounts, deaths */
 		}
 	}
-	kbinder_close(&proc);
+	kbinder_proc_close(&proc);
 	return 1;
 }

@@ -5,7 +5,7 @@
 #
 # Build kbinder's Debian packages with Debian's tooling (dpkg-buildpackage,
 # debhelper, dh-dkms): the source package and kbinder-dkms, kbinder,
-# libkbinder1, libkbinder-dev, into OUTDIR, then run lintian over them at
+# libkbinder2, libkbinder-dev, into OUTDIR, then run lintian over them at
 # its default level (errors and warnings fail). dpkg-buildpackage writes
 # next to the source tree, so the build runs in a copy under OUTDIR/work:
 # nothing lands in the repository. --version V builds the same code as

@@ -13,6 +13,7 @@
  *   31-32  the stability is a "category": version 1 in its low byte, the
  *          level in its high byte
  *   33+    back to the plain level
+ * A level's quarterly platform releases (35-qpr1 ...) change nothing here.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -21,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <kbinder/android.h>
 #include "internal.h"
 
 #define KBINDER_PENALTY_GATHER_OLD	(0x40u << 16)
@@ -31,49 +31,127 @@
 /* libbinder's flags for its objects: fds accepted, SCHED_NORMAL nice 19. */
 #define KBINDER_OBJECT_FLAGS		(FLAT_BINDER_FLAG_ACCEPTS_FDS | 19)
 
-int kbinder_default_api_level(void)
+/*
+ * The releases a wire can name: every level, and the quarterly platform
+ * releases of the levels whose service manager interface changed within
+ * them (lib/src/servicemanager.c has what changed).
+ */
+static const struct kbinder_release {
+	int api_level;
+	uint32_t qpr;
+	const char *name;
+	const char *android;
+} kbinder_releases[] = {
+	{ 28, 0, "28", "9" },
+	{ 29, 0, "29", "10" },
+	{ 30, 0, "30", "11" },
+	{ 31, 0, "31", "12" },
+	{ 32, 0, "32", "12L" },
+	{ 33, 0, "33", "13" },
+	{ 34, 0, "34", "14" },
+	{ 35, 0, "35", "15" },
+	{ 35, 1, "35-qpr1", "15 QPR1" },
+	{ 35, 2, "35-qpr2", "15 QPR2" },
+	{ 36, 0, "36", "16" },
+	{ 36, 1, "36-qpr1", "16 QPR1" },
+	{ 36, 2, "36-qpr2", "16 QPR2" },
+};
+
+static const struct kbinder_release *kbinder_release_named(const char *name)
+{
+	for (size_t i = 0; i < KBINDER_ARRAY_SIZE(kbinder_releases); i++)
+		if (!strcmp(kbinder_releases[i].name, name))
+			return &kbinder_releases[i];
+	return NULL;
+}
+
+static const struct kbinder_release *kbinder_release_of(const struct kbinder_wire *w)
+{
+	for (size_t i = 0; i < KBINDER_ARRAY_SIZE(kbinder_releases); i++)
+		if (kbinder_releases[i].api_level == w->api_level &&
+		    kbinder_releases[i].qpr == w->qpr)
+			return &kbinder_releases[i];
+	return NULL;
+}
+
+/* The release $KBINDER_API_LEVEL names, or the default level's. */
+static const struct kbinder_release *kbinder_release_default(void)
 {
 	const char *s = getenv("KBINDER_API_LEVEL");
-	char *end;
-	long level;
+	const struct kbinder_release *r = s ? kbinder_release_named(s) : NULL;
+	struct kbinder_wire w = { .api_level = KBINDER_API_LEVEL_DEFAULT };
 
-	if (s && *s) {
-		level = strtol(s, &end, 10);
-		if (!*end && level >= KBINDER_API_LEVEL_MIN &&
-		    level <= KBINDER_API_LEVEL_MAX)
-			return (int)level;
-	}
-	return KBINDER_API_LEVEL_DEFAULT;
+	return r ? r : kbinder_release_of(&w);
+}
+
+int kbinder_wire_default_level(void)
+{
+	return kbinder_release_default()->api_level;
+}
+
+static void kbinder_wire_set(struct kbinder_wire *w, const struct kbinder_release *r)
+{
+	memset(w, 0, sizeof(*w));
+	w->api_level = r->api_level;
+	w->qpr = r->qpr;
+	w->marker = KBINDER_MARKER_SYSTEM;
+	w->stability = KBINDER_STABILITY_SYSTEM;
 }
 
 int kbinder_wire_init(struct kbinder_wire *w, int api_level)
 {
 	memset(w, 0, sizeof(*w));
-	if (!api_level)
-		api_level = kbinder_default_api_level();
+	if (!api_level) {
+		kbinder_wire_set(w, kbinder_release_default());
+		return 0;
+	}
 	if (api_level < KBINDER_API_LEVEL_MIN || api_level > KBINDER_API_LEVEL_MAX)
 		return -EINVAL;
 	w->api_level = api_level;
-	w->marker = KBINDER_MARKER_SYSTEM;
-	w->stability = KBINDER_STABILITY_SYSTEM;
+	kbinder_wire_set(w, kbinder_release_of(w));
+	return 0;
+}
+
+int kbinder_wire_init_name(struct kbinder_wire *w, const char *name)
+{
+	const struct kbinder_release *r;
+
+	if (!name || !*name)
+		return kbinder_wire_init(w, 0);
+	memset(w, 0, sizeof(*w));
+	r = kbinder_release_named(name);
+	if (!r)
+		return -EINVAL;
+	kbinder_wire_set(w, r);
 	return 0;
 }
 
 const char *kbinder_wire_android_version(int api_level)
 {
-	static const char *const names[] = {
-		"9", "10", "11", "12", "12L", "13", "14", "15", "16",
-	};
+	struct kbinder_wire w = { .api_level = api_level };
+	const struct kbinder_release *r = kbinder_release_of(&w);
 
-	if (api_level < KBINDER_API_LEVEL_MIN || api_level > KBINDER_API_LEVEL_MAX)
-		return "?";
-	return names[api_level - KBINDER_API_LEVEL_MIN];
+	return r ? r->android : "?";
+}
+
+const char *kbinder_wire_name(const struct kbinder_wire *w)
+{
+	const struct kbinder_release *r = kbinder_release_of(w);
+
+	return r ? r->name : "?";
+}
+
+const char *kbinder_wire_release(const struct kbinder_wire *w)
+{
+	const struct kbinder_release *r = kbinder_release_of(w);
+
+	return r ? r->android : "?";
 }
 
 /* ------------------------------------------------------------ cursor */
 
 /* The next @n bytes at the cursor, or NULL if they are not all there. */
-static const uint8_t *kbinder_view_peek(const struct kbinder_parcel_view *v,
+static const uint8_t *kbinder_view_peek(const struct kbinder_view *v,
 					size_t n)
 {
 	if (v->pos > v->size || n > v->size - v->pos)
@@ -82,7 +160,7 @@ static const uint8_t *kbinder_view_peek(const struct kbinder_parcel_view *v,
 }
 
 /* Advance past @n bytes padded to 4; the bytes must be there. */
-static int kbinder_view_skip(struct kbinder_parcel_view *v, size_t n)
+static int kbinder_view_skip(struct kbinder_view *v, size_t n)
 {
 	size_t padded;
 
@@ -95,7 +173,7 @@ static int kbinder_view_skip(struct kbinder_parcel_view *v, size_t n)
 	return 0;
 }
 
-static int kbinder_view_i32(struct kbinder_parcel_view *v, int32_t *out)
+static int kbinder_view_i32(struct kbinder_view *v, int32_t *out)
 {
 	uint32_t u;
 
@@ -247,7 +325,7 @@ int kbinder_parcel_write_string8(struct kbinder_parcel *p, const char *s)
  * terminating unit must all be in the data. Sets *@body to them.
  * Return: 0, KBINDER_NULL, -EBADMSG.
  */
-static int kbinder_view_string_body(struct kbinder_parcel_view *v,
+static int kbinder_view_string_body(struct kbinder_view *v,
 				    size_t unit, const uint8_t **body,
 				    size_t *n)
 {
@@ -266,53 +344,71 @@ static int kbinder_view_string_body(struct kbinder_parcel_view *v,
 	return 0;
 }
 
-int kbinder_view_read_string16(struct kbinder_parcel_view *v, char *out,
-			       size_t size)
+/* The @n UTF-16 units at @body (then a 0 unit) as UTF-8 into @out. */
+static int kbinder_decode16(const uint8_t *body, size_t n, char *out, size_t size)
 {
-	size_t save = v->pos, n, i, len = 0;
-	const uint8_t *body;
+	size_t len = 0;
 	uint16_t u, u2;
 	uint32_t cp;
 	int err;
 
-	if (!size)
-		return -ENOBUFS;
-	out[0] = '\0';
-	err = kbinder_view_string_body(v, 2, &body, &n);
-	if (err)
-		goto out;
 	memcpy(&u, body + n * 2, 2);
-	if (u != 0) {
-		err = -EBADMSG;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
+	if (u != 0)
+		return -EBADMSG;
+	for (size_t i = 0; i < n; i++) {
 		memcpy(&u, body + i * 2, 2);
-		if (u == 0 || (u >= 0xdc00 && u <= 0xdfff)) {
-			err = -EBADMSG;
-			goto out;
-		}
+		if (u == 0 || (u >= 0xdc00 && u <= 0xdfff))
+			return -EBADMSG;
 		cp = u;
 		if (u >= 0xd800 && u <= 0xdbff) {
-			if (i + 1 >= n) {
-				err = -EBADMSG;
-				goto out;
-			}
+			if (i + 1 >= n)
+				return -EBADMSG;
 			memcpy(&u2, body + (i + 1) * 2, 2);
-			if (u2 < 0xdc00 || u2 > 0xdfff) {
-				err = -EBADMSG;
-				goto out;
-			}
+			if (u2 < 0xdc00 || u2 > 0xdfff)
+				return -EBADMSG;
 			cp = 0x10000 + ((uint32_t)(u - 0xd800) << 10) + (u2 - 0xdc00);
 			i++;
 		}
 		err = kbinder_utf8_put(out, size, &len, cp);
 		if (err)
-			goto out;
+			return err;
 	}
 	out[len] = '\0';
-	err = kbinder_view_skip(v, (n + 1) * 2);
-out:
+	return 0;
+}
+
+/* The @n bytes at @body (then a NUL, none inside) into @out. */
+static int kbinder_decode8(const uint8_t *body, size_t n, char *out, size_t size)
+{
+	if (body[n] != 0 || memchr(body, 0, n))
+		return -EBADMSG;
+	if (n >= size)
+		return -ENOBUFS;
+	memcpy(out, body, n + 1);
+	return 0;
+}
+
+/*
+ * A string of @unit-byte units at the cursor, decoded into @out; the
+ * cursor stays put on an error. Return: 0, KBINDER_NULL, -EBADMSG, -ENOBUFS.
+ */
+static int kbinder_view_read_string(struct kbinder_view *v, size_t unit,
+				    int (*decode)(const uint8_t *body, size_t n,
+						  char *out, size_t size),
+				    char *out, size_t size)
+{
+	size_t save = v->pos, n;
+	const uint8_t *body;
+	int err;
+
+	if (!size)
+		return -ENOBUFS;
+	out[0] = '\0';
+	err = kbinder_view_string_body(v, unit, &body, &n);
+	if (!err)
+		err = decode(body, n, out, size);
+	if (!err)
+		err = kbinder_view_skip(v, (n + 1) * unit);
 	if (err < 0) {
 		v->pos = save;
 		out[0] = '\0';
@@ -320,8 +416,13 @@ out:
 	return err;
 }
 
+int kbinder_view_read_string16(struct kbinder_view *v, char *out, size_t size)
+{
+	return kbinder_view_read_string(v, 2, kbinder_decode16, out, size);
+}
+
 /* Step over a String16 without decoding it (its length must fit). */
-static int kbinder_view_skip_string16(struct kbinder_parcel_view *v)
+static int kbinder_view_skip_string16(struct kbinder_view *v)
 {
 	size_t save = v->pos, n;
 	const uint8_t *body;
@@ -335,35 +436,9 @@ static int kbinder_view_skip_string16(struct kbinder_parcel_view *v)
 	return err;
 }
 
-int kbinder_view_read_string8(struct kbinder_parcel_view *v, char *out,
-			      size_t size)
+int kbinder_view_read_string8(struct kbinder_view *v, char *out, size_t size)
 {
-	size_t save = v->pos, n;
-	const uint8_t *body;
-	int err;
-
-	if (!size)
-		return -ENOBUFS;
-	out[0] = '\0';
-	err = kbinder_view_string_body(v, 1, &body, &n);
-	if (err)
-		goto out;
-	if (body[n] != 0 || memchr(body, 0, n)) {
-		err = -EBADMSG;
-		goto out;
-	}
-	if (n >= size) {
-		err = -ENOBUFS;
-		goto out;
-	}
-	memcpy(out, body, n + 1);
-	err = kbinder_view_skip(v, n + 1);
-out:
-	if (err < 0) {
-		v->pos = save;
-		out[0] = '\0';
-	}
-	return err;
+	return kbinder_view_read_string(v, 1, kbinder_decode8, out, size);
 }
 
 /* ------------------------------------------------------------ token */
@@ -381,7 +456,7 @@ int kbinder_parcel_write_token(struct kbinder_parcel *p,
 	return kbinder_parcel_write_string16(p, descriptor);
 }
 
-int kbinder_view_read_token(struct kbinder_parcel_view *v,
+int kbinder_view_read_token(struct kbinder_view *v,
 			    const struct kbinder_wire *w, char *out,
 			    size_t size)
 {
@@ -406,7 +481,7 @@ fail:
 	return err;
 }
 
-int kbinder_view_check_token(struct kbinder_parcel_view *v,
+int kbinder_view_check_token(struct kbinder_view *v,
 			     const struct kbinder_wire *w,
 			     const char *descriptor)
 {
@@ -501,7 +576,7 @@ int kbinder_parcel_write_strong_handle(struct kbinder_parcel *p,
 }
 
 /* Is there an object offset at the cursor? */
-static bool kbinder_view_at_object(const struct kbinder_parcel_view *v)
+static bool kbinder_view_at_object(const struct kbinder_view *v)
 {
 	binder_size_t off;
 
@@ -513,7 +588,7 @@ static bool kbinder_view_at_object(const struct kbinder_parcel_view *v)
 	return false;
 }
 
-int kbinder_view_read_strong_binder(struct kbinder_parcel_view *v,
+int kbinder_view_read_strong_binder(struct kbinder_view *v,
 				    const struct kbinder_wire *w,
 				    struct flat_binder_object *out,
 				    uint32_t *stability)
@@ -552,7 +627,7 @@ int kbinder_view_read_strong_binder(struct kbinder_parcel_view *v,
 	return is_null ? KBINDER_NULL : 0;
 }
 
-int kbinder_view_read_fd(struct kbinder_parcel_view *v)
+int kbinder_view_read_fd(struct kbinder_view *v)
 {
 	struct flat_binder_object obj;
 	const uint8_t *at = kbinder_view_peek(v, sizeof(obj));
@@ -564,6 +639,58 @@ int kbinder_view_read_fd(struct kbinder_parcel_view *v)
 		return -EBADMSG;
 	v->pos += sizeof(obj);
 	return (int)obj.handle;
+}
+
+/* ------------------------------------------------------------ parcelables */
+
+size_t kbinder_parcel_begin_parcelable(struct kbinder_parcel *p)
+{
+	size_t at;
+
+	kbinder_parcel_write_u32(p, 1);
+	at = p->size;
+	kbinder_parcel_write_u32(p, 0);
+	return at;
+}
+
+int kbinder_parcel_end_parcelable(struct kbinder_parcel *p, size_t at)
+{
+	uint32_t size;
+
+	if (p->err)
+		return p->err;
+	if (at > p->size || p->size - at < 4 || p->size - at > INT32_MAX)
+		return p->err = -EINVAL;
+	size = (uint32_t)(p->size - at);
+	memcpy(p->data + at, &size, sizeof(size));
+	return 0;
+}
+
+int kbinder_view_begin_parcelable(struct kbinder_view *v, size_t *end)
+{
+	size_t save = v->pos, start;
+	int32_t present, size;
+
+	if (kbinder_view_i32(v, &present))
+		return -EBADMSG;
+	if (present == 0)
+		return KBINDER_NULL;
+	start = v->pos;
+	if (present != 1 || kbinder_view_i32(v, &size) || size < 4 ||
+	    (size_t)size > v->size - start) {
+		v->pos = save;
+		return -EBADMSG;
+	}
+	*end = start + (size_t)size;
+	return 0;
+}
+
+int kbinder_view_end_parcelable(struct kbinder_view *v, size_t end)
+{
+	if (v->pos > end || end > v->size)
+		return -EBADMSG;
+	v->pos = end;
+	return 0;
 }
 
 /* ------------------------------------------------------------ status */
@@ -582,7 +709,7 @@ int kbinder_parcel_write_status(struct kbinder_parcel *p, int32_t exception,
 }
 
 /* Skip a size-prefixed block whose size word counts itself. */
-static int kbinder_view_skip_sized(struct kbinder_parcel_view *v)
+static int kbinder_view_skip_sized(struct kbinder_view *v)
 {
 	int32_t size;
 
@@ -591,7 +718,7 @@ static int kbinder_view_skip_sized(struct kbinder_parcel_view *v)
 	return kbinder_view_skip(v, (size_t)size - 4);
 }
 
-int kbinder_view_read_status(struct kbinder_parcel_view *v, int32_t *exception,
+int kbinder_view_read_status(struct kbinder_view *v, int32_t *exception,
 			     int32_t *code, char *message, size_t size)
 {
 	size_t save = v->pos;
@@ -636,4 +763,24 @@ int kbinder_view_read_status(struct kbinder_parcel_view *v, int32_t *exception,
 fail:
 	v->pos = save;
 	return -EBADMSG;
+}
+
+int kbinder_status_errno(int32_t exception)
+{
+	switch (exception) {
+	case KBINDER_EX_NONE:
+		return 0;
+	case KBINDER_EX_SECURITY:
+		return -EPERM;
+	case KBINDER_EX_ILLEGAL_ARGUMENT:
+		return -EINVAL;
+	case KBINDER_EX_NULL_POINTER:
+		return -EFAULT;
+	case KBINDER_EX_ILLEGAL_STATE:
+		return -EBUSY;
+	case KBINDER_EX_UNSUPPORTED_OPERATION:
+		return -EOPNOTSUPP;
+	default:
+		return -EREMOTEIO;
+	}
 }

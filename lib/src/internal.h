@@ -5,6 +5,10 @@
 #ifndef KBINDER_INTERNAL_H
 #define KBINDER_INTERNAL_H
 
+#include <time.h>
+
+/* The library's own units never see kbinder/legacy.h's old names. */
+#define KBINDER_LIBRARY_SOURCE
 #include <kbinder/kbinder.h>
 
 #define KBINDER_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -21,17 +25,13 @@ static inline binder_uintptr_t kbinder_ptr(const void *p)
 	return (binder_uintptr_t)(uintptr_t)p;
 }
 
-/**
- * struct kbinder_code - one known protocol code.
- * @code: BC_ or BR_ value
- * @name: its name
- */
-struct kbinder_code {
-	uint32_t code;
-	const char *name;
-};
+/** kbinder_now_ms() - CLOCK_MONOTONIC in milliseconds. */
+static inline int64_t kbinder_now_ms(void)
+{
+	struct timespec ts;
 
-/* writer.c: send a small command stream on @t's fd. */
-int kbinder_thread_write(struct kbinder_thread *t, const struct kbinder_writer *w);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 #endif /* KBINDER_INTERNAL_H */

@@ -14,28 +14,29 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <kbinder/android.h>
 #include "internal.h"
 
 #define KBINDER_DUMP_ARGS_MAX	64
 #define KBINDER_DUMP_ARG_LEN	256
+/* How long a reply may take to complete. */
+#define KBINDER_OBJECT_REPLY_MS	5000
 
-int kbinder_send_status(struct kbinder_thread *t, int32_t status,
-			int timeout_ms)
+int kbinder_thread_reply_status(struct kbinder_thread *t, int32_t status,
+				int timeout_ms)
 {
 	struct kbinder_parcel reply;
 	int err;
 
 	kbinder_parcel_init(&reply);
 	kbinder_parcel_write_u32(&reply, (uint32_t)status);
-	err = kbinder_send_reply(t, &reply, TF_STATUS_CODE, timeout_ms);
+	err = kbinder_thread_reply(t, &reply, TF_STATUS_CODE, timeout_ms);
 	kbinder_parcel_fini(&reply);
 	return err;
 }
 
 /* DUMP_TRANSACTION: an fd, an int32 count, that many String16 arguments. */
 static int kbinder_object_dump(struct kbinder_object *obj,
-			       struct kbinder_parcel_view *in)
+			       struct kbinder_view *in)
 {
 	char *argv[KBINDER_DUMP_ARGS_MAX + 1];
 	int32_t argc = 0;
@@ -120,9 +121,9 @@ int kbinder_object_dispatch(struct kbinder_object *obj,
 		status = reply.err;
 	if (!(tr->flags & TF_ONE_WAY)) {
 		if (status < 0)
-			err = kbinder_send_status(t, status, 5000);
+			err = kbinder_thread_reply_status(t, status, KBINDER_OBJECT_REPLY_MS);
 		else
-			err = kbinder_send_reply(t, &reply, 0, 5000);
+			err = kbinder_thread_reply(t, &reply, 0, KBINDER_OBJECT_REPLY_MS);
 	}
 	kbinder_parcel_fini(&reply);
 	return err;

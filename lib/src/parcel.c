@@ -73,16 +73,6 @@ int kbinder_parcel_write(struct kbinder_parcel *p, const void *data, size_t size
 	return 0;
 }
 
-int kbinder_parcel_write_u32(struct kbinder_parcel *p, uint32_t v)
-{
-	return kbinder_parcel_write(p, &v, sizeof(v));
-}
-
-int kbinder_parcel_write_u64(struct kbinder_parcel *p, uint64_t v)
-{
-	return kbinder_parcel_write(p, &v, sizeof(v));
-}
-
 int kbinder_parcel_write_object(struct kbinder_parcel *p, const void *obj, size_t size)
 {
 	size_t at = p->size;
@@ -151,8 +141,7 @@ void kbinder_parcel_to_txn(const struct kbinder_parcel *p,
 	tr->data.ptr.offsets = kbinder_ptr(p->offsets);
 }
 
-void kbinder_view_init(struct kbinder_parcel_view *v,
-		  const struct binder_transaction_data *tr)
+void kbinder_view_init(struct kbinder_view *v, const struct binder_transaction_data *tr)
 {
 	memset(v, 0, sizeof(*v));
 	v->data = (const uint8_t *)(uintptr_t)tr->data.ptr.buffer;
@@ -162,7 +151,7 @@ void kbinder_view_init(struct kbinder_parcel_view *v,
 	v->pos = 0;
 }
 
-int kbinder_view_read(struct kbinder_parcel_view *v, void *out, size_t size)
+int kbinder_view_read(struct kbinder_view *v, void *out, size_t size)
 {
 	size_t padded = kbinder_align4(size);
 
@@ -173,18 +162,8 @@ int kbinder_view_read(struct kbinder_parcel_view *v, void *out, size_t size)
 	return 0;
 }
 
-int kbinder_view_read_u32(struct kbinder_parcel_view *v, uint32_t *out)
-{
-	return kbinder_view_read(v, out, sizeof(*out));
-}
-
-int kbinder_view_read_u64(struct kbinder_parcel_view *v, uint64_t *out)
-{
-	return kbinder_view_read(v, out, sizeof(*out));
-}
-
-int kbinder_view_object(const struct kbinder_parcel_view *v, size_t index,
-		   struct flat_binder_object *out)
+int kbinder_view_get_object(const struct kbinder_view *v, size_t index,
+			    struct flat_binder_object *out)
 {
 	binder_size_t off;
 

@@ -8,58 +8,8 @@
 #endif
 #include <errno.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
 #include "internal.h"
-
-static const struct kbinder_code kbinder_returns[] = {
-	{ BR_ERROR, "BR_ERROR" },
-	{ BR_OK, "BR_OK" },
-	{ BR_TRANSACTION_SEC_CTX, "BR_TRANSACTION_SEC_CTX" },
-	{ BR_TRANSACTION, "BR_TRANSACTION" },
-	{ BR_REPLY, "BR_REPLY" },
-	{ BR_ACQUIRE_RESULT, "BR_ACQUIRE_RESULT" },
-	{ BR_DEAD_REPLY, "BR_DEAD_REPLY" },
-	{ BR_TRANSACTION_COMPLETE, "BR_TRANSACTION_COMPLETE" },
-	{ BR_INCREFS, "BR_INCREFS" },
-	{ BR_ACQUIRE, "BR_ACQUIRE" },
-	{ BR_RELEASE, "BR_RELEASE" },
-	{ BR_DECREFS, "BR_DECREFS" },
-	{ BR_ATTEMPT_ACQUIRE, "BR_ATTEMPT_ACQUIRE" },
-	{ BR_NOOP, "BR_NOOP" },
-	{ BR_SPAWN_LOOPER, "BR_SPAWN_LOOPER" },
-	{ BR_FINISHED, "BR_FINISHED" },
-	{ BR_DEAD_BINDER, "BR_DEAD_BINDER" },
-	{ BR_CLEAR_DEATH_NOTIFICATION_DONE, "BR_CLEAR_DEATH_NOTIFICATION_DONE" },
-	{ BR_FAILED_REPLY, "BR_FAILED_REPLY" },
-	{ BR_FROZEN_REPLY, "BR_FROZEN_REPLY" },
-	{ BR_ONEWAY_SPAM_SUSPECT, "BR_ONEWAY_SPAM_SUSPECT" },
-	{ BR_TRANSACTION_PENDING_FROZEN, "BR_TRANSACTION_PENDING_FROZEN" },
-	{ BR_FROZEN_BINDER, "BR_FROZEN_BINDER" },
-	{ BR_CLEAR_FREEZE_NOTIFICATION_DONE, "BR_CLEAR_FREEZE_NOTIFICATION_DONE" },
-};
-
-static const struct kbinder_code *kbinder_find_return(uint32_t cmd)
-{
-	size_t i;
-
-	for (i = 0; i < KBINDER_ARRAY_SIZE(kbinder_returns); i++)
-		if (kbinder_returns[i].code == cmd)
-			return &kbinder_returns[i];
-	return NULL;
-}
-
-int kbinder_return_size(uint32_t cmd)
-{
-	return kbinder_find_return(cmd) ? (int)_IOC_SIZE(cmd) : -EPROTO;
-}
-
-const char *kbinder_return_name(uint32_t cmd)
-{
-	const struct kbinder_code *c = kbinder_find_return(cmd);
-
-	return c ? c->name : "BR_?";
-}
 
 void kbinder_reader_init(struct kbinder_reader *r, const void *buf, size_t size)
 {

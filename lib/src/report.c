@@ -8,6 +8,7 @@
 #endif
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -17,7 +18,7 @@
 #include <linux/netlink.h>
 #include <linux/android/binder_netlink.h>
 
-#include <kbinder/report.h>
+#include "internal.h"
 
 /* Large enough for any report and for the controller's family answer. */
 #define KBINDER_NL_BUF 8192
@@ -64,56 +65,51 @@ struct kbinder_report_parse_state {
 	uint32_t seen;	/* bit per attribute type */
 };
 
+/* The u32 attributes, by type: where each goes in struct kbinder_report. */
+static const size_t kbinder_report_u32[] = {
+	[BINDER_A_REPORT_ERROR] = offsetof(struct kbinder_report, error) + 1,
+	[BINDER_A_REPORT_FROM_PID] = offsetof(struct kbinder_report, from_pid) + 1,
+	[BINDER_A_REPORT_FROM_TID] = offsetof(struct kbinder_report, from_tid) + 1,
+	[BINDER_A_REPORT_TO_PID] = offsetof(struct kbinder_report, to_pid) + 1,
+	[BINDER_A_REPORT_TO_TID] = offsetof(struct kbinder_report, to_tid) + 1,
+	[BINDER_A_REPORT_FLAGS] = offsetof(struct kbinder_report, flags) + 1,
+	[BINDER_A_REPORT_CODE] = offsetof(struct kbinder_report, code) + 1,
+	[BINDER_A_REPORT_DATA_SIZE] = offsetof(struct kbinder_report, data_size) + 1,
+};	/* + 1: 0 is "not a u32 attribute" */
+
+static int kbinder_report_context(struct kbinder_report *r, const uint8_t *data,
+				  size_t size)
+{
+	size_t n = strnlen((const char *)data, size);
+
+	if (n == size)
+		return -EBADMSG;	/* not NUL-terminated */
+	if (n >= sizeof(r->context))
+		n = sizeof(r->context) - 1;
+	memcpy(r->context, data, n);
+	r->context[n] = '\0';
+	return 0;
+}
+
 static int kbinder_report_attr(uint16_t type, const uint8_t *data, size_t size,
-			  void *arg)
+			       void *arg)
 {
 	struct kbinder_report_parse_state *st = arg;
 	struct kbinder_report *r = st->r;
-	uint32_t *field = NULL;
-	size_t n;
+	size_t at = type < KBINDER_ARRAY_SIZE(kbinder_report_u32) ? kbinder_report_u32[type] : 0;
 
-	switch (type) {
-	case BINDER_A_REPORT_ERROR:
-		field = &r->error;
-		break;
-	case BINDER_A_REPORT_CONTEXT:
-		n = strnlen((const char *)data, size);
-		if (n == size)
-			return -EBADMSG;	/* not NUL-terminated */
-		if (n >= sizeof(r->context))
-			n = sizeof(r->context) - 1;
-		memcpy(r->context, data, n);
-		r->context[n] = '\0';
-		break;
-	case BINDER_A_REPORT_FROM_PID:
-		field = &r->from_pid;
-		break;
-	case BINDER_A_REPORT_FROM_TID:
-		field = &r->from_tid;
-		break;
-	case BINDER_A_REPORT_TO_PID:
-		field = &r->to_pid;
-		break;
-	case BINDER_A_REPORT_TO_TID:
-		field = &r->to_tid;
-		break;
-	case BINDER_A_REPORT_IS_REPLY:
-		r->is_reply = true;
-		break;
-	case BINDER_A_REPORT_FLAGS:
-		field = &r->flags;
-		break;
-	case BINDER_A_REPORT_CODE:
-		field = &r->code;
-		break;
-	case BINDER_A_REPORT_DATA_SIZE:
-		field = &r->data_size;
-		break;
-	default:
-		return 0;	/* newer attributes: ignored */
+	if (at) {
+		st->seen |= 1u << type;
+		return kbinder_nla_u32(data, size, (uint32_t *)((uint8_t *)r + at - 1));
 	}
+	if (type == BINDER_A_REPORT_IS_REPLY)
+		r->is_reply = true;
+	else if (type == BINDER_A_REPORT_CONTEXT && kbinder_report_context(r, data, size))
+		return -EBADMSG;
+	else if (type != BINDER_A_REPORT_CONTEXT)
+		return 0;	/* newer attributes: ignored */
 	st->seen |= 1u << type;
-	return field ? kbinder_nla_u32(data, size, field) : 0;
+	return 0;
 }
 
 int kbinder_report_parse(const void *msg, size_t len, uint16_t family,
@@ -323,18 +319,10 @@ void kbinder_report_close(struct kbinder_report_listener *l)
 	l->fd = -1;
 }
 
-static int64_t kbinder_report_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int kbinder_report_next(struct kbinder_report_listener *l, struct kbinder_report *r,
 		   int timeout_ms)
 {
-	int64_t deadline = kbinder_report_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+	int64_t deadline = kbinder_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
 	struct pollfd pfd = { .fd = l->fd, .events = POLLIN };
 	uint8_t buf[KBINDER_NL_BUF];
 	int wait = timeout_ms;
@@ -357,7 +345,7 @@ int kbinder_report_next(struct kbinder_report_listener *l, struct kbinder_report
 				return ret;
 		}
 		if (timeout_ms > 0) {
-			int64_t left = deadline - kbinder_report_now_ms();
+			int64_t left = deadline - kbinder_now_ms();
 
 			wait = left > 0 ? (int)left : 0;
 		}

@@ -3,9 +3,11 @@
  * The service manager (`kbinder servicemanager`, the real tool, exec'd)
  * and libkbinder's Android conventions, end to end on a binder device:
  * a client finds a service through the manager at every API level from 28
- * to 36; every object answers the standard transactions as libbinder's
- * do; a dead service is forgotten; registration callbacks fire; errors
- * come back as Android's servicemanager sends them.
+ * to 36 and every quarterly release of 35 and 36; lookups answer the
+ * Service union of their release; every object answers the standard
+ * transactions as libbinder's do; a dead service is forgotten;
+ * registration callbacks fire; errors come back as Android's
+ * servicemanager sends them.
  */
 #include "binder_util.h"	/* first: it sets _GNU_SOURCE */
 
@@ -28,27 +30,26 @@ static const char *tool_path(void)
 	return p ? p : "/usr/bin/kbinder";
 }
 
-/* exec the real `kbinder servicemanager` at @level; wait until it answers. */
-static pid_t start_sm(int level)
+/* exec the real `kbinder servicemanager` at release @name; wait until it answers. */
+static pid_t start_sm_release(const char *name)
 {
 	struct kbinder_thread t;
 	struct kbinder_proc p;
 	struct kbinder_sm sm;
-	char lv[16];
 	pid_t pid;
 	int err = -ETIMEDOUT;
 
-	snprintf(lv, sizeof(lv), "%d", level);
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		execl(tool_path(), "kbinder", "--api-level", lv, "servicemanager",
+		execl(tool_path(), "kbinder", "--api-level", name, "servicemanager",
 		      (char *)NULL);
 		_exit(127);
 	}
 	kbt_open(&p);
 	kbinder_thread_init(&t, p.fd);
-	ASSERT_OK(kbinder_sm_init(&sm, &t, level));
+	ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
+	ASSERT_OK(kbinder_wire_init_name(&sm.wire, name));
 	for (int i = 0; i < 100; i++) {
 		err = kbinder_sm_ping(&sm);
 		if (!err)
@@ -57,10 +58,18 @@ static pid_t start_sm(int level)
 	}
 	kbinder_close(&p);
 	if (err)
-		kbt_log("servicemanager at level %d does not answer: %s", level,
+		kbt_log("servicemanager at %s does not answer: %s", name,
 			kbt_strerr(err));
 	ASSERT_OK(err);
 	return pid;
+}
+
+static pid_t start_sm(int level)
+{
+	char lv[16];
+
+	snprintf(lv, sizeof(lv), "%d", level);
+	return start_sm_release(lv);
 }
 
 static void stop_sm(pid_t pid)
@@ -129,7 +138,7 @@ static int adder_dump(struct kbinder_object *obj, int fd, int argc, char **argv)
 }
 
 struct service_arg {
-	int level;
+	char release[16];	/* the API level, or a release of one */
 	const char *name;
 	struct kbt_chan *chan;
 };
@@ -145,7 +154,7 @@ static void adder_service(void *argp)
 	struct kbinder_proc p;
 	struct kbinder_sm sm;
 
-	ASSERT_OK(kbinder_wire_init(&wire, a->level));
+	ASSERT_OK(kbinder_wire_init_name(&wire, a->release));
 	obj.descriptor = ADDER_DESC;
 	obj.wire = &wire;
 	obj.handle = adder_handle;
@@ -153,7 +162,8 @@ static void adder_service(void *argp)
 	obj.n_codes = 2;
 	kbt_open(&p);
 	kbinder_thread_init(&t, p.fd);
-	ASSERT_OK(kbinder_sm_init(&sm, &t, a->level));
+	ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
+	sm.wire = wire;
 	ASSERT_OK(kbinder_sm_add(&sm, a->name, (binder_uintptr_t)(uintptr_t)&obj,
 				 0x5e, false, KBINDER_DUMP_FLAG_PRIORITY_DEFAULT));
 	ASSERT_OK(kbinder_enter_looper(&t));
@@ -170,18 +180,27 @@ static void adder_service(void *argp)
 	}
 }
 
-static pid_t start_adder(struct service_arg *a, int level, const char *name,
-			 struct kbt_chan *chan)
+static pid_t start_adder_release(struct service_arg *a, const char *release,
+				 const char *name, struct kbt_chan *chan)
 {
 	pid_t pid;
 
-	a->level = level;
+	snprintf(a->release, sizeof(a->release), "%s", release);
 	a->name = name;
 	a->chan = chan;
 	kbt_chan_init(chan);
 	pid = kbt_fork(adder_service, a);
 	ASSERT_WAIT(chan, 'R');
 	return pid;
+}
+
+static pid_t start_adder(struct service_arg *a, int level, const char *name,
+			 struct kbt_chan *chan)
+{
+	char lv[16];
+
+	snprintf(lv, sizeof(lv), "%d", level);
+	return start_adder_release(a, lv, name, chan);
 }
 
 /* A call with the token, one int32 in; the reply's status and int32 out. */
@@ -228,9 +247,16 @@ static int collect(const char *name, void *arg)
 	return 0;
 }
 
-TEST_TIMEOUT(a_client_finds_a_service_through_the_manager_at_every_api_level, 120)
+static const char *const every_release[] = {
+	"28", "29", "30", "31", "32", "33", "34", "35", "35-qpr1", "35-qpr2",
+	"36", "36-qpr1", "36-qpr2",
+};
+
+TEST_TIMEOUT(a_client_finds_a_service_through_the_manager_at_every_api_level, 150)
 {
-	for (int level = KBINDER_API_LEVEL_MIN; level <= KBINDER_API_LEVEL_MAX; level++) {
+	for (size_t i = 0; i < sizeof(every_release) / sizeof(every_release[0]); i++) {
+		const char *release = every_release[i];
+		int level = atoi(release);
 		struct names st = { 0, false, "kbinder.test.adder" };
 		struct service_arg a;
 		struct kbt_chan chan;
@@ -240,11 +266,12 @@ TEST_TIMEOUT(a_client_finds_a_service_through_the_manager_at_every_api_level, 12
 		uint32_t handle, out = 0;
 		pid_t smpid, svc;
 
-		smpid = start_sm(level);
-		svc = start_adder(&a, level, "kbinder.test.adder", &chan);
+		smpid = start_sm_release(release);
+		svc = start_adder_release(&a, release, "kbinder.test.adder", &chan);
 		kbt_open(&p);
 		kbinder_thread_init(&t, p.fd);
-		ASSERT_OK(kbinder_sm_init(&sm, &t, level));
+		ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
+		ASSERT_OK(kbinder_wire_init_name(&sm.wire, release));
 		ASSERT_OK(kbinder_sm_check(&sm, "kbinder.test.adder", &handle));
 		ASSERT_OK(call_add(&t, &sm.wire, handle, 41, &out));
 		ASSERT_EQ(out, 42);
@@ -682,7 +709,7 @@ TEST_TIMEOUT(monitor_shows_rates_or_failures_per_process, 60)
 	snprintf(mine, sizeof(mine), "%7d ", (int)getpid());
 	ASSERT_TRUE(strstr(out, mine) != NULL);		/* a row for us */
 	if (kbt_is_reference()) {
-		/* Debian's 6.1 driver: counters, no reports; our calls show. */
+		/* Debian's drivers (6.1, 6.12): counters, no reports. */
 		double rate, best = 0;
 
 		ASSERT_TRUE(strstr(out, "upstream per-process counters") != NULL);
@@ -795,60 +822,316 @@ TEST(an_object_passed_in_a_call_is_called_back_and_an_fd_passes_through)
 	stop_sm(smpid);
 }
 
-TEST_TIMEOUT(get_service2_answers_a_service_union_from_api_35, 60)
+/*
+ * One lookup at @code, parsed by hand as @release's AOSP answers it:
+ * 'p' a plain binder, 'b' the Service union with a binder in member 0
+ * (15 QPR1), 'm' with ServiceWithMetadata in it (15 QPR2 on). The binder
+ * it holds is called, to show it is the service.
+ */
+static void lookup_answers_as(struct kbinder_thread *t, const struct kbinder_wire *w,
+			      uint32_t code, char layout, const char *name)
 {
-	for (int level = 35; level <= 36; level++) {
-		struct flat_binder_object obj;
-		struct kbinder_parcel_view v;
-		struct kbinder_parcel data;
-		struct kbinder_reply r;
+	struct flat_binder_object obj;
+	struct kbinder_parcel_view v;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
+	uint32_t word, size, out = 0;
+	int32_t ex, scode;
+	size_t start;
+
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_token(&data, w, KBINDER_SM_DESCRIPTOR);
+	kbinder_parcel_write_string16(&data, name);
+	ASSERT_OK(bare_call(t, 0, code, &data, &r));
+	kbinder_parcel_fini(&data);
+	ASSERT_FALSE(r.txn.flags & TF_STATUS_CODE);
+	kbinder_view_init(&v, &r.txn);
+	ASSERT_OK(kbinder_view_read_status(&v, &ex, &scode, NULL, 0));
+	ASSERT_EQ(ex, 0);
+	if (layout != 'p') {
+		ASSERT_OK(kbinder_view_read_u32(&v, &word));
+		ASSERT_EQ(word, 1);		/* a non-null Service */
+		ASSERT_OK(kbinder_view_read_u32(&v, &word));
+		ASSERT_EQ(word, 0);		/* member 0 */
+	}
+	if (layout == 'm') {
+		ASSERT_OK(kbinder_view_read_u32(&v, &word));
+		ASSERT_EQ(word, 1);		/* a non-null ServiceWithMetadata */
+		start = v.pos;
+		ASSERT_OK(kbinder_view_read_u32(&v, &size));
+	}
+	ASSERT_EQ(kbinder_view_read_strong_binder(&v, w, &obj, NULL), 0);
+	ASSERT_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
+	if (layout == 'm') {
+		ASSERT_OK(kbinder_view_read_u32(&v, &word));
+		ASSERT_EQ(word, 0);		/* isLazyService */
+		ASSERT_EQ(size, v.pos - start);
+	}
+	ASSERT_EQ(v.pos, v.size);
+	ASSERT_OK(kbinder_ref(t, BC_ACQUIRE, obj.handle));
+	kbinder_free_buffer(t, r.txn.data.ptr.buffer);
+	ASSERT_OK(call_add(t, w, obj.handle, 1, &out));
+	ASSERT_EQ(out, 2);
+	ASSERT_OK(kbinder_ref(t, BC_RELEASE, obj.handle));
+}
+
+TEST_TIMEOUT(lookups_answer_the_service_union_of_their_release, 90)
+{
+	/* Codes 2 (getService2), 3 (checkService), 4 (checkService2 from 16). */
+	static const struct {
+		const char *release;
+		char layout[3];		/* of codes 2, 3, 4; 0: no such code */
+	} releases[] = {
+		{ "35", { 'p', 'a', 0 } },	/* 14's: checkService 2, addService 3 */
+		{ "35-qpr1", { 'b', 'b', 0 } },
+		{ "35-qpr2", { 'm', 'm', 0 } },
+		{ "36", { 'm', 'p', 'm' } },
+		{ "36-qpr1", { 'm', 'p', 'm' } },
+	};
+
+	for (size_t i = 0; i < sizeof(releases) / sizeof(releases[0]); i++) {
+		const char *release = releases[i].release;
 		struct service_arg a;
 		struct kbt_chan chan;
 		struct kbinder_thread t;
 		struct kbinder_proc p;
 		struct kbinder_sm sm;
-		uint32_t nonnull, tag, inner, size, lazy, out;
-		int32_t ex, code;
-		size_t start;
+		uint32_t handle, out = 0;
 		pid_t smpid, svc;
 
-		smpid = start_sm(level);
-		svc = start_adder(&a, level, "kbinder.test.v2", &chan);
+		kbt_log("release %s", release);
+		smpid = start_sm_release(release);
+		svc = start_adder_release(&a, release, "kbinder.test.v2", &chan);
 		kbt_open(&p);
 		kbinder_thread_init(&t, p.fd);
-		ASSERT_OK(kbinder_sm_init(&sm, &t, level));
-		ASSERT_EQ(kbinder_sm_code(&sm.wire, KBINDER_SM_GET_SERVICE2), 2);
-		kbinder_parcel_init(&data);
-		kbinder_parcel_write_token(&data, &sm.wire, KBINDER_SM_DESCRIPTOR);
-		kbinder_parcel_write_string16(&data, "kbinder.test.v2");
-		ASSERT_OK(bare_call(&t, 0, 2, &data, &r));
-		kbinder_parcel_fini(&data);
-		ASSERT_FALSE(r.txn.flags & TF_STATUS_CODE);
-		kbinder_view_init(&v, &r.txn);
-		ASSERT_OK(kbinder_view_read_status(&v, &ex, &code, NULL, 0));
-		ASSERT_EQ(ex, 0);
-		ASSERT_OK(kbinder_view_read_u32(&v, &nonnull));
-		ASSERT_OK(kbinder_view_read_u32(&v, &tag));
-		ASSERT_OK(kbinder_view_read_u32(&v, &inner));
-		start = v.pos;
-		ASSERT_OK(kbinder_view_read_u32(&v, &size));
-		ASSERT_EQ(kbinder_view_read_strong_binder(&v, &sm.wire, &obj, NULL), 0);
-		ASSERT_OK(kbinder_view_read_u32(&v, &lazy));
-		ASSERT_EQ(nonnull, 1);
-		ASSERT_EQ(tag, 0);		/* serviceWithMetadata */
-		ASSERT_EQ(inner, 1);
-		ASSERT_EQ(size, v.pos - start);
-		ASSERT_EQ(lazy, 0);
-		ASSERT_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
-		/* The handle in it is the service. */
-		ASSERT_OK(kbinder_ref(&t, BC_ACQUIRE, obj.handle));
-		kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
-		ASSERT_OK(call_add(&t, &sm.wire, obj.handle, 1, &out));
-		ASSERT_EQ(out, 2);
-		ASSERT_OK(kbinder_ref(&t, BC_RELEASE, obj.handle));
+		ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
+		ASSERT_OK(kbinder_wire_init_name(&sm.wire, release));
+		for (uint32_t code = 2; code <= 4; code++) {
+			char layout = releases[i].layout[code - 2];
+
+			if (layout && layout != 'a')
+				lookup_answers_as(&t, &sm.wire, code, layout, "kbinder.test.v2");
+		}
+		/* libkbinder's client reads its release's answer too. */
+		ASSERT_OK(kbinder_sm_check(&sm, "kbinder.test.v2", &handle));
+		ASSERT_OK(call_add(&t, &sm.wire, handle, 2, &out));
+		ASSERT_EQ(out, 3);
+		ASSERT_OK(kbinder_ref(&t, BC_RELEASE, handle));
+		ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.nobody", &handle), -ENOENT);
 		kbinder_close(&p);
 		kbt_kill(svc);
 		kbt_chan_close(&chan);
 		stop_sm(smpid);
 	}
+}
+
+/* A call to the manager with @w's token and @name (NULL: none) at @code. */
+static void sm_call(struct kbinder_thread *t, const struct kbinder_wire *w,
+		    uint32_t code, const char *name, struct kbinder_reply *r)
+{
+	struct kbinder_parcel data;
+
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_token(&data, w, KBINDER_SM_DESCRIPTOR);
+	if (name)
+		kbinder_parcel_write_string16(&data, name);
+	ASSERT_OK(bare_call(t, 0, code, &data, r));
+	kbinder_parcel_fini(&data);
+}
+
+/*
+ * Android 13's own codes, written out here (android-13.0.0_r1's
+ * IServiceManager.aidl), not taken from libkbinder: 10 is
+ * getConnectionInfo, 13 getServiceDebugInfo, and there is no 14.
+ */
+TEST_TIMEOUT(an_android_13_client_s_codes_reach_android_13_s_methods, 60)
+{
+	struct kbinder_parcel_view v;
+	struct kbinder_reply r;
+	struct service_arg a;
+	struct kbt_chan chan;
+	struct kbinder_thread t;
+	struct kbinder_wire w;
+	struct kbinder_proc p;
+	uint32_t word, pid, size;
+	int32_t ex, code;
+	char name[64];
+	pid_t smpid, svc;
+	size_t start;
+
+	smpid = start_sm(33);
+	svc = start_adder(&a, 33, "kbinder.test.adder", &chan);
+	kbt_open(&p);
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_wire_init(&w, 33));
+	/* getConnectionInfo(name): a null ConnectionInfo, nothing else. */
+	sm_call(&t, &w, 10, "kbinder.test.adder", &r);
+	ASSERT_FALSE(r.txn.flags & TF_STATUS_CODE);
+	kbinder_view_init(&v, &r.txn);
+	ASSERT_OK(kbinder_view_read_status(&v, &ex, &code, NULL, 0));
+	ASSERT_EQ(ex, 0);
+	ASSERT_OK(kbinder_view_read_u32(&v, &word));
+	ASSERT_EQ(word, 0);
+	ASSERT_EQ(v.pos, v.size);
+	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	/* getServiceDebugInfo(): the adder, with its pid. */
+	sm_call(&t, &w, 13, NULL, &r);
+	ASSERT_FALSE(r.txn.flags & TF_STATUS_CODE);
+	kbinder_view_init(&v, &r.txn);
+	ASSERT_OK(kbinder_view_read_status(&v, &ex, &code, NULL, 0));
+	ASSERT_EQ(ex, 0);
+	ASSERT_OK(kbinder_view_read_u32(&v, &word));
+	ASSERT_EQ(word, 1);			/* one entry */
+	ASSERT_OK(kbinder_view_read_u32(&v, &word));
+	ASSERT_EQ(word, 1);			/* a non-null ServiceDebugInfo */
+	start = v.pos;
+	ASSERT_OK(kbinder_view_read_u32(&v, &size));
+	ASSERT_OK(kbinder_view_read_string16(&v, name, sizeof(name)));
+	ASSERT_OK(kbinder_view_read_u32(&v, &pid));
+	ASSERT_EQ(size, v.pos - start);
+	ASSERT_EQ(strcmp(name, "kbinder.test.adder"), 0);
+	ASSERT_EQ(pid, (uint32_t)svc);
+	ASSERT_EQ(v.pos, v.size);
+	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	/* Past getServiceDebugInfo: UNKNOWN_TRANSACTION. */
+	sm_call(&t, &w, 14, NULL, &r);
+	ASSERT_EQ(status_of(&t, &r), KBINDER_STATUS_UNKNOWN_TRANSACTION);
+	kbinder_close(&p);
+	kbt_kill(svc);
+	kbt_chan_close(&chan);
+	stop_sm(smpid);
+}
+
+/* checkServiceAccess(CallerContext, name, permission) at @w's code 17. */
+static void check_access_call(struct kbinder_thread *t, const struct kbinder_wire *w,
+			      const char *perm, struct kbinder_reply *r)
+{
+	struct kbinder_parcel data;
+	size_t at;
+
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_token(&data, w, KBINDER_SM_DESCRIPTOR);
+	at = kbinder_parcel_begin_parcelable(&data);
+	kbinder_parcel_write_string16(&data, "u:r:virtualizationmanager:s0");
+	kbinder_parcel_write_u32(&data, 1234);	/* debugPid */
+	kbinder_parcel_write_u32(&data, 1000);	/* uid */
+	kbinder_parcel_end_parcelable(&data, at);
+	kbinder_parcel_write_string16(&data, "kbinder.test.anything");
+	kbinder_parcel_write_string16(&data, perm);
+	ASSERT_OK(bare_call(t, 0, 17, &data, r));
+	kbinder_parcel_fini(&data);
+}
+
+TEST(check_service_access_is_code_17_from_16_qpr1)
+{
+	struct kbinder_parcel_view v;
+	struct kbinder_reply r;
+	struct kbinder_thread t;
+	struct kbinder_wire w;
+	struct kbinder_proc p;
+	int32_t ex, code;
+	uint32_t yes;
+	pid_t smpid;
+
+	smpid = start_sm_release("36-qpr1");
+	kbt_open(&p);
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_wire_init_name(&w, "36-qpr1"));
+	check_access_call(&t, &w, "find", &r);
+	ASSERT_FALSE(r.txn.flags & TF_STATUS_CODE);
+	kbinder_view_init(&v, &r.txn);
+	ASSERT_OK(kbinder_view_read_status(&v, &ex, &code, NULL, 0));
+	ASSERT_EQ(ex, 0);
+	ASSERT_OK(kbinder_view_read_u32(&v, &yes));
+	ASSERT_EQ(yes, 1);			/* no policy here: allowed */
+	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	/* A permission servicemanager does not know: EX_SECURITY, as Android's. */
+	check_access_call(&t, &w, "call", &r);
+	kbinder_view_init(&v, &r.txn);
+	ASSERT_OK(kbinder_view_read_status(&v, &ex, &code, NULL, 0));
+	ASSERT_EQ(ex, KBINDER_EX_SECURITY);
+	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_close(&p);
+	stop_sm(smpid);
+	/* Android 16's first release has no code 17. */
+	smpid = start_sm(36);
+	kbt_open(&p);
+	kbinder_thread_init(&t, p.fd);
+	check_access_call(&t, &w, "find", &r);
+	ASSERT_EQ(status_of(&t, &r), KBINDER_STATUS_UNKNOWN_TRANSACTION);
+	kbinder_close(&p);
+	stop_sm(smpid);
+}
+
+/*
+ * The service manager's release, found by probing: from the default
+ * level (which keeps nothing) the first of the releases with the same
+ * interface; through the CLI from the release itself, that release.
+ */
+TEST_TIMEOUT(detect_finds_the_release_of_the_manager, 150)
+{
+	static const char *const same_as[][2] = {
+		{ "32", "31" }, { "35", "34" }, { "36-qpr2", "36-qpr1" },
+	};
+
+	for (size_t i = 0; i < sizeof(every_release) / sizeof(every_release[0]); i++) {
+		const char *release = every_release[i], *want = release;
+		char *const argv[] = { (char *)tool_path(), "-a", (char *)release,
+				       "detect", NULL };
+		struct kbinder_thread t;
+		struct kbinder_proc p;
+		struct kbinder_sm sm;
+		char out[128], line[64];
+		pid_t smpid;
+
+		for (size_t k = 0; k < sizeof(same_as) / sizeof(same_as[0]); k++)
+			if (!strcmp(same_as[k][0], release))
+				want = same_as[k][1];
+		smpid = start_sm_release(release);
+		kbt_open(&p);
+		kbinder_thread_init(&t, p.fd);
+		ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
+		ASSERT_OK(kbinder_sm_detect(&sm));
+		if (strcmp(kbinder_wire_name(&sm.wire), want))
+			kbt_log("manager at %s: detected %s, want %s", release,
+				kbinder_wire_name(&sm.wire), want);
+		ASSERT_EQ(strcmp(kbinder_wire_name(&sm.wire), want), 0);
+		kbinder_close(&p);
+		ASSERT_EQ(run(argv, 33, out, sizeof(out)), 0);
+		snprintf(line, sizeof(line), "%s (Android ", release);
+		ASSERT_EQ(strncmp(out, line, strlen(line)), 0);
+		stop_sm(smpid);
+	}
+}
+
+/* A recovery image's service manager ('RECO'): refused, then found and used. */
+TEST_TIMEOUT(a_recovery_managers_header_is_detected_and_spoken, 60)
+{
+	struct kbinder_thread t;
+	struct kbinder_proc p;
+	struct kbinder_sm sm;
+	uint32_t handle;
+	pid_t smpid;
+
+	smpid = fork();
+	ASSERT_GE(smpid, 0);
+	if (smpid == 0) {
+		execl(tool_path(), "kbinder", "-a", "36-qpr1", "-H", "recovery",
+		      "servicemanager", (char *)NULL);
+		_exit(127);
+	}
+	kbt_open(&p);
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
+	for (int i = 0; i < 100 && kbinder_sm_ping(&sm); i++)
+		kbt_msleep(50);
+	/* A system image's header: BAD_TYPE, as libbinder answers it. */
+	ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.nobody", &handle),
+		  KBINDER_STATUS_BAD_TYPE);
+	ASSERT_OK(kbinder_sm_detect(&sm));
+	ASSERT_EQ(sm.wire.marker, KBINDER_MARKER_RECOVERY);
+	ASSERT_EQ(strcmp(kbinder_wire_name(&sm.wire), "36-qpr1"), 0);
+	ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.nobody", &handle), -ENOENT);
+	kbinder_close(&p);
+	stop_sm(smpid);
 }

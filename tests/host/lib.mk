@@ -5,7 +5,7 @@
 # Each test links only the library unit it tests, so no driver is needed.
 
 LIB_HOST_BIN := build/host
-LIB_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
+LIB_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib/include/legacy \
 	-Iinclude/uapi -Ilib/include -Ilib/src -Itests/host
 LIB_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h \
 	tests/host/lib_check.h include/uapi/linux/android/*.h)
@@ -17,12 +17,12 @@ LIB_HOST_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 # The bounded fuzz of the parcel readers in every make check (seconds).
 LIB_FUZZ_SECONDS ?= 3
 
-$(LIB_HOST_BIN)/lib_writer: tests/host/lib_writer.c lib/src/writer.c $(LIB_HOST_DEPS)
+$(LIB_HOST_BIN)/lib_writer: tests/host/lib_writer.c lib/src/writer.c lib/src/codes.c $(LIB_HOST_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(LIB_HOST_CFLAGS) -o $@ tests/host/lib_writer.c lib/src/writer.c
-$(LIB_HOST_BIN)/lib_reader: tests/host/lib_reader.c lib/src/reader.c $(LIB_HOST_DEPS)
+	$(CC) $(LIB_HOST_CFLAGS) -o $@ tests/host/lib_writer.c lib/src/writer.c lib/src/codes.c
+$(LIB_HOST_BIN)/lib_reader: tests/host/lib_reader.c lib/src/reader.c lib/src/codes.c $(LIB_HOST_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(LIB_HOST_CFLAGS) -o $@ tests/host/lib_reader.c lib/src/reader.c
+	$(CC) $(LIB_HOST_CFLAGS) -o $@ tests/host/lib_reader.c lib/src/reader.c lib/src/codes.c
 $(LIB_HOST_BIN)/lib_parcel: tests/host/lib_parcel.c lib/src/parcel.c $(LIB_HOST_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_HOST_CFLAGS) -o $@ tests/host/lib_parcel.c lib/src/parcel.c
@@ -30,10 +30,11 @@ $(LIB_HOST_BIN)/lib_android: tests/host/lib_android.c lib/src/android.c lib/src/
 	@mkdir -p $(@D)
 	$(CC) $(LIB_HOST_CFLAGS) $(LIB_HOST_SAN) -o $@ tests/host/lib_android.c \
 		lib/src/android.c lib/src/parcel.c
-$(LIB_HOST_BIN)/lib_android_fuzz: tests/host/lib_android_fuzz.c lib/src/android.c lib/src/parcel.c $(LIB_HOST_DEPS)
+# (the Service union reader is in servicemanager.c, which needs the rest)
+$(LIB_HOST_BIN)/lib_android_fuzz: tests/host/lib_android_fuzz.c $(wildcard lib/src/*.c) $(LIB_HOST_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_HOST_CFLAGS) $(LIB_HOST_SAN) -o $@ tests/host/lib_android_fuzz.c \
-		lib/src/android.c lib/src/parcel.c
+		$(wildcard lib/src/*.c)
 $(LIB_HOST_BIN)/lib_report: tests/host/lib_report.c lib/src/report.c $(LIB_HOST_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_HOST_CFLAGS) -o $@ tests/host/lib_report.c lib/src/report.c
@@ -53,7 +54,7 @@ COMPAT32_OK := $(shell printf 'int main(void){return 0;}\n' | \
 COMPAT32_SUITES := context_mgr death errors fds fileops looper nested oneway \
 	refcount sg transaction
 COMPAT32_DIR := build/guest32
-COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror -DKBINDER_LEGACY_NAMES \
+COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror -DKBINDER_LEGACY_NAMES -Ilib/include/legacy \
 	-Iinclude/uapi -Ilib/include -Itests/guest
 COMPAT32_LIB_OBJS := $(patsubst lib/src/%.c,$(COMPAT32_DIR)/lib/%.o,$(wildcard lib/src/*.c))
 COMPAT32_BINS := $(if $(COMPAT32_OK),$(patsubst %,build/guest/bin/compat32_%,$(COMPAT32_SUITES)))

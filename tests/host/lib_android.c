@@ -57,6 +57,47 @@ static void wire_levels_outside_28_36_are_refused(void)
 	LIB_CHECK(!strcmp(kbinder_wire_android_version(36), "16"));
 }
 
+/* A level or a release of one by name; the environment may name either. */
+static void wire_names_are_levels_and_their_quarterly_releases(void)
+{
+	static const char *const bad[] = {
+		"34-qpr1", "35-qpr3", "35-qpr", "35qpr1", "35-QPR1", "36-", "037",
+	};
+	struct kbinder_wire w;
+
+	LIB_CHECK_EQ(kbinder_wire_init_name(&w, "35"), 0);
+	LIB_CHECK_EQ(w.api_level, 35);
+	LIB_CHECK_EQ(w.qpr, 0);
+	LIB_CHECK(!strcmp(kbinder_wire_release(&w), "15"));
+	LIB_CHECK_EQ(kbinder_wire_init_name(&w, "35-qpr2"), 0);
+	LIB_CHECK_EQ(w.api_level, 35);
+	LIB_CHECK_EQ(w.qpr, 2);
+	LIB_CHECK_EQ(w.marker, KBINDER_MARKER_SYSTEM);
+	LIB_CHECK(!strcmp(kbinder_wire_name(&w), "35-qpr2"));
+	LIB_CHECK(!strcmp(kbinder_wire_release(&w), "15 QPR2"));
+	LIB_CHECK_EQ(kbinder_wire_init_name(&w, "36-qpr1"), 0);
+	LIB_CHECK(!strcmp(kbinder_wire_release(&w), "16 QPR1"));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		LIB_CHECK_EQ(kbinder_wire_init_name(&w, bad[i]), -EINVAL);
+	/* A plain level is its first release. */
+	LIB_CHECK_EQ(kbinder_wire_init(&w, 36), 0);
+	LIB_CHECK_EQ(w.qpr, 0);
+	setenv("KBINDER_API_LEVEL", "35-qpr1", 1);
+	LIB_CHECK_EQ(kbinder_wire_init(&w, 0), 0);
+	LIB_CHECK_EQ(w.api_level, 35);
+	LIB_CHECK_EQ(w.qpr, 1);
+	LIB_CHECK_EQ(kbinder_wire_init_name(&w, NULL), 0);
+	LIB_CHECK_EQ(w.qpr, 1);
+	LIB_CHECK_EQ(kbinder_default_api_level(), 35);
+	setenv("KBINDER_API_LEVEL", "34-qpr1", 1);
+	LIB_CHECK_EQ(kbinder_default_api_level(), KBINDER_API_LEVEL_DEFAULT);
+	unsetenv("KBINDER_API_LEVEL");
+	LIB_CHECK_EQ(kbinder_wire_init_name(&w, ""), 0);
+	LIB_CHECK_EQ(w.api_level, KBINDER_API_LEVEL_DEFAULT);
+	w.qpr = 3;
+	LIB_CHECK(!strcmp(kbinder_wire_name(&w), "?"));
+}
+
 /* The header words before the descriptor, as each release writes them. */
 static void token_bytes_are_androids_at_every_level(void)
 {
@@ -425,12 +466,108 @@ static void malformed_status_is_refused(void)
 	kbinder_parcel_fini(&p);
 }
 
+/* A recovery image's token ('RECO'): only a recovery-build reader takes it. */
+static void recovery_token_is_its_own_partition(void)
+{
+	struct kbinder_parcel_view v;
+	struct kbinder_wire sys, reco;
+	struct kbinder_parcel p;
+	char out[64];
+
+	wire(&sys, 33);
+	wire(&reco, 33);
+	reco.marker = KBINDER_MARKER_RECOVERY;
+	kbinder_parcel_init(&p);
+	kbinder_parcel_write_token(&p, &reco, DESC);
+	LIB_CHECK_EQ(word(&p, 2), 0x5245434fu);	/* 'RECO' */
+	view_of(&p, &v);
+	LIB_CHECK_EQ(kbinder_view_read_token(&v, &sys, out, sizeof(out)), -EBADMSG);
+	view_of(&p, &v);
+	LIB_CHECK_EQ(kbinder_view_read_token(&v, &reco, out, sizeof(out)), 0);
+	LIB_CHECK(!strcmp(out, DESC));
+	LIB_CHECK_EQ(KBINDER_MARKER_HOST, 0x554e4b4eu);	/* 'UNKN' */
+	kbinder_parcel_fini(&p);
+}
+
+/* A structured parcelable: marker, a size counting itself, the fields. */
+static void parcelables_are_framed_as_aidl_does(void)
+{
+	struct kbinder_parcel_view v;
+	struct kbinder_parcel p;
+	uint32_t x = 0;
+	size_t at, end;
+
+	kbinder_parcel_init(&p);
+	at = kbinder_parcel_begin_parcelable(&p);
+	kbinder_parcel_write_u32(&p, 5);
+	kbinder_parcel_write_u32(&p, 6);
+	LIB_CHECK_EQ(kbinder_parcel_end_parcelable(&p, at), 0);
+	kbinder_parcel_write_u32(&p, 0);		/* a null one after it */
+	kbinder_parcel_write_u32(&p, 0xabcd);
+	LIB_CHECK_EQ(word(&p, 0), 1);
+	LIB_CHECK_EQ(word(&p, 1), 12);
+	view_of(&p, &v);
+	LIB_CHECK_EQ(kbinder_view_begin_parcelable(&v, &end), 0);
+	LIB_CHECK_EQ(end, 16);
+	LIB_CHECK(kbinder_view_has_field(&v, end));
+	LIB_CHECK_EQ(kbinder_view_read_u32(&v, &x), 0);
+	LIB_CHECK_EQ(x, 5);
+	/* A field we do not know (6) is skipped. */
+	LIB_CHECK_EQ(kbinder_view_end_parcelable(&v, end), 0);
+	LIB_CHECK_EQ(v.pos, 16);
+	LIB_CHECK_EQ(kbinder_view_begin_parcelable(&v, &end), KBINDER_NULL);
+	LIB_CHECK_EQ(kbinder_view_read_u32(&v, &x), 0);
+	LIB_CHECK_EQ(x, 0xabcd);
+	kbinder_parcel_fini(&p);
+}
+
+static void malformed_parcelables_are_refused(void)
+{
+	static const uint32_t bad[][3] = {
+		{ 2, 8, 0 },		/* a marker other than 0 and 1 */
+		{ 1, 3, 0 },		/* a size that does not count itself */
+		{ 1, 12, 0 },		/* a size past the data */
+		{ 1, 0x80000000u, 0 },	/* a negative size */
+	};
+	struct kbinder_parcel_view v;
+	struct kbinder_parcel p;
+	size_t end = 0;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		kbinder_parcel_init(&p);
+		for (int k = 0; k < 3; k++)
+			kbinder_parcel_write_u32(&p, bad[i][k]);
+		view_of(&p, &v);
+		LIB_CHECK_EQ(kbinder_view_begin_parcelable(&v, &end), -EBADMSG);
+		LIB_CHECK_EQ(v.pos, 0);
+		kbinder_parcel_fini(&p);
+	}
+	/* Fields read past the end: leaving is refused. */
+	kbinder_parcel_init(&p);
+	kbinder_parcel_write_u32(&p, 1);
+	kbinder_parcel_write_u32(&p, 4);
+	kbinder_parcel_write_u32(&p, 9);
+	view_of(&p, &v);
+	LIB_CHECK_EQ(kbinder_view_begin_parcelable(&v, &end), 0);
+	LIB_CHECK(!kbinder_view_has_field(&v, end));
+	v.pos += 4;
+	LIB_CHECK_EQ(kbinder_view_end_parcelable(&v, end), -EBADMSG);
+	kbinder_parcel_fini(&p);
+	/* Nothing to fill in: an error, sticky. */
+	kbinder_parcel_init(&p);
+	LIB_CHECK_EQ(kbinder_parcel_end_parcelable(&p, 0), -EINVAL);
+	LIB_CHECK_EQ(p.err, -EINVAL);
+	kbinder_parcel_fini(&p);
+}
+
 int main(void)
 {
 	LIB_RUN(wire_levels_outside_28_36_are_refused);
+	LIB_RUN(wire_names_are_levels_and_their_quarterly_releases);
 	LIB_RUN(token_bytes_are_androids_at_every_level);
 	LIB_RUN(token_round_trips_at_every_level);
 	LIB_RUN(token_with_the_other_partitions_marker_is_refused);
+	LIB_RUN(recovery_token_is_its_own_partition);
 	LIB_RUN(truncated_tokens_are_refused);
 	LIB_RUN(strings_round_trip);
 	LIB_RUN(invalid_utf8_is_not_written);
@@ -439,5 +576,7 @@ int main(void)
 	LIB_RUN(malformed_binders_are_refused);
 	LIB_RUN(status_round_trips);
 	LIB_RUN(malformed_status_is_refused);
+	LIB_RUN(parcelables_are_framed_as_aidl_does);
+	LIB_RUN(malformed_parcelables_are_refused);
 	return lib_failures ? 1 : 0;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * A bounded, deterministic fuzz of the parcel readers (lib/src/android.c
- * and the view of lib/src/parcel.c): random and mutated-valid payloads,
+ * A bounded, deterministic fuzz of the parcel readers (lib/src/android.c,
+ * the view of lib/src/parcel.c, the Service union reader of
+ * lib/src/servicemanager.c): random and mutated-valid payloads,
  * random offsets arrays, every reader at every API level. Built with
  * AddressSanitizer and UBSan, so any read outside the payload or offsets
  * aborts. Invariants checked on every call: a refused read leaves the
@@ -16,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <kbinder/android.h>
+#include <kbinder/servicemanager.h>
 
 static uint64_t rng_state;
 
@@ -49,8 +50,21 @@ static void valid_payload(struct kbinder_parcel *p, const struct kbinder_wire *w
 	int n = (int)(rnd() % 6);
 
 	for (int i = 0; i < n; i++) {
-		switch (rnd() % 7) {
+		switch (rnd() % 9) {
 		case 0: kbinder_parcel_write_token(p, w, s[rnd() % 4]); break;
+		case 6: {
+			size_t at = kbinder_parcel_begin_parcelable(p);
+
+			kbinder_parcel_write_string16(p, s[rnd() % 4]);
+			kbinder_parcel_write_u32(p, rnd());
+			kbinder_parcel_end_parcelable(p, at);
+			break;
+		}
+		case 7:
+			kbinder_parcel_write_sm_service(p, w, (enum kbinder_sm_service_layout)(rnd() % 3),
+							rnd() % 2, rnd() % 3 ? 0 : 5,
+							w->stability, rnd() % 2);
+			break;
 		case 1: kbinder_parcel_write_string16(p, rnd() % 5 ? s[rnd() % 4] : NULL); break;
 		case 2: kbinder_parcel_write_string8(p, s[rnd() % 4]); break;
 		case 3: kbinder_parcel_write_strong_binder(p, w, rnd() % 3 ? 0x1000 : 0, 8); break;
@@ -113,8 +127,26 @@ static void one_input(const struct kbinder_wire *w, const struct kbinder_wire *r
 		size_t before = v.pos;
 		int r = 0;
 
-		switch (rnd() % 8) {
+		switch (rnd() % 10) {
 		case 0: r = kbinder_view_read_token(&v, reader, out, sizeof(out)); break;
+		case 7: {
+			size_t end = 0;
+
+			r = kbinder_view_begin_parcelable(&v, &end);
+			if (!r && (end > v.size || end < v.pos))
+				FAIL("a parcelable's end %zu outside %zu..%zu", end, v.pos, v.size);
+			if (!r && rnd() % 2 && kbinder_view_end_parcelable(&v, end))
+				FAIL("cannot leave a parcelable just entered");
+			break;
+		}
+		case 8: {
+			struct kbinder_sm_service svc;
+
+			r = kbinder_view_read_sm_service(&v, reader,
+							 (enum kbinder_sm_service_layout)(rnd() % 3),
+							 &svc);
+			break;
+		}
 		case 1: r = kbinder_view_read_string16(&v, out, 1 + rnd() % sizeof(out)); break;
 		case 2: r = kbinder_view_read_string8(&v, out, 1 + rnd() % sizeof(out)); break;
 		case 3: r = kbinder_view_read_strong_binder(&v, reader, &obj, &u); break;

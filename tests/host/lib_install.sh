@@ -32,9 +32,13 @@ else
 	exit 1
 fi
 
+# The SONAME and the file name come from the Makefile (one place).
+sover=$(sed -n 's/^LIB_SOVERSION := //p' Makefile)
+libver=$(sed -n 's/^LIB_VERSION := //p' Makefile)
+headers=$(cd lib/include && ls kbinder/*.h | grep -v '/legacy\.h$')
 missing=
-for f in usr/lib/libkbinder.so.1.0.0 usr/lib/libkbinder.so.1 usr/lib/libkbinder.so \
-	usr/lib/libkbinder.a usr/include/kbinder/kbinder.h usr/include/kbinder/report.h usr/include/kbinder/android.h usr/include/kbinder/servicemanager.h \
+for f in usr/lib/libkbinder.so.$libver usr/lib/libkbinder.so.$sover usr/lib/libkbinder.so \
+	usr/lib/libkbinder.a $(printf 'usr/include/%s ' $headers) \
 	usr/lib/pkgconfig/kbinder.pc usr/bin/kbinder usr/share/man/man1/kbinder.1 \
 	usr/share/man/man3/libkbinder.3; do
 	[ -e "$dest/$f" ] || missing="$missing $f"
@@ -42,28 +46,41 @@ done
 [ -z "$missing" ] && pass installs_every_file || fail installs_every_file "missing:$missing"
 [ ! -e "$dest/usr/include/kbinder/legacy.h" ] && pass legacy_names_not_installed ||
 	fail legacy_names_not_installed "legacy.h was installed"
-[ "$(readlink "$dest/usr/lib/libkbinder.so")" = libkbinder.so.1 ] &&
-[ "$(readlink "$dest/usr/lib/libkbinder.so.1")" = libkbinder.so.1.0.0 ] &&
+[ "$(readlink "$dest/usr/lib/libkbinder.so")" = libkbinder.so.$sover ] &&
+[ "$(readlink "$dest/usr/lib/libkbinder.so.$sover")" = libkbinder.so.$libver ] &&
 	pass shared_links || fail shared_links "wrong symlinks"
 
-soname=$(readelf -d "$dest/usr/lib/libkbinder.so.1.0.0" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-[ "$soname" = libkbinder.so.1 ] && pass soname || fail soname "SONAME is '$soname'"
+soname=$(readelf -d "$dest/usr/lib/libkbinder.so.$libver" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = libkbinder.so.$sover ] && pass soname || fail soname "SONAME is '$soname'"
+# Every installed header includes only installed headers.
+bad=
+for h in $headers; do
+	for inc in $(sed -n 's/^#include "\(.*\)"/\1/p; s/^#include <\(kbinder\/.*\)>/\1/p' "lib/include/$h"); do
+		case $inc in kbinder/*) ;; *) inc=kbinder/$inc ;; esac
+		[ -e "$dest/usr/include/$inc" ] || bad="$bad $h:$inc"
+	done
+done
+[ -z "$bad" ] && pass headers_include_only_installed_headers ||
+	fail headers_include_only_installed_headers "$bad"
 
 # Exports == the map's global list; nothing else (no internal helper, no
 # kb_ name that could be confused with the driver's).
 sed -n '/global:/,/local:/p' lib/libkbinder.map | grep -o '^[[:space:]]*kbinder_[a-z0-9_]*' |
 	tr -d ' \t' | sort >"$tmp/map"
-nm -D --defined-only "$dest/usr/lib/libkbinder.so.1.0.0" | awk '$2 == "T" {print $3}' |
+nm -D --defined-only "$dest/usr/lib/libkbinder.so.$libver" | awk '$2 == "T" {print $3}' |
 	sed 's/@.*//' | sort >"$tmp/exports"
 if diff -u "$tmp/map" "$tmp/exports" >"$tmp/diff"; then
 	pass exports_exactly_the_map
 else
 	fail exports_exactly_the_map "$(grep '^[-+]k' "$tmp/diff" | tr '\n' ' ')"
 fi
-# Every function the headers declare is in the map.
-grep -ho '\bkbinder_[a-z0-9_]*(' lib/include/kbinder/kbinder.h lib/include/kbinder/report.h \
-	lib/include/kbinder/android.h lib/include/kbinder/servicemanager.h |
-	tr -d '(' | sort -u >"$tmp/declared"
+# Every function the headers declare is in the map (static inline ones
+# are not exported: they are the header's own).
+(cd lib/include && grep -h '\bkbinder_[a-z0-9_]*(' $headers | grep -v '^static inline' |
+	grep -o '\bkbinder_[a-z0-9_]*(' | tr -d '(' | sort -u) >"$tmp/declared"
+grep -h -A1 '^static inline' $(printf 'lib/include/%s ' $headers) | grep -o '\bkbinder_[a-z0-9_]*(' |
+	tr -d '(' | sort -u >"$tmp/inline"
+comm -23 "$tmp/declared" "$tmp/inline" >"$tmp/declared.out" && mv "$tmp/declared.out" "$tmp/declared"
 undeclared=$(comm -23 "$tmp/declared" "$tmp/map" | tr '\n' ' ')
 [ -z "$undeclared" ] && pass map_covers_the_headers || fail map_covers_the_headers "not in the map: $undeclared"
 
@@ -77,7 +94,7 @@ cat >"$tmp/use.c" <<'C'
 int main(void)
 {
 	struct kbinder_parcel p;
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct binder_transaction_data tr;
 	uint32_t x = 0;
 
@@ -115,7 +132,7 @@ else
 	fi
 	if gcc "$tmp/use.o" -o "$tmp/use-shared" $libs 2>"$tmp/ld.log" &&
 		out=$(LD_LIBRARY_PATH=$dest/usr/lib "$tmp/use-shared") && [ "$out" = BR_REPLY ] &&
-		LD_LIBRARY_PATH=$dest/usr/lib ldd "$tmp/use-shared" | grep 'libkbinder.so.1 =>' >/dev/null; then
+		LD_LIBRARY_PATH=$dest/usr/lib ldd "$tmp/use-shared" | grep "libkbinder.so.$sover =>" >/dev/null; then
 		pass links_and_runs_shared
 	else
 		fail links_and_runs_shared "$(head -3 "$tmp/ld.log" | tr '\n' ' ')"

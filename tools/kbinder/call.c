@@ -12,14 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <kbinder/servicemanager.h>
-
-#include "kbinder_tool.h"
+#include "tool.h"
 
 #define CALL_MAX_FDS 16
 
 static const char call_usage[] =
-"usage: kbinder [-d DEVICE] [-a LEVEL] call [--oneway] [--raw]\n"
+"kbinder [-d DEVICE] [-a LEVEL] call [--oneway] [--raw]\n"
 "                [--descriptor DESC] NAME CODE [ARG]...\n"
 "  Call service NAME with transaction CODE (a number, or ping, interface,\n"
 "  dump, pid) and print the reply decoded and as hex. ARG is one of:\n"
@@ -56,6 +54,7 @@ static int parse_code(const char *s, uint32_t *code)
 }
 
 struct call_ctx {
+	const struct tool *tool;
 	struct kbinder_thread *t;
 	struct kbinder_wire wire;
 	uint32_t handles[CALL_MAX_FDS];
@@ -97,8 +96,7 @@ static int put_arg(struct call_ctx *c, struct kbinder_parcel *p, const char *arg
 			return -EMFILE;
 		fd = open(v, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			tool_error(-errno, "open %s", v);
-			return -errno;
+			return tool_error(-errno, "open %s", v);
 		}
 		c->fds[c->n_fds++] = fd;
 		return kbinder_parcel_write_fd(p, fd, 0);
@@ -106,12 +104,9 @@ static int put_arg(struct call_ctx *c, struct kbinder_parcel *p, const char *arg
 	if (!strncmp(arg, "binder:", 7)) {
 		if (c->n_handles == CALL_MAX_FDS)
 			return -ENOSPC;
-		err = svc_get(c->t, v, &h);
-		if (err) {
-			if (err == -ENOENT)
-				fprintf(stderr, "kbinder: no service '%s'\n", v);
+		err = tool_lookup(c->tool, c->t, v, &h);
+		if (err)
 			return err;
-		}
 		c->handles[c->n_handles++] = h;
 		return kbinder_parcel_write_strong_handle(p, &c->wire, h,
 							  c->wire.stability);
@@ -136,10 +131,32 @@ static void print_hex(const uint8_t *d, size_t n)
 	}
 }
 
+/*
+ * A Status at the start of an AIDL reply, printed; false if the first word
+ * is no exception code (HIDL-style and raw replies start with anything).
+ */
+static bool print_status(struct kbinder_view *v)
+{
+	char msg[512];
+	int32_t ex, code;
+
+	if (v->size - v->pos < 4)
+		return false;
+	memcpy(&ex, v->data + v->pos, sizeof(ex));
+	if (!(ex == 0 || (ex >= -9 && ex <= -1) || ex == -128) ||
+	    kbinder_view_read_status(v, &ex, &code, msg, sizeof(msg)))
+		return false;
+	if (ex)
+		printf("  exception %d%s%s (code %d)\n", ex, msg[0] ? ": " : "", msg, code);
+	else
+		printf("  status ok\n");
+	return true;
+}
+
 /* Decode what we can: objects where the offsets say, strings, words. */
 static void print_decoded(const struct binder_transaction_data *tr, bool aidl)
 {
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct flat_binder_object obj;
 	char s[512];
 	uint32_t w;
@@ -163,22 +180,9 @@ static void print_decoded(const struct binder_transaction_data *tr, bool aidl)
 			first = false;
 			continue;
 		}
-		if (first && aidl && v.size - v.pos >= 4) {
-			int32_t ex, code;
-
-			/* A Status only if the first word is an exception code:
-			 * HIDL-style and raw replies start with anything. */
-			memcpy(&ex, v.data + v.pos, sizeof(ex));
+		if (first && aidl && print_status(&v)) {
 			first = false;
-			if ((ex == 0 || (ex >= -9 && ex <= -1) || ex == -128) &&
-			    !kbinder_view_read_status(&v, &ex, &code, s, sizeof(s))) {
-				if (ex)
-					printf("  exception %d%s%s (code %d)\n", ex,
-					       s[0] ? ": " : "", s, code);
-				else
-					printf("  status ok\n");
-				continue;
-			}
+			continue;
 		}
 		first = false;
 		if (kbinder_view_read_string16(&v, s, sizeof(s)) == 0 && s[0]) {
@@ -191,138 +195,172 @@ static void print_decoded(const struct binder_transaction_data *tr, bool aidl)
 	}
 }
 
-int cmd_call(const char *device, int argc, char **argv)
+/* The parsed command line of `kbinder call`. */
+struct call_args {
+	const char *name, *descriptor;
+	uint32_t code;
+	bool oneway, raw;
+	char **args;
+	int n_args;
+};
+
+/* Return: -1 to go on with @a filled, else the exit status. */
+static int call_parse(int argc, char **argv, struct call_args *a)
 {
-	struct call_ctx c = { 0 };
-	const char *descriptor = NULL;
-	bool oneway = false, raw = false;
-	char desc[256];
-	struct kbinder_parcel data;
-	struct kbinder_parcel_view v;
-	struct kbinder_reply reply;
-	struct kbinder_thread t;
-	struct kbinder_proc proc;
-	uint32_t handle, code;
-	int i = 0, err;
+	static const struct option opts[] = {
+		{ "oneway", no_argument, NULL, 'o' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "descriptor", required_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, status = -1;
 
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(call_usage, stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--oneway")) {
-			oneway = true;
-		} else if (!strcmp(argv[i], "--raw")) {
-			raw = true;
-		} else if (!strcmp(argv[i], "--descriptor") && i + 1 < argc) {
-			descriptor = argv[++i];
-		} else {
-			break;
-		}
-	}
-	if (argc - i < 2 || parse_code(argv[i + 1], &code)) {
-		fprintf(stderr, "kbinder: call needs NAME and a CODE\n");
-		fputs(call_usage, stderr);
-		return 2;
-	}
-	err = kbinder_wire_init(&c.wire, tool_api_level);
-	if (err)
-		return 2;
-	if (tool_open(&proc, device))
-		return 1;
-	kbinder_thread_init(&t, proc.fd);
-	c.t = &t;
-	err = svc_get(&t, argv[i], &handle);
-	if (err) {
-		if (err == -ENOENT)
-			fprintf(stderr, "kbinder: no service '%s'\n", argv[i]);
+	memset(a, 0, sizeof(*a));
+	while ((opt = tool_options(argc, argv, "orD:", opts, call_usage, &status)) != -1) {
+		if (opt == 'o')
+			a->oneway = true;
+		else if (opt == 'r')
+			a->raw = true;
 		else
-			tool_error(err, "look up '%s'", argv[i]);
-		kbinder_close(&proc);
-		return 1;
+			a->descriptor = optarg;
 	}
-	kbinder_parcel_init(&data);
-	bool user_code = code >= KBINDER_FIRST_CALL_TRANSACTION &&
-			 code <= KBINDER_LAST_CALL_TRANSACTION;
-	if (!raw && user_code) {
-		if (!descriptor) {
-			struct kbinder_reply r;
+	if (status >= 0)
+		return status;
+	if (argc - optind < 2 || parse_code(argv[optind + 1], &a->code)) {
+		fprintf(stderr, "kbinder: call needs NAME and a CODE\n");
+		return tool_usage_error(argv[0], call_usage);
+	}
+	a->name = argv[optind];
+	a->args = argv + optind + 2;
+	a->n_args = argc - optind - 2;
+	return -1;
+}
 
-			err = kbinder_transact(&t, handle, KBINDER_INTERFACE_TRANSACTION,
-					       NULL, 0, &r, NULL, NULL, TOOL_TIMEOUT_MS);
-			if (!err)
-				err = kbinder_sm_reply_error(&t, &r);
-			if (!err) {
-				kbinder_view_init(&v, &r.txn);
-				err = kbinder_view_read_string16(&v, desc, sizeof(desc));
-				kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
-			}
-			if (err) {
-				tool_error(err < 0 ? err : -EBADMSG,
-					   "ask '%s' for its interface", argv[i]);
-				goto out;
-			}
+static bool is_user_code(uint32_t code)
+{
+	return code >= KBINDER_FIRST_CALL_TRANSACTION && code <= KBINDER_LAST_CALL_TRANSACTION;
+}
+
+/* The request: the token (unless --raw or a standard code), the arguments. */
+static int call_build(struct call_ctx *c, const struct call_args *a, uint32_t handle,
+		      struct kbinder_parcel *data)
+{
+	const char *descriptor = a->descriptor;
+	char desc[256];
+	int err;
+
+	if (!a->raw && is_user_code(a->code)) {
+		if (!descriptor) {
+			err = tool_descriptor(c->t, handle, desc, sizeof(desc));
+			if (err)
+				return tool_error(err, "ask '%s' for its interface", a->name);
 			descriptor = desc;
 		}
-		kbinder_parcel_write_token(&data, &c.wire, descriptor);
+		kbinder_parcel_write_token(data, &c->wire, descriptor);
 	}
-	for (int a = i + 2; a < argc; a++) {
-		err = put_arg(&c, &data, argv[a]);
+	for (int i = 0; i < a->n_args; i++) {
+		err = put_arg(c, data, a->args[i]);
 		if (err) {
 			fprintf(stderr, "kbinder: bad argument '%s' (kbinder call --help)\n",
-				argv[a]);
-			goto out;
+				a->args[i]);
+			return err;
 		}
 	}
-	err = data.err;
-	if (!err)
-		err = kbinder_transact(&t, handle, code, &data,
-				       oneway ? TF_ONE_WAY : 0, &reply, NULL, NULL,
-				       TOOL_TIMEOUT_MS);
-	if (err) {
-		tool_error(err, "call '%s'", argv[i]);
-		goto out;
-	}
-	switch (reply.status) {
+	return data->err;
+}
+
+static int print_status_code(const struct binder_transaction_data *tr)
+{
+	struct kbinder_view v;
+	uint32_t st = 0;
+
+	kbinder_view_init(&v, tr);
+	kbinder_view_read_u32(&v, &st);
+	printf("status code %d%s\n", (int32_t)st,
+	       (int32_t)st == KBINDER_STATUS_UNKNOWN_TRANSACTION ? " (UNKNOWN_TRANSACTION)" :
+	       (int32_t)st == KBINDER_STATUS_BAD_TYPE ? " (BAD_TYPE)" : "");
+	return -EREMOTEIO;
+}
+
+/* Print the outcome; 0 for a reply or a one-way call sent. */
+static int call_print(struct kbinder_thread *t, const struct call_args *a,
+		      const struct kbinder_reply *reply)
+{
+	const struct binder_transaction_data *tr = &reply->txn;
+	int err = 0;
+
+	switch (reply->status) {
 	case BR_TRANSACTION_COMPLETE:
 		printf("sent (one-way)\n");
-		break;
+		return 0;
 	case BR_REPLY:
-		if (reply.txn.flags & TF_STATUS_CODE) {
-			uint32_t st = 0;
-
-			kbinder_view_init(&v, &reply.txn);
-			kbinder_view_read_u32(&v, &st);
-			printf("status code %d%s\n", (int32_t)st,
-			       (int32_t)st == KBINDER_STATUS_UNKNOWN_TRANSACTION ?
-			       " (UNKNOWN_TRANSACTION)" :
-			       (int32_t)st == KBINDER_STATUS_BAD_TYPE ? " (BAD_TYPE)" : "");
-			err = -EREMOTEIO;
-		} else {
-			printf("reply: %llu bytes, %zu objects\n", (unsigned long long)reply.txn.data_size,
-			       (size_t)(reply.txn.offsets_size / sizeof(binder_size_t)));
-			/* AIDL replies (every release) start with a Status. */
-			print_decoded(&reply.txn, user_code && !raw);
-			print_hex((const uint8_t *)(uintptr_t)reply.txn.data.ptr.buffer,
-				  reply.txn.data_size);
-		}
-		kbinder_free_buffer(&t, reply.txn.data.ptr.buffer);
 		break;
 	case BR_DEAD_REPLY:
-		fprintf(stderr, "kbinder: '%s' is dead\n", argv[i]);
-		err = -EPIPE;
-		break;
+		fprintf(stderr, "kbinder: '%s' is dead\n", a->name);
+		return (int)reply->status;
 	default:
 		fprintf(stderr, "kbinder: the call failed (%s)\n",
-			kbinder_return_name(reply.status));
-		err = -EIO;
+			kbinder_return_name(reply->status));
+		return (int)reply->status;
 	}
-out:
+	if (tr->flags & TF_STATUS_CODE) {
+		err = print_status_code(tr);
+	} else {
+		printf("reply: %llu bytes, %zu objects\n", (unsigned long long)tr->data_size,
+		       (size_t)(tr->offsets_size / sizeof(binder_size_t)));
+		/* AIDL replies (every release) start with a Status. */
+		print_decoded(tr, is_user_code(a->code) && !a->raw);
+		print_hex((const uint8_t *)(uintptr_t)tr->data.ptr.buffer, tr->data_size);
+	}
+	kbinder_thread_free_buffer(t, tr->data.ptr.buffer);
+	return err;
+}
+
+/* Call @a->name once it is looked up as @handle. */
+static int call_handle(struct call_ctx *c, const struct call_args *a, uint32_t handle)
+{
+	struct kbinder_parcel data;
+	struct kbinder_reply reply;
+	int err;
+
+	kbinder_parcel_init(&data);
+	err = call_build(c, a, handle, &data);
+	if (!err)
+		err = tool_error(kbinder_thread_transact(c->t, handle, a->code, &data,
+							 a->oneway ? TF_ONE_WAY : 0, &reply,
+							 NULL, NULL, TOOL_TIMEOUT_MS),
+				 "call '%s'", a->name);
+	if (!err)
+		err = call_print(c->t, a, &reply);
 	kbinder_parcel_fini(&data);
-	for (int h = 0; h < c.n_handles; h++)
-		kbinder_ref(&t, BC_RELEASE, c.handles[h]);
-	for (int f = 0; f < c.n_fds; f++)
-		close(c.fds[f]);
-	kbinder_ref(&t, BC_RELEASE, handle);
-	kbinder_close(&proc);
+	for (int h = 0; h < c->n_handles; h++)
+		kbinder_thread_ref(c->t, BC_RELEASE, c->handles[h]);
+	for (int f = 0; f < c->n_fds; f++)
+		close(c->fds[f]);
+	return err;
+}
+
+int cmd_call(const struct tool *tool, int argc, char **argv)
+{
+	struct call_ctx c = { .tool = tool };
+	struct kbinder_thread t;
+	struct kbinder_proc proc;
+	struct call_args a;
+	uint32_t handle;
+	int err = call_parse(argc, argv, &a);
+
+	if (err >= 0)
+		return err;
+	if (tool_wire(tool, &c.wire))
+		return 2;
+	if (tool_connect(tool, &proc, &t))
+		return 1;
+	c.t = &t;
+	err = tool_lookup(tool, &t, a.name, &handle);
+	if (!err) {
+		err = call_handle(&c, &a, handle);
+		kbinder_thread_ref(&t, BC_RELEASE, handle);
+	}
+	kbinder_proc_close(&proc);
 	return err ? 1 : 0;
 }

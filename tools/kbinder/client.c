@@ -1,147 +1,185 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Talking to the service manager (through libkbinder's client, at the
- * tool's API level), and the demo echo service that `kbinder serve` and
- * `kbinder demo` run: interface kbinder.IEcho, String echo(String) at
- * code 1, AIDL-style (a Status header before the result). Being a
- * kbinder_object, it also answers PING, INTERFACE, DUMP and DEBUG_PID.
+ * The small commands: `list`, `ping`, `detect`, `serve`, `version`, `stats`.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <kbinder/servicemanager.h>
+#include "tool.h"
 
-#include "kbinder_tool.h"
+#define KBINDER_LIVE_PATH "/sys/kernel/debug/kbinder/live"
 
-int tool_api_level;
+struct list_state {
+	struct kbinder_sm *sm;
+	int n;
+};
 
-static int sm_client(struct kbinder_sm *sm, struct kbinder_thread *t)
+static int print_service(const char *name, void *arg)
 {
-	return kbinder_sm_init(sm, t, tool_api_level);
-}
-
-int svc_get(struct kbinder_thread *t, const char *name, uint32_t *handle)
-{
-	struct kbinder_sm sm;
-	int err = sm_client(&sm, t);
-
-	return err ? err : kbinder_sm_check(&sm, name, handle);
-}
-
-int svc_add(struct kbinder_thread *t, const char *name, binder_uintptr_t ptr)
-{
-	struct kbinder_sm sm;
-	int err = sm_client(&sm, t);
-
-	return err ? err : kbinder_sm_add(&sm, name, ptr, ptr, false,
-					  KBINDER_DUMP_FLAG_PRIORITY_DEFAULT);
-}
-
-int svc_list(struct kbinder_thread *t, int (*fn)(const char *name, void *arg),
-	     void *arg)
-{
-	struct kbinder_sm sm;
-	int err = sm_client(&sm, t);
-
-	return err ? err : kbinder_sm_list(&sm, KBINDER_DUMP_FLAG_PRIORITY_ALL, fn, arg);
-}
-
-int echo_call(struct kbinder_thread *t, uint32_t handle, const char *text,
-	      char *out, size_t size)
-{
-	struct kbinder_parcel_view v;
-	struct kbinder_parcel data;
-	struct kbinder_reply reply;
-	struct kbinder_wire w;
-	int32_t ex, code;
+	struct list_state *st = arg;
+	struct kbinder_thread *t = st->sm->thread;
+	char desc[256];
+	uint32_t handle;
 	int err;
 
-	err = kbinder_wire_init(&w, tool_api_level);
-	if (err)
-		return err;
-	kbinder_parcel_init(&data);
-	kbinder_parcel_write_token(&data, &w, ECHO_INTERFACE);
-	kbinder_parcel_write_string16(&data, text);
-	err = data.err;
-	if (!err)
-		err = kbinder_transact(t, handle, ECHO_CODE, &data, 0, &reply,
-				       NULL, NULL, TOOL_TIMEOUT_MS);
-	kbinder_parcel_fini(&data);
-	if (!err)
-		err = kbinder_sm_reply_error(t, &reply);
-	if (err)
-		return err;
-	kbinder_view_init(&v, &reply.txn);
-	if (kbinder_view_read_status(&v, &ex, &code, NULL, 0))
-		err = -EBADMSG;
-	else if (ex)
-		err = kbinder_exception_errno(ex);
-	else if (kbinder_view_read_string16(&v, out, size))
-		err = -EBADMSG;
-	kbinder_free_buffer(t, reply.txn.data.ptr.buffer);
-	return err;
+	err = kbinder_sm_check(st->sm, name, &handle);
+	if (!err) {
+		err = tool_descriptor(t, handle, desc, sizeof(desc));
+		kbinder_thread_ref(t, BC_RELEASE, handle);
+	}
+	if (err < 0)
+		snprintf(desc, sizeof(desc), "(no answer: %s)", strerror(-err));
+	else if (err)
+		snprintf(desc, sizeof(desc), "(no answer: %s)", kbinder_return_name((uint32_t)err));
+	printf("%d\t%s: [%s]\n", st->n++, name, desc);
+	return 0;
 }
 
-static int echo_handle(struct kbinder_object *obj, uint32_t code,
-		       struct kbinder_call *call)
+int cmd_list(const struct tool *tool, int argc, char **argv)
 {
-	char text[4096];
-
-	(void)obj;
-	if (code != ECHO_CODE)
-		return KBINDER_STATUS_UNKNOWN_TRANSACTION;
-	if (kbinder_view_read_string16(&call->in, text, sizeof(text)))
-		return KBINDER_STATUS_BAD_VALUE;
-	kbinder_parcel_write_status(call->reply, KBINDER_EX_NONE, NULL, 0);
-	return kbinder_parcel_write_string16(call->reply, text);
-}
-
-int echo_serve(const char *device, const char *name, int ready_fd)
-{
-	static struct kbinder_object echo;	/* its address names our node */
-	static struct kbinder_wire wire;
+	static const char usage[] = "kbinder [-d DEVICE] [-a LEVEL] list\n"
+		"  Every service the service manager knows, with its descriptor.\n";
 	struct kbinder_thread t;
-	struct kbinder_return ret;
 	struct kbinder_proc proc;
-	int err;
+	struct kbinder_sm sm;
+	struct list_state st = { &sm, 0 };
+	int err = tool_operands(argc, argv, usage, 0);
 
-	err = kbinder_wire_init(&wire, tool_api_level);
-	if (err)
-		return tool_error(err, "API level %d", tool_api_level);
-	echo.descriptor = ECHO_INTERFACE;
-	echo.wire = &wire;
-	echo.handle = echo_handle;
-	echo.n_codes = 1;
-	err = tool_open(&proc, device);
-	if (err)
+	if (err >= 0)
 		return err;
-	kbinder_thread_init(&t, proc.fd);
-	err = svc_add(&t, name, (binder_uintptr_t)(uintptr_t)&echo);
-	if (err) {
-		kbinder_close(&proc);
-		return tool_error(err, "register '%s'", name);
+	if (tool_sm_client(tool, &proc, &t, &sm))
+		return 1;
+	err = tool_error(kbinder_sm_list(&sm, KBINDER_DUMP_FLAG_PRIORITY_ALL,
+						 print_service, &st), "list services");
+	kbinder_proc_close(&proc);
+	return err ? 1 : 0;
+}
+
+int cmd_ping(const struct tool *tool, int argc, char **argv)
+{
+	static const char usage[] = "kbinder [-d DEVICE] [-a LEVEL] ping NAME\n"
+		"  Look NAME up and send it PING_TRANSACTION.\n";
+	struct kbinder_reply reply;
+	struct kbinder_thread t;
+	struct kbinder_proc proc;
+	const char *name;
+	uint32_t handle;
+	int err = tool_operands(argc, argv, usage, 1);
+
+	if (err >= 0)
+		return err;
+	name = argv[optind];
+	if (tool_connect(tool, &proc, &t))
+		return 1;
+	err = tool_lookup(tool, &t, name, &handle);
+	if (!err) {
+		err = kbinder_thread_transact(&t, handle, KBINDER_PING_TRANSACTION, NULL, 0,
+					      &reply, NULL, NULL, TOOL_TIMEOUT_MS);
+		if (!err)
+			err = kbinder_thread_check_reply(&t, &reply);
+		if (!err)
+			kbinder_thread_free_buffer(&t, reply.txn.data.ptr.buffer);
+		if (!err)
+			printf("%s: alive\n", name);
+		else if (err == (int)BR_DEAD_REPLY)
+			fprintf(stderr, "kbinder: '%s' is dead\n", name);
+		else
+			tool_error(err, "ping '%s'", name);
+		kbinder_thread_ref(&t, BC_RELEASE, handle);
 	}
-	if (ready_fd >= 0) {
-		(void)!write(ready_fd, "R", 1);
-		close(ready_fd);
-	}
-	err = kbinder_enter_looper(&t);
-	while (!err) {
-		err = kbinder_next(&t, &ret, -1);
-		if (err)
-			break;
-		if (ret.cmd == BR_TRANSACTION &&
-		    ret.u.txn.target.ptr == (binder_uintptr_t)(uintptr_t)&echo) {
-			err = kbinder_object_dispatch(&echo, &t, &ret.u.txn);
-			kbinder_free_buffer(&t, ret.u.txn.data.ptr.buffer);
-			if (err == -EPIPE)
-				err = 0;
-		} else {
-			err = kbinder_handle_default(&t, &ret, NULL);
-		}
-	}
-	kbinder_close(&proc);
-	return tool_error(err, "echo service");
+	kbinder_proc_close(&proc);
+	return err ? 1 : 0;
+}
+
+static void print_release(const struct kbinder_wire *w)
+{
+	printf("%s (Android %s)", kbinder_wire_name(w), kbinder_wire_release(w));
+	if (kbinder_sm_is_aidl(w))
+		printf(", header %c%c%c%c", (char)(w->marker >> 24),
+		       (char)(w->marker >> 16), (char)(w->marker >> 8), (char)w->marker);
+	printf("\n");
+}
+
+/* Which release's service manager answers: kbinder_sm_detect(). */
+int cmd_detect(const struct tool *tool, int argc, char **argv)
+{
+	static const char usage[] = "kbinder [-d DEVICE] [-a LEVEL] detect\n"
+		"  Probe the service manager and print the release whose interface it\n"
+		"  has, as --api-level takes it, and the token header it takes\n"
+		"  (\"35-qpr2 (Android 15 QPR2), header SYST\"). Releases\n"
+		"  with the same interface (12 and 12L, 14 and 15, 16 QPR1 and QPR2)\n"
+		"  cannot be told apart: LEVEL is kept if it is one of them.\n";
+	struct kbinder_thread t;
+	struct kbinder_proc proc;
+	struct kbinder_sm sm;
+	int err = tool_operands(argc, argv, usage, 0);
+
+	if (err >= 0)
+		return err;
+	if (tool_sm_client(tool, &proc, &t, &sm))
+		return 1;
+	err = kbinder_sm_detect(&sm);
+	kbinder_proc_close(&proc);
+	if (err == -EPROTONOSUPPORT)
+		fprintf(stderr, "kbinder: the service manager's interface is none kbinder knows\n");
+	else if (err)
+		tool_error(err, "detect the service manager's release");
+	else
+		print_release(&sm.wire);
+	return err ? 1 : 0;
+}
+
+int cmd_serve(const struct tool *tool, int argc, char **argv)
+{
+	static const char usage[] = "kbinder [-d DEVICE] [-a LEVEL] serve NAME\n"
+		"  Register an echo service (kbinder.IEcho, String echo(String) at\n"
+		"  code 1) as NAME and serve it until killed.\n";
+	int err = tool_operands(argc, argv, usage, 1);
+
+	if (err >= 0)
+		return err;
+	return echo_serve(tool, argv[optind], -1) ? 1 : 0;
+}
+
+int cmd_version(const struct tool *tool, int argc, char **argv)
+{
+	static const char usage[] = "kbinder [-d DEVICE] version\n"
+		"  Print the device's binder protocol version.\n";
+	struct kbinder_proc proc;
+	int32_t version;
+	int err = tool_operands(argc, argv, usage, 0);
+
+	if (err >= 0)
+		return err;
+	err = kbinder_proc_open(&proc, tool->device, 0, 0);
+	if (err && err != -EPROTO)
+		return tool_open(tool, &proc) ? 1 : 0;
+	err = kbinder_ioctl_version(proc.fd, &version);
+	kbinder_proc_close(&proc);
+	if (err)
+		return tool_error(err, "BINDER_VERSION") ? 1 : 0;
+	printf("%d\n", version);
+	return 0;
+}
+
+int cmd_stats(const struct tool *tool, int argc, char **argv)
+{
+	static const char usage[] = "kbinder stats\n"
+		"  Print kbinder's live objects (" KBINDER_LIVE_PATH ", debugfs).\n";
+	char line[256];
+	FILE *f;
+	int err = tool_operands(argc, argv, usage, 0);
+
+	(void)tool;
+	if (err >= 0)
+		return err;
+	f = fopen(KBINDER_LIVE_PATH, "r");
+	if (!f)
+		return tool_error(-errno, "%s (is kbinder loaded, debugfs mounted?)",
+				  KBINDER_LIVE_PATH) ? 1 : 0;
+	while (fgets(line, sizeof(line), f))
+		printf("    %s", line);
+	fclose(f);
+	return 0;
 }

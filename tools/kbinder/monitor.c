@@ -12,6 +12,7 @@
  * monitor shows the failures only, and says so.
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <kbinder/report.h>
-
-#include "kbinder_tool.h"
+#include "tool.h"
 
 #define MON_PROCS 256
 #define UPSTREAM_STATS "/sys/kernel/debug/binder/stats"
@@ -139,37 +138,77 @@ static void mon_print(struct monitor *m, double secs, bool tty)
 	fflush(stdout);
 }
 
-static int64_t mon_now_ms(void)
-{
-	struct timespec ts;
+static const char usage[] =
+"kbinder monitor [--interval S] [--count N]\n"
+"  Per-process transaction and reply rates (from the upstream\n"
+"  driver's debugfs stats; kbinder has no per-process counters) and\n"
+"  failed calls per sender (from the transaction reports), refreshed\n"
+"  every S seconds (1), N times (0: until interrupted).\n";
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+/* Return: -1 to go on, else the exit status. */
+static int monitor_parse(int argc, char **argv, double *secs, long *count)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, status = -1;
+
+	while ((opt = tool_options(argc, argv, "i:n:", opts, usage, &status)) != -1) {
+		if (opt == 'i')
+			*secs = atof(optarg);
+		else if (tool_parse_long(optarg, LONG_MAX, count))
+			return tool_usage_error(argv[0], usage);
+	}
+	if (status >= 0)
+		return status;
+	if (*secs < 0.1)
+		*secs = 0.1;
+	return optind == argc ? -1 : tool_usage_error(argv[0], usage);
 }
 
-int cmd_monitor(const char *device, int argc, char **argv)
+/* Count the failed calls reported until @next (ms), or just wait without reports. */
+static void mon_collect(struct monitor *m, struct kbinder_report_listener *l, int64_t next)
+{
+	struct kbinder_report r;
+
+	while (tool_now_ms() < next) {
+		int left = (int)(next - tool_now_ms());
+		struct mon_proc *p;
+		int err;
+
+		if (m->reports) {
+			usleep((useconds_t)left * 1000);
+			return;
+		}
+		err = kbinder_report_next(l, &r, left > 0 ? left : 0);
+		if (err == -ETIMEDOUT || err == -ENOBUFS)
+			continue;
+		if (err) {
+			usleep((useconds_t)(left > 0 ? left : 0) * 1000);
+			return;
+		}
+		p = mon_find(m, (int)r.from_pid, true);
+		if (p) {
+			p->failed++;
+			p->last_error = r.error;
+		}
+	}
+}
+
+int cmd_monitor(const struct tool *tool, int argc, char **argv)
 {
 	static struct monitor m;
 	struct kbinder_report_listener l;
-	struct kbinder_report r;
 	double secs = 1.0;
 	long count = 0;
 	bool tty = isatty(1);
-	int64_t next;
+	int err = monitor_parse(argc, argv, &secs, &count);
 
-	(void)device;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
-			secs = atof(argv[++i]);
-		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-			count = atol(argv[++i]);
-		} else {
-			fprintf(stderr, "usage: kbinder monitor [--interval S] [--count N]\n");
-			return 2;
-		}
-	}
-	if (secs < 0.1)
-		secs = 0.1;
+	(void)tool;
+	if (err >= 0)
+		return err;
 	m.reports = kbinder_report_open(&l);
 	mon_read_stats(&m);
 	for (int i = 0; i < MON_PROCS; i++) {
@@ -182,29 +221,7 @@ int cmd_monitor(const char *device, int argc, char **argv)
 		return 1;
 	}
 	for (long round = 0; !count || round < count; round++) {
-		next = mon_now_ms() + (int64_t)(secs * 1000);
-		while (mon_now_ms() < next) {
-			int left = (int)(next - mon_now_ms());
-
-			if (m.reports) {
-				usleep((useconds_t)left * 1000);
-				break;
-			}
-			int err = kbinder_report_next(&l, &r, left > 0 ? left : 0);
-			struct mon_proc *p;
-
-			if (err == -ETIMEDOUT || err == -ENOBUFS)
-				continue;
-			if (err) {
-				usleep((useconds_t)(left > 0 ? left : 0) * 1000);
-				break;
-			}
-			p = mon_find(&m, (int)r.from_pid, true);
-			if (p) {
-				p->failed++;
-				p->last_error = r.error;
-			}
-		}
+		mon_collect(&m, &l, tool_now_ms() + (int64_t)(secs * 1000));
 		mon_read_stats(&m);
 		mon_print(&m, secs, tty);
 	}

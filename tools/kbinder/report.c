@@ -12,17 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <kbinder/report.h>
-
-#include "kbinder_tool.h"
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#include "tool.h"
 
 /* "pid:tid", "pid:-" or "-" for the receiving side. */
 static void format_target(const struct kbinder_report *r, char *buf, size_t size)
@@ -47,19 +37,6 @@ void report_print(const struct kbinder_report *r)
 	fflush(stdout);
 }
 
-static int parse_count(const char *s, long max, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 /* Only reports of @device's context, when a device was named. */
 static const char *context_filter(const char *device)
 {
@@ -71,36 +48,78 @@ static const char *context_filter(const char *device)
 	return slash ? slash + 1 : device;
 }
 
+static const char usage[] =
+"kbinder [-d DEVICE] report [--count N] [--timeout S]\n"
+"  Print the driver's transaction reports (netlink) until interrupted, N\n"
+"  reports or S seconds; -d: only that device's.\n";
+
+/* Return: -1 to go on with *@count and *@timeout_s, else the exit status. */
+static int report_parse(int argc, char **argv, long *count, long *timeout_s)
+{
+	static const struct option opts[] = {
+		{ "count", required_argument, NULL, 'n' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, status = -1;
+
+	while ((opt = tool_options(argc, argv, "n:t:", opts, usage, &status)) != -1) {
+		if (opt == 'n' ? tool_parse_long(optarg, LONG_MAX, count) :
+		    tool_parse_long(optarg, INT_MAX / 1000, timeout_s))
+			return tool_usage_error(argv[0], usage);
+	}
+	if (status >= 0)
+		return status;
+	return optind == argc ? -1 : tool_usage_error(argv[0], usage);
+}
+
+/*
+ * Print reports of @only's context (NULL: all) until @count (0: no limit)
+ * or @deadline (0: none). Return: 0 at either, or -errno; *@seen counts.
+ */
+static int report_loop(struct kbinder_report_listener *l, const char *only,
+		       long count, int64_t deadline, long *seen)
+{
+	struct kbinder_report r;
+	int err;
+
+	while (!count || *seen < count) {
+		int64_t left = deadline ? deadline - tool_now_ms() : -1;
+
+		if (deadline && left <= 0)
+			return 0;
+		err = kbinder_report_next(l, &r, (int)left);
+		if (err == -ETIMEDOUT)
+			return 0;
+		if (err == -ENOBUFS)
+			fprintf(stderr, "kbinder: reports were lost (socket queue full)\n");
+		if (err == -ENOBUFS || err == -EINTR)
+			continue;
+		if (err)
+			return tool_error(err, "read a report");
+		if (only && strcmp(r.context, only))
+			continue;
+		report_print(&r);
+		++*seen;
+	}
+	return 0;
+}
+
 /**
  * cmd_report() - `kbinder report [--count N] [--timeout S]`
- * @device: -d DEVICE, or NULL for reports of every device
- * @argc: number of arguments after "report"
- * @argv: the arguments
  *
  * Return: 0 after --count reports, or at the end of --timeout without
  * --count; 1 if --count was not reached in time or on error; 2 for bad
  * arguments.
  */
-int cmd_report(const char *device, int argc, char **argv)
+int cmd_report(const struct tool *tool, int argc, char **argv)
 {
-	const char *only = context_filter(device);
 	struct kbinder_report_listener l;
 	long count = 0, timeout_s = 0, seen = 0;
-	int64_t deadline = 0;
-	struct kbinder_report r;
-	int i, err;
+	int err = report_parse(argc, argv, &count, &timeout_s);
 
-	for (i = 0; i < argc; i++) {
-		long *dst = !strcmp(argv[i], "--count") ? &count :
-			    !strcmp(argv[i], "--timeout") ? &timeout_s : NULL;
-
-		if (!dst || i + 1 >= argc ||
-		    parse_count(argv[i + 1], dst == &count ? LONG_MAX : INT_MAX / 1000, dst)) {
-			fprintf(stderr, "usage: kbinder [-d DEVICE] report [--count N] [--timeout S]\n");
-			return 2;
-		}
-		i++;
-	}
+	if (err >= 0)
+		return err;
 	err = kbinder_report_open(&l);
 	if (err) {
 		tool_error(err, err == -ENOENT ?
@@ -108,38 +127,10 @@ int cmd_report(const char *device, int argc, char **argv)
 			   "open the report listener");
 		return 1;
 	}
-	if (timeout_s)
-		deadline = now_ms() + timeout_s * 1000;
-	while (!count || seen < count) {
-		int wait = -1;
-
-		if (deadline) {
-			int64_t left = deadline - now_ms();
-
-			if (left <= 0)
-				break;
-			wait = (int)left;
-		}
-		err = kbinder_report_next(&l, &r, wait);
-		if (err == -ETIMEDOUT)
-			break;
-		if (err == -ENOBUFS)
-			fprintf(stderr, "kbinder: reports were lost (socket queue full)\n");
-		if (err == -ENOBUFS || err == -EINTR) {
-			err = 0;
-			continue;
-		}
-		if (err) {
-			tool_error(err, "read a report");
-			break;
-		}
-		if (only && strcmp(r.context, only))
-			continue;
-		report_print(&r);
-		seen++;
-	}
+	err = report_loop(&l, context_filter(tool->device), count,
+			  timeout_s ? tool_now_ms() + timeout_s * 1000 : 0, &seen);
 	kbinder_report_close(&l);
-	if (err && err != -ETIMEDOUT)
+	if (err)
 		return 1;
 	return count && seen < count ? 1 : 0;
 }

@@ -4,15 +4,16 @@
  * as each Android release (API level 28 to 36) writes and expects them:
  *
  *   - the interface token that starts every call: a strict-mode policy
- *     word, a work-source uid (API 29+), a 'SYST'/'VNDR' marker (API 30+)
- *     and the interface descriptor as a UTF-16 string;
+ *     word, a work-source uid (API 29+), the header of the libbinder build
+ *     that wrote it ('SYST', 'VNDR', 'RECO'; API 30+) and the interface
+ *     descriptor as a UTF-16 string;
  *   - strings (UTF-16 "String16" and UTF-8 "String8", with null strings);
  *   - strong binders, with the stability field libbinder writes after each
  *     flat_binder_object since API 30 (an int32 level; a version+level
  *     "category" on API 31 and 32 only);
  *   - the binder::Status header that starts every AIDL reply;
- *   - the standard transactions every binder object answers (PING,
- *     INTERFACE, DUMP, DEBUG_PID) and a dispatcher for local objects.
+ *   - AIDL's structured parcelables.
+ * Local objects and the standard transactions are in kbinder/object.h.
  *
  * Readers check everything they read and refuse malformed input with
  * -EBADMSG; they never read outside the received data.
@@ -20,15 +21,10 @@
 #ifndef KBINDER_ANDROID_H
 #define KBINDER_ANDROID_H
 
-#include <kbinder/kbinder.h>
+#include "common.h"
+#include "parcel.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-#if defined(__GNUC__) && !defined(KBINDER_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+KBINDER_BEGIN_DECLS
 
 #define KBINDER_API_LEVEL_MIN		28
 #define KBINDER_API_LEVEL_MAX		36
@@ -38,9 +34,18 @@ extern "C" {
 #define KBINDER_FOURCC(a, b, c, d) \
 	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
 
-/* The interface-token marker (API 30+): the partition of the writer. */
+/*
+ * The interface-token marker (API 30+): the build of libbinder that wrote
+ * the call, and the only one a reader of that build accepts (Parcel.cpp's
+ * kHeader). The system image's; the vendor partition's (VNDK); the
+ * recovery image's (Android 13 on: servicemanager.recovery and its
+ * clients); and a libbinder built for another host that still uses
+ * kernel binder (Android 14 QPR2 on).
+ */
 #define KBINDER_MARKER_SYSTEM	KBINDER_FOURCC('S', 'Y', 'S', 'T')
 #define KBINDER_MARKER_VENDOR	KBINDER_FOURCC('V', 'N', 'D', 'R')
+#define KBINDER_MARKER_RECOVERY	KBINDER_FOURCC('R', 'E', 'C', 'O')
+#define KBINDER_MARKER_HOST	KBINDER_FOURCC('U', 'N', 'K', 'N')
 
 /* Stability levels (libbinder's Stability::Level). */
 #define KBINDER_STABILITY_UNDECLARED	0x00
@@ -83,31 +88,51 @@ extern "C" {
 #define KBINDER_NULL 1
 
 /**
- * struct kbinder_wire - the parcel conventions of one Android release.
+ * struct kbinder_wire - the conventions of one Android release.
  * @api_level: 28..36
  * @marker:    what this side writes in the token (API 30+), and expects:
- *             KBINDER_MARKER_SYSTEM (default) or KBINDER_MARKER_VENDOR
+ *             KBINDER_MARKER_SYSTEM (default), _VENDOR, _RECOVERY or _HOST
  * @stability: the level written after this side's own binders
  *             (default KBINDER_STABILITY_SYSTEM)
+ * @qpr:       which release of @api_level, where one level is more than
+ *             one interface: 0 the release that introduced the level (the
+ *             default), 1 or 2 its first or second quarterly platform
+ *             release. Only 35 and 36 have any (the service manager's
+ *             interface changed within them; kbinder/servicemanager.h);
+ *             the parcel conventions never depend on it.
  * @reserved:  zero
  */
 struct kbinder_wire {
 	int api_level;
 	uint32_t marker;
 	uint32_t stability;
-	uint32_t reserved[5];
+	uint32_t qpr;
+	uint32_t reserved[4];
 };
 
 /**
- * kbinder_wire_init() - the conventions of @api_level.
- * @api_level: 28..36, or 0 for kbinder_default_api_level()
+ * kbinder_wire_init() - the conventions of @api_level's first release.
+ * @api_level: 28..36, or 0 for $KBINDER_API_LEVEL (a level or a name, as
+ *             kbinder_wire_init_name() takes it), else the default
  * Return: 0, or -EINVAL for a level outside 28..36.
  */
 int kbinder_wire_init(struct kbinder_wire *w, int api_level);
-/** kbinder_default_api_level() - $KBINDER_API_LEVEL if valid, else the default. */
-int kbinder_default_api_level(void);
+/**
+ * kbinder_wire_init_name() - the conventions of the release @name names:
+ * a level ("33": the release that introduced it), or a level and its
+ * quarterly platform release where they differ ("35-qpr1", "35-qpr2",
+ * "36-qpr1", "36-qpr2"); NULL or "" as kbinder_wire_init(@w, 0).
+ * Return: 0, or -EINVAL for any other name.
+ */
+int kbinder_wire_init_name(struct kbinder_wire *w, const char *name);
+/** kbinder_wire_default_level() - $KBINDER_API_LEVEL's level if valid, else the default. */
+int kbinder_wire_default_level(void);
 /** kbinder_wire_android_version() - the Android release of an API level ("11"). */
 const char *kbinder_wire_android_version(int api_level);
+/** kbinder_wire_name() - @w's release as kbinder_wire_init_name() takes it ("35-qpr1"). */
+const char *kbinder_wire_name(const struct kbinder_wire *w);
+/** kbinder_wire_release() - @w's Android release ("15 QPR1"). */
+const char *kbinder_wire_release(const struct kbinder_wire *w);
 
 /* -------------------------------------------------------------- strings */
 
@@ -125,10 +150,10 @@ int kbinder_parcel_write_string8(struct kbinder_parcel *p, const char *s);
  * is ""); -EBADMSG if malformed (length past the data, no 0 unit, an
  * unpaired surrogate, a 0 unit inside); -ENOBUFS if it does not fit.
  */
-int kbinder_view_read_string16(struct kbinder_parcel_view *v, char *out,
+int kbinder_view_read_string16(struct kbinder_view *v, char *out,
 			       size_t size);
 /** kbinder_view_read_string8() - like kbinder_view_read_string16(). */
-int kbinder_view_read_string8(struct kbinder_parcel_view *v, char *out,
+int kbinder_view_read_string8(struct kbinder_view *v, char *out,
 			      size_t size);
 
 /* ----------------------------------------------------- interface token */
@@ -141,7 +166,7 @@ int kbinder_parcel_write_token(struct kbinder_parcel *p,
  * kbinder_view_read_token() - read the header, the descriptor into @out.
  * Return: 0, -EBADMSG if malformed or the marker is not @w's, -ENOBUFS.
  */
-int kbinder_view_read_token(struct kbinder_parcel_view *v,
+int kbinder_view_read_token(struct kbinder_view *v,
 			    const struct kbinder_wire *w, char *out,
 			    size_t size);
 /**
@@ -149,7 +174,7 @@ int kbinder_view_read_token(struct kbinder_parcel_view *v,
  * Return: 0, -EBADMSG if malformed, -EPERM if the descriptor differs
  * (libbinder's PERMISSION_DENIED).
  */
-int kbinder_view_check_token(struct kbinder_parcel_view *v,
+int kbinder_view_check_token(struct kbinder_view *v,
 			     const struct kbinder_wire *w,
 			     const char *descriptor);
 
@@ -179,7 +204,7 @@ int kbinder_parcel_write_strong_handle(struct kbinder_parcel *p,
  * @stability: if not NULL, the level read (0 before API 30)
  * Return: 0, KBINDER_NULL for the null binder, -EBADMSG if malformed.
  */
-int kbinder_view_read_strong_binder(struct kbinder_parcel_view *v,
+int kbinder_view_read_strong_binder(struct kbinder_view *v,
 				    const struct kbinder_wire *w,
 				    struct flat_binder_object *out,
 				    uint32_t *stability);
@@ -187,7 +212,7 @@ int kbinder_view_read_strong_binder(struct kbinder_parcel_view *v,
  * kbinder_view_read_fd() - a file descriptor object at the cursor (one the
  * driver translated). Return: the fd (>= 0), or -EBADMSG.
  */
-int kbinder_view_read_fd(struct kbinder_parcel_view *v);
+int kbinder_view_read_fd(struct kbinder_view *v);
 
 /* -------------------------------------------------------------- status */
 
@@ -205,81 +230,52 @@ int kbinder_parcel_write_status(struct kbinder_parcel *p, int32_t exception,
  * Return: 0 with *@exception (and *@code for EX_SERVICE_SPECIFIC, else 0),
  * or -EBADMSG.
  */
-int kbinder_view_read_status(struct kbinder_parcel_view *v, int32_t *exception,
+int kbinder_view_read_status(struct kbinder_view *v, int32_t *exception,
 			     int32_t *code, char *message, size_t size);
+/**
+ * kbinder_status_errno() - the -errno an AIDL exception stands for:
+ * EX_ILLEGAL_ARGUMENT -EINVAL, EX_SECURITY -EPERM, EX_NULL_POINTER
+ * -EFAULT, EX_ILLEGAL_STATE -EBUSY, EX_UNSUPPORTED_OPERATION -EOPNOTSUPP,
+ * any other -EREMOTEIO; EX_NONE 0.
+ */
+int kbinder_status_errno(int32_t exception);
 
-/* ------------------------------------------------------- local objects */
+/* ------------------------------------------------------- parcelables */
+
+/*
+ * AIDL's structured parcelables, as a method's argument or answer or a
+ * field of another: int32 1 (non-null; a nullable one is int32 0 when
+ * null), then an int32 size that counts itself and the fields after it.
+ * A reader skips fields it does not know and defaults those it does not
+ * get, so an older or newer writer's parcelable still reads.
+ */
 
 /**
- * struct kbinder_call - one incoming transaction, as a local object's
- * handler sees it.
- * @thread: the thread serving it (make nested calls on it)
- * @txn:    the transaction as the driver delivered it
- * @in:     a view over its data, after the interface token for user codes
- * @reply:  the reply payload to fill (sent after the handler returns)
- * @wire:   the conventions of the object
+ * kbinder_parcel_begin_parcelable() - write the non-null marker and a size
+ * word to fill in later. Return: the size word's offset, for
+ * kbinder_parcel_end_parcelable().
  */
-struct kbinder_call {
-	struct kbinder_thread *thread;
-	const struct binder_transaction_data *txn;
-	struct kbinder_parcel_view in;
-	struct kbinder_parcel *reply;
-	const struct kbinder_wire *wire;
-	uint64_t reserved[4];
-};
-
+size_t kbinder_parcel_begin_parcelable(struct kbinder_parcel *p);
+/** kbinder_parcel_end_parcelable() - fill in the size word at @at. 0 or @p's error. */
+int kbinder_parcel_end_parcelable(struct kbinder_parcel *p, size_t at);
 /**
- * struct kbinder_object - a local binder object with an interface.
- * @descriptor: its interface descriptor (INTERFACE_TRANSACTION answers it)
- * @wire:       the conventions its callers use
- * @handle:     user codes (FIRST..LAST_CALL_TRANSACTION) whose token
- *              matched; returns 0 to send @reply, a negative status_t to
- *              send a status-code reply (KBINDER_STATUS_UNKNOWN_TRANSACTION
- *              for codes it does not know). NULL: every user code is
- *              unknown.
- * @dump:       DUMP_TRANSACTION: write a description to @fd; NULL writes
- *              the descriptor and the pid
- * @arg:        for the callbacks
- * @n_codes:    the interface's user codes are 1..@n_codes: others are
- *              UNKNOWN_TRANSACTION before any token check, as AIDL stubs
- *              answer them (0: every user code reaches @handle)
- * @reserved:   zero
+ * kbinder_view_begin_parcelable() - read the marker and the size word;
+ * *@end is where the parcelable ends. Return: 0, KBINDER_NULL for a null
+ * parcelable (nothing more to read), -EBADMSG if the size is under 4 or
+ * runs past the data.
  */
-struct kbinder_object {
-	const char *descriptor;
-	const struct kbinder_wire *wire;
-	int (*handle)(struct kbinder_object *obj, uint32_t code,
-		      struct kbinder_call *call);
-	int (*dump)(struct kbinder_object *obj, int fd, int argc,
-		    char **argv);
-	void *arg;
-	uint32_t n_codes;
-	uint64_t reserved[4];
-};
-
-/**
- * kbinder_object_dispatch() - answer one BR_TRANSACTION for @obj the way
- * libbinder's BBinder does: PING (empty reply), INTERFACE (the
- * descriptor), DUMP (the fd and String16 arguments, then an empty reply),
- * DEBUG_PID (the pid), EXTENSION (the null binder), SYSPROPS (empty); a
- * user code after checking the interface token (BAD_TYPE on a mismatch,
- * as AIDL's generated code answers); any other code UNKNOWN_TRANSACTION. Sends the reply unless the call is one-way; does
- * not free the transaction's buffer.
- * Return: 0 or -errno from sending the reply.
- */
-int kbinder_object_dispatch(struct kbinder_object *obj,
-			    struct kbinder_thread *t,
-			    const struct binder_transaction_data *tr);
-/** kbinder_send_status() - a TF_STATUS_CODE reply carrying @status. */
-int kbinder_send_status(struct kbinder_thread *t, int32_t status,
-			int timeout_ms);
-
-#if defined(__GNUC__) && !defined(KBINDER_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-
-#ifdef __cplusplus
+int kbinder_view_begin_parcelable(struct kbinder_view *v, size_t *end);
+/** kbinder_view_has_field() - is there a field left before @end? */
+static inline bool kbinder_view_has_field(const struct kbinder_view *v, size_t end)
+{
+	return v->pos < end;
 }
-#endif
+/**
+ * kbinder_view_end_parcelable() - move to @end, past any fields not read.
+ * Return: 0, or -EBADMSG if the cursor is already past @end.
+ */
+int kbinder_view_end_parcelable(struct kbinder_view *v, size_t end);
+
+KBINDER_END_DECLS
 
 #endif /* KBINDER_ANDROID_H */

@@ -15,22 +15,14 @@
  *		kbinder_report_close(&l);
  *	}
  *
- * Same error convention as kbinder.h: 0 or a negative errno.
+ * Same error convention as the rest (kbinder/common.h): 0 or a negative errno.
  */
 #ifndef KBINDER_REPORT_H
 #define KBINDER_REPORT_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "common.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-#if defined(__GNUC__) && !defined(KBINDER_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+KBINDER_BEGIN_DECLS
 
 /**
  * struct kbinder_report_listener - a netlink socket that joined "report".
@@ -108,16 +100,6 @@ int kbinder_report_next(struct kbinder_report_listener *l, struct kbinder_report
 int kbinder_report_parse(const void *msg, size_t len, uint16_t family,
 		    struct kbinder_report *r);
 
-#if defined(__GNUC__) && !defined(KBINDER_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-
-#ifdef __cplusplus
-}
-#endif
-
-#ifdef KBINDER_LEGACY_NAMES
-#include <kbinder/legacy.h>
-#endif
+KBINDER_END_DECLS
 
 #endif /* KBINDER_REPORT_H */

@@ -3,7 +3,9 @@
  * libkbinder: a client of the service manager (handle 0), speaking the
  * protocol of the Android release its struct kbinder_wire names: the C
  * servicemanager's before Android 11 (API 28, 29), AIDL IServiceManager
- * from Android 11 (API 30) on, with the transaction codes of each level.
+ * from Android 11 (API 30) on, with the transaction codes and the lookup
+ * answers of each release (a level, or 35-qpr1 ...: kbinder/android.h),
+ * as AOSP's IServiceManager.aidl has them at the release's tag.
  *
  *	struct kbinder_sm sm;
  *	uint32_t handle;
@@ -11,26 +13,25 @@
  *	kbinder_sm_init(&sm, &thread, 0);        // default API level
  *	if (kbinder_sm_check(&sm, "my.service", &handle) == 0) {
  *		... call it ...
- *		kbinder_ref(&thread, BC_RELEASE, handle);
+ *		kbinder_thread_ref(&thread, BC_RELEASE, handle);
  *	}
  */
 #ifndef KBINDER_SERVICEMANAGER_H
 #define KBINDER_SERVICEMANAGER_H
 
-#include <kbinder/android.h>
+#include "android.h"
+#include "object.h"
+#include "thread.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-#if defined(__GNUC__) && !defined(KBINDER_NO_VISIBILITY)
-#pragma GCC visibility push(default)
-#endif
+KBINDER_BEGIN_DECLS
 
 #define KBINDER_SM_DESCRIPTOR		"android.os.IServiceManager"
 #define KBINDER_SM_CALLBACK_DESCRIPTOR	"android.os.IServiceCallback"
 /* IServiceCallback.onRegistration(String name, IBinder binder), one-way */
 #define KBINDER_SM_CALLBACK_ON_REGISTRATION 1
+#define KBINDER_SM_CLIENT_CALLBACK_DESCRIPTOR "android.os.IClientCallback"
+/* IClientCallback.onClients(IBinder registered, boolean hasClients), one-way */
+#define KBINDER_SM_CLIENT_CALLBACK_ON_CLIENTS 1
 
 /* Dump priorities (IServiceManager.DUMP_FLAG_*). */
 #define KBINDER_DUMP_FLAG_PRIORITY_CRITICAL	(1 << 0)
@@ -58,6 +59,7 @@ enum kbinder_sm_method {
 	KBINDER_SM_REGISTER_CLIENT_CALLBACK,
 	KBINDER_SM_TRY_UNREGISTER_SERVICE,
 	KBINDER_SM_GET_SERVICE_DEBUG_INFO,
+	KBINDER_SM_CHECK_SERVICE_ACCESS,
 	KBINDER_SM_METHODS
 };
 
@@ -68,14 +70,91 @@ int kbinder_sm_method_of(const struct kbinder_wire *w, uint32_t code);
 /** kbinder_sm_method_name() - "getService" etc. */
 const char *kbinder_sm_method_name(enum kbinder_sm_method m);
 /** kbinder_sm_is_aidl() - true from API 30: AIDL IServiceManager. */
-bool kbinder_sm_is_aidl(const struct kbinder_wire *w);
+static inline bool kbinder_sm_is_aidl(const struct kbinder_wire *w)
+{
+	return w->api_level >= 30;
+}
+
+/* ------------------------------------------------- the Service union */
+
+/**
+ * enum kbinder_sm_service_layout - how a lookup answers with the binder.
+ * @KBINDER_SM_SERVICE_PLAIN:    a nullable binder, as every lookup before
+ *                               15 QPR1 and getService and (but in 15
+ *                               QPR1/QPR2) checkService since
+ * @KBINDER_SM_SERVICE_BINDER:   the union Service (int32 1, then its tag),
+ *                               member 0 a nullable binder (15 QPR1)
+ * @KBINDER_SM_SERVICE_METADATA: the union Service, member 0 the parcelable
+ *                               ServiceWithMetadata {nullable binder,
+ *                               boolean isLazyService} (15 QPR2 on)
+ * In both union layouts member 1 is a nullable binder to an IAccessor,
+ * which hands out RPC binder connections to the service.
+ */
+enum kbinder_sm_service_layout {
+	KBINDER_SM_SERVICE_PLAIN,
+	KBINDER_SM_SERVICE_BINDER,
+	KBINDER_SM_SERVICE_METADATA,
+};
+
+#define KBINDER_SM_SERVICE_TAG_SERVICE	0	/* binder / serviceWithMetadata */
+#define KBINDER_SM_SERVICE_TAG_ACCESSOR	1
+/* addService's dumpPriority flag for a lazy service (15 QPR2 on), which
+ * getService2 and checkService2 answer as isLazyService. */
+#define KBINDER_SM_FLAG_IS_LAZY_SERVICE	(1 << 30)
+
+/**
+ * kbinder_sm_answer_layout() - how method @m answers at @w's release:
+ * getService2 and checkService2, and checkService in 15 QPR1/QPR2, with a
+ * Service union; every other method, and a method the release does not
+ * have, KBINDER_SM_SERVICE_PLAIN.
+ */
+enum kbinder_sm_service_layout
+kbinder_sm_answer_layout(const struct kbinder_wire *w, enum kbinder_sm_method m);
+
+/**
+ * struct kbinder_sm_service - a lookup's answer.
+ * @obj:       the binder (a null one reads as KBINDER_NULL)
+ * @stability: its stability field
+ * @tag:       KBINDER_SM_SERVICE_TAG_SERVICE, or _ACCESSOR when @obj is an
+ *             IAccessor for the service
+ * @is_lazy:   ServiceWithMetadata.isLazyService (METADATA layout)
+ * @reserved:  zero
+ */
+struct kbinder_sm_service {
+	struct flat_binder_object obj;
+	uint32_t stability;
+	uint32_t tag;
+	bool is_lazy;
+	uint32_t reserved[4];
+};
+
+/**
+ * kbinder_parcel_write_sm_service() - a lookup's answer in @layout: the
+ * remote object @handle (0: the null binder) with @stability, as member
+ * @tag, with @is_lazy where the layout carries it.
+ */
+int kbinder_parcel_write_sm_service(struct kbinder_parcel *p,
+				    const struct kbinder_wire *w,
+				    enum kbinder_sm_service_layout layout,
+				    uint32_t tag, uint32_t handle,
+				    uint32_t stability, bool is_lazy);
+/**
+ * kbinder_view_read_sm_service() - read a lookup's answer in @layout.
+ * Return: 0, KBINDER_NULL for a null binder, -EBADMSG if malformed (a
+ * null union, an unknown tag, a ServiceWithMetadata whose size runs past
+ * the data); the cursor stays put on an error.
+ */
+int kbinder_view_read_sm_service(struct kbinder_view *v,
+				 const struct kbinder_wire *w,
+				 enum kbinder_sm_service_layout layout,
+				 struct kbinder_sm_service *out);
 
 /**
  * struct kbinder_sm - a service manager client on one thread.
  * @thread:     the calling thread
  * @wire:       the protocol (API level)
  * @other:      handler for commands that arrive during a call (NULL:
- *              kbinder_handle_default)
+ *              kbinder_thread_handle_default)
  * @arg:        for @other
  * @timeout_ms: bound on each wait (default 5000)
  * @exception:  the AIDL exception of the last call that failed with one
@@ -96,8 +175,10 @@ int kbinder_sm_init(struct kbinder_sm *sm, struct kbinder_thread *t,
 		    int api_level);
 
 /*
- * The calls return 0 or a negative errno: -EPIPE when there is no service
- * manager (a dead reply), -ENOENT for a name it does not know, -EINVAL
+ * The calls return 0; a positive BR_ code when the driver answered for the
+ * service manager: BR_DEAD_REPLY when there is none (or it died),
+ * BR_FAILED_REPLY, BR_FROZEN_REPLY; or a negative errno: -ENOENT for a
+ * name it does not know, -EINVAL
  * (EX_ILLEGAL_ARGUMENT), -EPERM (EX_SECURITY), -EFAULT (EX_NULL_POINTER),
  * -EBUSY (EX_ILLEGAL_STATE), -EOPNOTSUPP (EX_UNSUPPORTED_OPERATION or a
  * method the level does not have), -EBADMSG (a reply that does not parse),
@@ -106,7 +187,8 @@ int kbinder_sm_init(struct kbinder_sm *sm, struct kbinder_thread *t,
 
 /**
  * kbinder_sm_check() - look @name up (checkService). On success *@handle
- * holds a strong reference of ours: BC_RELEASE it when done.
+ * holds a strong reference of ours: BC_RELEASE it when done. -EOPNOTSUPP
+ * when the answer is an IAccessor (an RPC binder service, 15 QPR1 on).
  */
 int kbinder_sm_check(struct kbinder_sm *sm, const char *name, uint32_t *handle);
 /** kbinder_sm_get() - the same with getService (the older, blocking name). */
@@ -133,23 +215,73 @@ int kbinder_sm_notify(struct kbinder_sm *sm, const char *name, bool on,
 int kbinder_sm_is_declared(struct kbinder_sm *sm, const char *name);
 /** kbinder_sm_ping() - PING_TRANSACTION to the service manager. */
 int kbinder_sm_ping(struct kbinder_sm *sm);
+/**
+ * kbinder_sm_detect() - find out which release's interface the service
+ * manager at handle 0 has, and set @sm's wire to it. It counts the
+ * methods (an AIDL stub answers UNKNOWN_TRANSACTION past its last one,
+ * whatever the token), finds the token header it takes (of 'SYST',
+ * 'VNDR', 'RECO', 'UNKN', @sm's first) and tells 15 QPR1 from QPR2 by how
+ * checkService lays out its union, and 9 from 10 by the token their C
+ * servicemanager takes. The probes carry no arguments, so no method runs,
+ * except checkService of a name nobody registers. Interfaces that are the same cannot be
+ * told apart: 12 from 12L, 14 from 15's first release, 16 QPR1 from
+ * QPR2; @sm's level is kept if it is one of them, else the first is
+ * taken. The parcel conventions of the result are the level's, which the
+ * service manager's answers do not show (31 and 32 write the stability
+ * field as a category).
+ * Return: 0, -EPROTONOSUPPORT for an interface no table has (the wire is
+ * left as it was), the driver's outcome (BR_DEAD_REPLY: no service
+ * manager), or -errno.
+ */
+int kbinder_sm_detect(struct kbinder_sm *sm);
+
+/* ------------------------------------------------- the service manager */
+
+/*
+ * kbinder's own service manager, the context manager side of the same
+ * protocols: AIDL IServiceManager with the codes and answers of the
+ * server's release (API 30 on), or the C servicemanager's (28, 29). It
+ * keeps a strong reference on each service and callback, forgets them
+ * when the driver reports their process dead, calls
+ * IServiceCallback.onRegistration for every registration of a watched
+ * name, and takes a service's binder only from an object the driver
+ * translated. It answers the standard transactions as any object does.
+ *
+ *	kbinder_ioctl_set_context_mgr(fd);
+ *	kbinder_thread_init(&t, fd);
+ *	kbinder_sm_server_new(&srv, &t, &wire);
+ *	kbinder_thread_enter_looper(&t);
+ *	err = kbinder_sm_server_run(srv);     // until an error
+ *	kbinder_sm_server_free(srv);
+ */
+struct kbinder_sm_server;
+
+/** typedef kbinder_sm_log_fn - one line of what the server did, no newline. */
+typedef void (*kbinder_sm_log_fn)(void *arg, const char *line);
 
 /**
- * kbinder_sm_reply_error() - the -errno for a reply: BR_DEAD_REPLY -EPIPE,
- * BR_FAILED_REPLY -EIO, BR_FROZEN_REPLY -EAGAIN; a status-code reply its
- * status. Return 0 if @reply is a normal BR_REPLY (whose buffer the caller
- * still owns); otherwise the buffer was freed.
+ * kbinder_sm_server_new() - an empty registry speaking @w's release,
+ * answering on @t (the context manager's thread).
+ * Return: 0 and *@out, or -ENOMEM.
  */
-int kbinder_sm_reply_error(struct kbinder_thread *t, const struct kbinder_reply *reply);
-/** kbinder_exception_errno() - the -errno kbinder_sm_* use for an AIDL exception. */
-int kbinder_exception_errno(int32_t exception);
+int kbinder_sm_server_new(struct kbinder_sm_server **out, struct kbinder_thread *t,
+			  const struct kbinder_wire *w);
+/** kbinder_sm_server_free() - drop the registry (not its references: close the fd). */
+void kbinder_sm_server_free(struct kbinder_sm_server *srv);
+/** kbinder_sm_server_set_log() - call @fn for every registration, death, watch. */
+void kbinder_sm_server_set_log(struct kbinder_sm_server *srv, kbinder_sm_log_fn fn,
+			       void *arg);
+/**
+ * kbinder_sm_server_event() - handle one command read on the server's
+ * thread (a kbinder_event_fn, @arg the server): a transaction to the
+ * manager, a death, else kbinder_thread_handle_default().
+ * Return: 0, or -errno (a caller that died before its reply is not one).
+ */
+int kbinder_sm_server_event(struct kbinder_thread *t, const struct kbinder_return *ret,
+			    void *arg);
+/** kbinder_sm_server_run() - read and handle commands until an error, returned. */
+int kbinder_sm_server_run(struct kbinder_sm_server *srv);
 
-#if defined(__GNUC__) && !defined(KBINDER_NO_VISIBILITY)
-#pragma GCC visibility pop
-#endif
-
-#ifdef __cplusplus
-}
-#endif
+KBINDER_END_DECLS
 
 #endif /* KBINDER_SERVICEMANAGER_H */

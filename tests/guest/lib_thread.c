@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * libkbinder's thread layer on a real device: a timed read keeps its
+ * deadline whatever the fd's number, and it never changes what another
+ * thread's blocking read on the same file does.
+ *
+ * Written with the harness's kb_ names so that the same file builds
+ * against the library before its read layer was redone, which flipped
+ * O_NONBLOCK on the shared file around each timed read (and did nothing
+ * for fds from 1024 on). The second test fails there, on both drivers.
+ * The first passes there too: a lone timed waiter only overslept when a
+ * read the driver started found nothing to say, which neither driver
+ * queues for it. What can make a timed read oversleep above fd 1023, in
+ * the old layer and on any blocking file, is a race: two threads waiting
+ * for the same process work, both woken, and the loser's poll() seeing
+ * the work before the winner took it; its read then waits in the driver
+ * (lib_thread_nonblock.c covers it, on a KBINDER_PROC_NONBLOCK file).
+ */
+#include "binder_util.h"	/* first: it sets _GNU_SOURCE */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define HIGH_FD		1500	/* above FD_SETSIZE: no per-fd table covers it */
+#define DEADLINE_MS	300
+#define SLACK_MS	700	/* a loaded guest, not a read asleep in the driver */
+#define RESCUE_MS	3000	/* then a flush wakes a read that slept past it */
+#define PAGE		4096
+
+/* Flush the file (close a copy) until @done, every 50 ms, for @ms at most. */
+static void flush_until(int fd, const int *done, int ms)
+{
+	for (int i = 0; i < ms / 50 && !__atomic_load_n(done, __ATOMIC_ACQUIRE); i++) {
+		int copy = dup(fd);
+
+		if (copy >= 0)
+			close(copy);
+		kbt_msleep(50);
+	}
+}
+
+struct rescue {
+	int fd;
+	int done;
+};
+
+/* A read that slept past its deadline would sleep forever: end it. */
+static void *rescue_main(void *arg)
+{
+	struct rescue *r = arg;
+
+	for (int i = 0; i < RESCUE_MS / 50 && !__atomic_load_n(&r->done, __ATOMIC_ACQUIRE); i++)
+		kbt_msleep(50);
+	flush_until(r->fd, &r->done, 5000);
+	return NULL;
+}
+
+#define CALL_CODE	5
+
+/* A one-way call to the manager, in the middle of its timed wait. */
+static void call_the_manager(void *arg)
+{
+	struct kbt_chan *chan = arg;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_reply r;
+
+	kbt_wait(chan, 'G', KBT_WAIT_MS);
+	kbt_client(&p, &t);
+	kbt_msleep(DEADLINE_MS / 3);
+	ASSERT_OK(kb_transact(&t, 0, CALL_CODE, NULL, TF_ONE_WAY, &r, NULL, NULL,
+			      KBT_WAIT_MS));
+	kb_close(&p);
+}
+
+/* Room for fd HIGH_FD (the soft limit is often 1024). */
+static int allow_high_fds(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return -errno;
+	if (rl.rlim_cur > HIGH_FD)
+		return 0;
+	rl.rlim_cur = HIGH_FD + 1;
+	if (rl.rlim_max < rl.rlim_cur)
+		rl.rlim_max = rl.rlim_cur;
+	return setrlimit(RLIMIT_NOFILE, &rl) ? -errno : 0;
+}
+
+/* The call arrives within the deadline; then nothing, until the deadline. */
+TEST(timed_read_on_a_high_fd_keeps_its_deadline)
+{
+	struct rescue rescue = { .done = 0 };
+	struct kbt_chan chan;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_return ret;
+	pthread_t th;
+	int64_t start, took;
+	int calls = 0;
+	pid_t c;
+	int err;
+
+	ASSERT_OK(allow_high_fds());
+	kbt_chan_init(&chan);
+	c = kbt_fork(call_the_manager, &chan);
+	kbt_manager(&p, &t, NULL);
+	ASSERT_EQ(dup2(p.fd, HIGH_FD), HIGH_FD);
+	kb_thread_init(&t, HIGH_FD);
+	rescue.fd = HIGH_FD;
+	ASSERT_EQ(pthread_create(&th, NULL, rescue_main, &rescue), 0);
+	ASSERT_SIGNAL(&chan, 'G');
+	start = kbt_now_ms();
+	do {
+		int64_t left = start + DEADLINE_MS - kbt_now_ms();
+
+		err = kb_next(&t, &ret, left > 0 ? (int)left : 0);
+		if (!err && ret.cmd == BR_TRANSACTION && ret.u.txn.code == CALL_CODE) {
+			calls++;
+			ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+		} else if (!err && ret.cmd != BR_NOOP) {
+			kbt_default_event(&t, &ret, NULL);
+		}
+	} while (!err);
+	took = kbt_now_ms() - start;
+	__atomic_store_n(&rescue.done, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	kbt_log("a %d ms wait on fd %d returned %d after %lld ms, %d call(s)", DEADLINE_MS,
+		HIGH_FD, err, (long long)took, calls);
+	ASSERT_CHILD_OK(c);
+	ASSERT_EQ(calls, 1);
+	ASSERT_EQ(err, -ETIMEDOUT);
+	ASSERT_LT(took, DEADLINE_MS + SLACK_MS);
+	close(HIGH_FD);
+	kbt_chan_close(&chan);
+	kb_close(&p);
+}
+
+/* The second thread: a plain blocking BINDER_WRITE_READ of its own. */
+struct blocker {
+	int fd;
+	int go;
+	int done;
+	int err;
+	size_t consumed;
+};
+
+static void *blocker_main(void *arg)
+{
+	struct blocker *b = arg;
+	struct binder_write_read bwr;
+	uint8_t buf[256];
+	struct kb_thread t;
+
+	kb_thread_init(&t, b->fd);
+	/* A first ioctl: the driver's new thread returns at once from its first read. */
+	EXPECT_OK(kb_enter_looper(&t));
+	__atomic_store_n(&b->go, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&b->go, __ATOMIC_ACQUIRE) != 2)
+		kbt_msleep(5);
+	memset(&bwr, 0, sizeof(bwr));
+	bwr.read_buffer = (binder_uintptr_t)(uintptr_t)buf;
+	bwr.read_size = sizeof(buf);
+	b->err = kb_write_read(b->fd, &bwr);
+	b->consumed = bwr.read_consumed;
+	__atomic_store_n(&b->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* The timed reader, whose read buffer is a page nobody has touched yet. */
+struct timed {
+	struct kb_thread *t;
+	int err;
+	uint32_t cmd;
+};
+
+static void *timed_main(void *arg)
+{
+	struct timed *tr = arg;
+	struct kb_return ret;
+
+	tr->err = kb_next(tr->t, &ret, RESCUE_MS);
+	tr->cmd = ret.cmd;
+	return NULL;
+}
+
+/* Wait until @uffd reports a fault (the timed read stopped on its buffer). */
+static bool fault_seen(int uffd)
+{
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	return poll(&pfd, 1, KBT_WAIT_MS) == 1 &&
+	       read(uffd, &msg, sizeof(msg)) == sizeof(msg) &&
+	       msg.event == UFFD_EVENT_PAGEFAULT;
+}
+
+/*
+ * Two pages: the thread's fields on the first, its read buffer from the
+ * second on, which faults into @uffd at the first byte written to it.
+ */
+static struct kb_thread *thread_on_a_stall_page(int *uffd, uint8_t **page2)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	uint8_t *pages;
+
+	*uffd = (int)syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (*uffd < 0)
+		SKIP("no userfaultfd: %s", kbt_strerr(-errno));
+	pages = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		     -1, 0);
+	ASSERT_TRUE(pages != MAP_FAILED);
+	memset(pages, 0, PAGE);
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (uintptr_t)pages + PAGE;
+	reg.range.len = PAGE;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	ASSERT_OK(ioctl(*uffd, UFFDIO_API, &api) ? -errno : 0);
+	ASSERT_OK(ioctl(*uffd, UFFDIO_REGISTER, &reg) ? -errno : 0);
+	*page2 = pages + PAGE;
+	return (struct kb_thread *)(pages + PAGE - offsetof(struct kb_thread, buf));
+}
+
+/*
+ * While a timed read is held up (its buffer faults into userfaultfd, so
+ * it stays inside its read for as long as the test likes), another thread
+ * starts a blocking read of the same file: it must block, not see EAGAIN.
+ */
+TEST(blocking_read_never_sees_eagain_while_another_thread_waits)
+{
+	struct blocker b = { .go = 0 };
+	struct uffdio_zeropage zero;
+	struct timed tr;
+	struct kb_proc p;
+	pthread_t bth, tth;
+	uint8_t *page2;
+	int uffd;
+
+	kbt_open(&p);
+	b.fd = p.fd;
+	tr.t = thread_on_a_stall_page(&uffd, &page2);
+	kb_thread_init(tr.t, p.fd);
+	ASSERT_EQ(pthread_create(&bth, NULL, blocker_main, &b), 0);
+	while (!__atomic_load_n(&b.go, __ATOMIC_ACQUIRE))
+		kbt_msleep(5);
+	ASSERT_EQ(pthread_create(&tth, NULL, timed_main, &tr), 0);
+	ASSERT_TRUE(fault_seen(uffd));
+	__atomic_store_n(&b.go, 2, __ATOMIC_RELEASE);
+	kbt_msleep(300);	/* the blocking read has begun, and sees what it sees */
+	memset(&zero, 0, sizeof(zero));
+	zero.range.start = (uintptr_t)page2;
+	zero.range.len = PAGE;
+	ASSERT_OK(ioctl(uffd, UFFDIO_ZEROPAGE, &zero) ? -errno : 0);
+	pthread_join(tth, NULL);
+	flush_until(p.fd, &b.done, 5000);
+	pthread_join(bth, NULL);
+	kbt_log("timed read: %d (%s); blocking read: %d, %zu bytes", tr.err,
+		kb_return_name(tr.cmd), b.err, b.consumed);
+	ASSERT_EQ(b.err, 0);
+	ASSERT_EQ(tr.err, 0);
+	close(uffd);
+	kb_close(&p);
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * libkbinder's KBINDER_PROC_NONBLOCK: on a file opened non-blocking, two
+ * threads waiting with deadlines for the same process work both keep them.
+ * One call wakes both (neither is blocked in a read, so the driver wakes
+ * every thread that polls); one takes it. If the other's poll() saw the
+ * call before it was taken, its read returns EAGAIN and it goes back to
+ * poll(), where a blocking file's read would wait in the driver for the
+ * next work (a race: most often the loser's poll() finds nothing and
+ * waits on). Its fd is above 1023 too.
+ */
+#include "binder_util.h"	/* first: it sets _GNU_SOURCE */
+
+#include <errno.h>
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define HIGH_FD		1501
+#define DEADLINE_MS	1000
+#define SLACK_MS	700
+#define CALL_CODE	7
+
+struct waiter {
+	int fd;
+	int started;
+	int got_call;
+	int err;
+	int64_t took;
+};
+
+/* Wait DEADLINE_MS for anything but BR_NOOP; a call is freed and counted. */
+static void *waiter_main(void *arg)
+{
+	struct waiter *w = arg;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
+	int64_t start;
+
+	kbinder_thread_init(&t, w->fd);
+	EXPECT_OK(kbinder_thread_enter_looper(&t));
+	__atomic_store_n(&w->started, 1, __ATOMIC_RELEASE);
+	start = kbt_now_ms();
+	for (;;) {
+		int64_t left = start + DEADLINE_MS - kbt_now_ms();
+
+		w->err = kbinder_thread_next(&t, &ret, left > 0 ? (int)left : 0);
+		if (w->err)
+			break;
+		if (ret.cmd == BR_TRANSACTION && ret.u.txn.code == CALL_CODE) {
+			w->got_call++;
+			kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer);
+		} else if (ret.cmd != BR_NOOP && ret.cmd != BR_SPAWN_LOOPER) {
+			kbt_default_event(&t, &ret, NULL);
+		}
+	}
+	w->took = kbt_now_ms() - start;
+	return NULL;
+}
+
+/* A one-way call to the manager once both waiters poll. */
+static void call_the_manager(void *arg)
+{
+	struct kbt_chan *chan = arg;
+	struct kb_proc p;
+	struct kb_thread t;
+	struct kb_reply r;
+
+	kbt_wait(chan, 'G', KBT_WAIT_MS);
+	kbt_client(&p, &t);
+	ASSERT_OK(kb_transact(&t, 0, CALL_CODE, NULL, TF_ONE_WAY, &r, NULL, NULL,
+			      KBT_WAIT_MS));
+	kb_close(&p);
+}
+
+static int allow_high_fds(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return -errno;
+	if (rl.rlim_cur > HIGH_FD)
+		return 0;
+	rl.rlim_cur = HIGH_FD + 1;
+	if (rl.rlim_max < rl.rlim_cur)
+		rl.rlim_max = rl.rlim_cur;
+	return setrlimit(RLIMIT_NOFILE, &rl) ? -errno : 0;
+}
+
+TEST(two_timed_waiters_on_a_nonblocking_file_both_keep_their_deadlines)
+{
+	struct waiter w[2] = { { .fd = HIGH_FD }, { .fd = HIGH_FD } };
+	struct kbt_chan chan;
+	struct kbinder_proc p;
+	pthread_t th[2];
+	pid_t c;
+
+	ASSERT_OK(allow_high_fds());
+	kbt_chan_init(&chan);
+	c = kbt_fork(call_the_manager, &chan);
+	ASSERT_OK(kbinder_proc_open(&p, NULL, KBINDER_DEFAULT_MAP_SIZE, KBINDER_PROC_NONBLOCK));
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	ASSERT_EQ(dup2(p.fd, HIGH_FD), HIGH_FD);
+	for (int i = 0; i < 2; i++)
+		ASSERT_EQ(pthread_create(&th[i], NULL, waiter_main, &w[i]), 0);
+	while (!__atomic_load_n(&w[0].started, __ATOMIC_ACQUIRE) ||
+	       !__atomic_load_n(&w[1].started, __ATOMIC_ACQUIRE))
+		kbt_msleep(5);
+	kbt_msleep(100);	/* both in poll() */
+	ASSERT_SIGNAL(&chan, 'G');
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	ASSERT_CHILD_OK(c);
+	for (int i = 0; i < 2; i++) {
+		kbt_log("waiter %d: %d after %lld ms, %d call(s)", i, w[i].err,
+			(long long)w[i].took, w[i].got_call);
+		ASSERT_EQ(w[i].err, -ETIMEDOUT);
+		ASSERT_LT(w[i].took, DEADLINE_MS + SLACK_MS);
+	}
+	ASSERT_EQ(w[0].got_call + w[1].got_call, 1);
+	close(HIGH_FD);
+	kbt_chan_close(&chan);
+	kbinder_proc_close(&p);
+}
