@@ -65,6 +65,24 @@ struct kb_context {
 	char name[];
 };
 
+/**
+ * kb_context_same_domain() - whether two worlds are of one container
+ * @a: a world
+ * @b: another
+ *
+ * The worlds of one binderfs mount (its devices) are one domain, and so
+ * are the plain devices' worlds of one IPC namespace (the initial one's
+ * too, and everyone's with isolate_ipc_ns=N). What acts on a task by pid
+ * (BINDER_FREEZE) stays in the caller's domain.
+ *
+ * Return: true if @a and @b are of the same domain.
+ */
+static inline bool kb_context_same_domain(const struct kb_context *a,
+					  const struct kb_context *b)
+{
+	return a->fs_id == b->fs_id && a->ipc_ns == b->ipc_ns;
+}
+
 struct kb_context *kb_context_create(const char *name);
 struct kb_context *kb_context_get(struct kb_context *ctx);
 void kb_context_put(struct kb_context *ctx);

@@ -56,6 +56,8 @@ static void kb_death_dead_take(struct kb_work *work, struct kb_thread *thread,
 
 	lockdep_assert_held(&proc->inner_lock);
 	list_add_tail(&work->entry, &proc->inner.delivered_death);
+	kb_cookie_insert_locked(proc, &proc->inner.death_by_cookie,
+				&death->delivered);
 	snap->cookie = death->cookie;
 }
 
@@ -72,9 +74,16 @@ static int kb_death_dead_deliver(struct kb_work *work, struct kb_thread *thread,
 static void kb_death_dead_cancel(struct kb_work *work)
 {
 	struct kb_death *death = container_of(work, struct kb_death, work);
+	struct kb_proc *proc = death->proc;
+	bool destroy;
 
+	spin_lock(&proc->inner_lock);
+	kb_cookie_erase_locked(proc, &proc->inner.death_by_cookie,
+			       &death->delivered);
 	/* Still owned by its ref unless the request was cleared meanwhile. */
-	if (death->clear_pending)
+	destroy = death->clear_pending;
+	spin_unlock(&proc->inner_lock);
+	if (destroy)
 		kb_death_destroy(death);
 }
 
@@ -147,6 +156,7 @@ struct kb_death *kb_death_new(struct kb_proc *proc, binder_uintptr_t cookie)
 	if (!death)
 		return NULL;
 	kb_work_init(&death->work, &kb_death_dead_ops);
+	kb_cookie_init(&death->delivered, cookie);
 	death->cookie = cookie;
 	death->proc = proc;
 	return death;
@@ -236,20 +246,20 @@ int kb_death_clear(struct kb_thread *thread, struct kb_ref *ref,
  * @thread: the acknowledging thread
  * @cookie: the cookie of a delivered BR_DEAD_BINDER
  *
+ * The first notice delivered with this cookie is found in the process's
+ * index: O(log n) under the lock, however many are delivered.
+ *
  * Return: 0, or -EINVAL if no delivered notice has this cookie.
  */
 int kb_death_done(struct kb_thread *thread, binder_uintptr_t cookie)
 {
 	struct kb_proc *proc = thread->proc;
-	struct kb_death *death, *found = NULL;
+	struct kb_cookie_node *cn;
+	struct kb_death *found;
 
 	spin_lock(&proc->inner_lock);
-	list_for_each_entry(death, &proc->inner.delivered_death, work.entry) {
-		if (death->cookie == cookie) {
-			found = death;
-			break;
-		}
-	}
+	cn = kb_cookie_take_locked(proc, &proc->inner.death_by_cookie, cookie);
+	found = cn ? container_of(cn, struct kb_death, delivered) : NULL;
 	if (found) {
 		list_del_init(&found->work.entry);
 		if (found->clear_pending)
@@ -290,6 +300,8 @@ void kb_death_notify(struct kb_ref *ref)
 void kb_death_free(struct kb_proc *proc, struct kb_death *death)
 {
 	spin_lock(&proc->inner_lock);
+	kb_cookie_erase_locked(proc, &proc->inner.death_by_cookie,
+			       &death->delivered);
 	kb_work_dequeue(proc, &death->work);
 	spin_unlock(&proc->inner_lock);
 	kb_death_destroy(death);

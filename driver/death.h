@@ -26,11 +26,14 @@ struct kb_thread;
  * @proc: the requesting process (constant; it outlives its requests)
  * @cleared: the request was cleared; counted in @proc's cleared notes
  *	until freed (written once, under the requesting process's inner_lock)
+ * @delivered: in @proc's index of delivered notices while on its
+ *	delivered_death list (same lock)
  *
  * Owned by its ref while the ref points to it, then by the list it is on.
  */
 struct kb_death {
 	struct kb_work work;
+	struct kb_cookie_node delivered;
 	binder_uintptr_t cookie;
 	bool clear_pending;
 	struct kb_proc *proc;

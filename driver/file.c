@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
+#include <linux/sched.h>
 #include <linux/uaccess.h>
 
 #include "command.h"
@@ -45,7 +46,43 @@ static void kb_file_thread_exit(struct kb_thread *thread)
 	kb_thread_release(thread, polled);
 }
 
-/* Release every thread of a dying process. */
+/*
+ * The calling thread's state (kb_thread_current(), or with @get a
+ * reference of the caller's own, kb_thread_get_current()). The states of
+ * exited threads are released here: the one under the pid number the
+ * caller has now, and, whenever a new state is made, up to KB_THREAD_REAP
+ * states of threads that are gone. A thread need not make
+ * BINDER_THREAD_EXIT: a process cycling through short-lived threads keeps
+ * about as many states as it has live threads.
+ */
+static struct kb_thread *kb_file_thread(struct kb_proc *proc, bool get)
+{
+	struct kb_thread_lookup l;
+	struct kb_thread *thread, *gone;
+	int i;
+
+	for (;;) {
+		thread = get ? kb_thread_get_current(proc, &l) :
+			       kb_thread_current(proc, &l);
+		if (!l.gone)
+			break;
+		kb_file_thread_exit(l.gone);
+		kb_thread_put(l.gone);
+	}
+	for (i = 0; thread && l.created && i < KB_THREAD_REAP; i++) {
+		gone = kb_thread_next_gone(proc);
+		if (!gone)
+			break;
+		kb_file_thread_exit(gone);
+		kb_thread_put(gone);
+	}
+	return thread;
+}
+
+/*
+ * Release every thread of a dying process: one lookup (O(log n) under the
+ * lock) per thread, and a chance to reschedule after each.
+ */
 static void kb_file_release_threads(struct kb_proc *proc)
 {
 	struct kb_thread *thread;
@@ -54,6 +91,7 @@ static void kb_file_release_threads(struct kb_proc *proc)
 	while ((thread = kb_thread_next(proc, INT_MIN))) {
 		kb_file_thread_exit(thread);
 		kb_thread_put(thread);
+		cond_resched();
 	}
 }
 
@@ -67,6 +105,7 @@ static void kb_file_cancel_thread_work(struct kb_proc *proc)
 		after = thread->pid;
 		kb_work_discard_owned(proc, &thread->inner.todo);
 		kb_thread_put(thread);
+		cond_resched();
 	}
 }
 
@@ -108,12 +147,18 @@ static void kb_file_discard_work(struct work_struct *work)
 static int kb_file_open_ctx(struct file *file, struct kb_context *ctx)
 {
 	struct kb_proc *proc;
+	int ret;
 
 	proc = kb_proc_create(ctx, file->f_cred);
 	if (!proc)
 		return -ENOMEM;
 	INIT_WORK(&proc->discard_work, kb_file_discard_work);
-	kb_freeze_add_proc(proc);
+	ret = kb_freeze_add_proc(proc);
+	if (ret) {
+		/* Never mapped: this just drops the opener's mm and the proc. */
+		kb_proc_free_area(proc);
+		return ret;
+	}
 	file->private_data = proc;
 	return 0;
 }
@@ -219,6 +264,8 @@ static int kb_file_mmap(struct file *file, struct vm_area_struct *vma)
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
 	vm_flags_clear(vma, VM_MAYWRITE);
+	/* Never grown by mremap() (the CVE-2019-2213 family). */
+	vm_flags_set(vma, VM_DONTEXPAND);
 	vma->vm_ops = &kb_vm_ops;
 	vma->vm_private_data = proc;
 	return kb_alloc_mmap(&proc->alloc, vma);
@@ -230,7 +277,7 @@ static __poll_t kb_file_poll(struct file *file, poll_table *wait)
 	struct kb_thread *thread;
 	bool proc_work, has_work;
 
-	thread = kb_thread_get_current(proc);
+	thread = kb_file_thread(proc, true);
 	if (!thread)
 		return EPOLLERR;
 	spin_lock(&proc->inner_lock);
@@ -325,23 +372,23 @@ static int kb_ioctl_spam_detection(struct kb_proc *proc, void __user *ubuf)
 	return 0;
 }
 
-static int kb_ioctl_freeze(void __user *ubuf)
+static int kb_ioctl_freeze(struct kb_proc *proc, void __user *ubuf)
 {
 	struct binder_freeze_info info;
 
 	if (copy_from_user(&info, ubuf, sizeof(info)))
 		return -EFAULT;
-	return kb_freeze_ioctl(&info);
+	return kb_freeze_ioctl(proc, &info);
 }
 
-static int kb_ioctl_frozen_info(void __user *ubuf)
+static int kb_ioctl_frozen_info(struct kb_proc *proc, void __user *ubuf)
 {
 	struct binder_frozen_status_info info;
 	int ret;
 
 	if (copy_from_user(&info, ubuf, sizeof(info)))
 		return -EFAULT;
-	ret = kb_freeze_get_info(&info);
+	ret = kb_freeze_get_info(proc, &info);
 	if (ret)
 		return ret;
 	return copy_to_user(ubuf, &info, sizeof(info)) ? -EFAULT : 0;
@@ -356,7 +403,7 @@ static long kb_file_ioctl(struct file *file, unsigned int cmd,
 	u32 max_threads;
 	long ret;
 
-	thread = kb_thread_current(proc);
+	thread = kb_file_thread(proc, false);
 	if (!thread)
 		return -ENOMEM;
 	switch (cmd) {
@@ -396,10 +443,10 @@ static long kb_file_ioctl(struct file *file, unsigned int cmd,
 		ret = kb_ioctl_spam_detection(proc, ubuf);
 		break;
 	case BINDER_FREEZE:
-		ret = kb_ioctl_freeze(ubuf);
+		ret = kb_ioctl_freeze(proc, ubuf);
 		break;
 	case BINDER_GET_FROZEN_INFO:
-		ret = kb_ioctl_frozen_info(ubuf);
+		ret = kb_ioctl_frozen_info(proc, ubuf);
 		break;
 	default:
 		ret = -EINVAL;

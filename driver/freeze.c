@@ -8,12 +8,15 @@
  * up to the given time for the transactions already sent to the process to
  * finish, and fails with -EAGAIN while a call is still pending.
  *
- * Processes are found by pid through a list used only by these ioctls
- * (kb_freeze_lock), never on the transaction path. The pid is read in the
- * caller's pid namespace, and the caller must be allowed to signal the
- * process (same real or effective uid as its real or saved uid, or
- * CAP_KILL in its user namespace), as for kill(2): freezing is the
- * binder side of a process freezer.
+ * Processes are found by pid through an array of every process, used
+ * by these ioctls and the logs only, never on the transaction path. The
+ * pid is read in the caller's pid namespace, and the caller must be
+ * allowed to signal the process (same real or effective uid as its real
+ * or saved uid, or CAP_KILL in its user namespace), as for kill(2):
+ * freezing is the binder side of a process freezer. Only the target's
+ * processes in the caller's worlds are frozen (those of its binderfs
+ * mount, or of its IPC namespace for the plain devices): a freezer in one
+ * container does not reach the binder state another world gave the task.
  *
  * While the process is frozen, a one-way call flagged TF_UPDATE_TXN
  * replaces a call still waiting on the same node that has the same code,
@@ -24,12 +27,14 @@
 
 #include <linux/cred.h>
 #include <linux/jiffies.h>
-#include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
+#include <linux/xarray.h>
 
+#include "context.h"
 #include "freeze.h"
 #include "freeze_notify.h"
 #include "node.h"
@@ -37,18 +42,28 @@
 #include "thread.h"
 #include "transaction.h"
 
-static DEFINE_MUTEX(kb_freeze_lock);
-static LIST_HEAD(kb_freeze_procs);
+/*
+ * Every process not yet torn down, by an id of its own: found with a
+ * lookup of O(log n) under the array's own lock, never a walk under a
+ * global lock (a walk takes one process at a time, with a reference, and
+ * holds nothing between them).
+ */
+static DEFINE_XARRAY_ALLOC(kb_freeze_procs);
+static u32 kb_freeze_next_id;
 
 /**
- * kb_freeze_add_proc() - make a new process findable by pid
+ * kb_freeze_add_proc() - make a new process findable
  * @proc: the process
+ *
+ * Return: 0 or -ENOMEM.
  */
-void kb_freeze_add_proc(struct kb_proc *proc)
+int kb_freeze_add_proc(struct kb_proc *proc)
 {
-	mutex_lock(&kb_freeze_lock);
-	list_add_tail(&proc->freeze_entry, &kb_freeze_procs);
-	mutex_unlock(&kb_freeze_lock);
+	int ret = xa_alloc_cyclic(&kb_freeze_procs, &proc->freeze_id, proc,
+				  xa_limit_32b, &kb_freeze_next_id,
+				  GFP_KERNEL_ACCOUNT);
+
+	return ret < 0 ? ret : 0;
 }
 
 /**
@@ -57,26 +72,48 @@ void kb_freeze_add_proc(struct kb_proc *proc)
  */
 void kb_freeze_remove_proc(struct kb_proc *proc)
 {
-	mutex_lock(&kb_freeze_lock);
-	list_del_init(&proc->freeze_entry);
-	mutex_unlock(&kb_freeze_lock);
+	xa_erase(&kb_freeze_procs, proc->freeze_id);
+}
+
+/*
+ * The process with the lowest id at or above *@index, with a memory
+ * reference (a listed process still has its file's), or NULL; *@index is
+ * set to its id.
+ */
+static struct kb_proc *kb_freeze_next_proc(unsigned long *index)
+{
+	struct kb_proc *proc;
+
+	xa_lock(&kb_freeze_procs);
+	proc = xa_find(&kb_freeze_procs, index, ULONG_MAX, XA_PRESENT);
+	if (proc)
+		kb_proc_get(proc);
+	xa_unlock(&kb_freeze_procs);
+	return proc;
 }
 
 /**
  * kb_freeze_visit_procs() - visit every process not yet torn down
- * @v: its visit() is called with kb_freeze_lock held (it may sleep, and
- *	may take any lock of the process)
+ * @v: its visit() is called with no lock held and a memory reference on
+ *	the process (it may sleep and take any lock of the process; the
+ *	process may be torn down meanwhile)
  *
- * For the logs; never on the transaction path.
+ * For the logs and the freeze ioctls; never on the transaction path. A
+ * process that comes or goes during the walk may or may not be visited.
  */
 void kb_freeze_visit_procs(struct kb_proc_visitor *v)
 {
+	unsigned long index = 0;
 	struct kb_proc *proc;
 
-	mutex_lock(&kb_freeze_lock);
-	list_for_each_entry(proc, &kb_freeze_procs, freeze_entry)
+	while ((proc = kb_freeze_next_proc(&index))) {
 		v->visit(proc, v);
-	mutex_unlock(&kb_freeze_lock);
+		kb_proc_put(proc);
+		if (index == ULONG_MAX)
+			break;
+		index++;
+		cond_resched();
+	}
 }
 
 /* Calls sent to the process and not finished, or calls it is in. */
@@ -168,88 +205,107 @@ static struct task_struct *kb_freeze_task(u32 nr)
 	return task;
 }
 
-/* Every process opened by @task, each with a memory reference. */
-static struct kb_proc **kb_freeze_find(struct task_struct *task, int *count)
+/*
+ * Whether a process is a target of a freeze ioctl made in @ctx: opened by
+ * @task, in one of the caller's worlds: those of its binderfs mount, or
+ * the plain devices' worlds of its IPC namespace (kb_context_same_domain()).
+ * Upstream reaches every process of the task, in any world.
+ */
+static bool kb_freeze_is_target(struct kb_proc *proc, struct task_struct *task,
+				const struct kb_context *ctx)
 {
-	struct kb_proc *proc, **procs;
-	int n = 0;
+	return proc->tsk == task && kb_context_same_domain(proc->ctx, ctx);
+}
 
-	mutex_lock(&kb_freeze_lock);
-	list_for_each_entry(proc, &kb_freeze_procs, freeze_entry)
-		n += proc->tsk == task;
-	procs = n ? kcalloc(n, sizeof(*procs), GFP_KERNEL) : NULL;
-	if (procs) {
-		n = 0;
-		list_for_each_entry(proc, &kb_freeze_procs, freeze_entry) {
-			if (proc->tsk != task)
-				continue;
-			kb_proc_get(proc);
-			procs[n++] = proc;
-		}
+/**
+ * struct kb_freeze_walk - one BINDER_FREEZE or BINDER_GET_FROZEN_INFO
+ * @v: visits each process
+ * @task: the target process's leader
+ * @ctx: the caller's world
+ * @freeze: the freeze to apply, or NULL (BINDER_GET_FROZEN_INFO)
+ * @info: what BINDER_GET_FROZEN_INFO gathers
+ * @found: a target was visited
+ * @ret: the first error of a freeze (no further target is frozen then)
+ */
+struct kb_freeze_walk {
+	struct kb_proc_visitor v;
+	struct task_struct *task;
+	const struct kb_context *ctx;
+	const struct binder_freeze_info *freeze;
+	struct binder_frozen_status_info *info;
+	bool found;
+	int ret;
+};
+
+static void kb_freeze_visit(struct kb_proc *proc, struct kb_proc_visitor *v)
+{
+	struct kb_freeze_walk *w = container_of(v, struct kb_freeze_walk, v);
+
+	if (!kb_freeze_is_target(proc, w->task, w->ctx))
+		return;
+	w->found = true;
+	if (w->freeze) {
+		if (!w->ret)
+			w->ret = kb_freeze_one(proc, w->freeze);
+		return;
 	}
-	mutex_unlock(&kb_freeze_lock);
-	*count = n;
-	return procs;
+	spin_lock(&proc->inner_lock);
+	w->info->sync_recv |= kb_proc_sync_recv_locked(proc) |
+			      (kb_freeze_txns_pending(proc) << 1);
+	w->info->async_recv |= kb_proc_async_recv_locked(proc);
+	spin_unlock(&proc->inner_lock);
 }
 
 /**
  * kb_freeze_ioctl() - BINDER_FREEZE
+ * @caller: the calling process (its world bounds the search)
  * @info: pid, enable, timeout
  *
- * Return: 0, -EINVAL (no such process), -EPERM (the caller may not signal
- * it), -EAGAIN (calls still pending), -ENOMEM, or -ERESTARTSYS.
+ * Return: 0, -EINVAL (no such process in the caller's worlds), -EPERM
+ * (the caller may not signal it), -EAGAIN (calls still pending), or
+ * -ERESTARTSYS.
  */
-int kb_freeze_ioctl(const struct binder_freeze_info *info)
+int kb_freeze_ioctl(struct kb_proc *caller,
+		    const struct binder_freeze_info *info)
 {
-	struct task_struct *task = kb_freeze_task(info->pid);
-	struct kb_proc **procs;
-	int count, i, ret = 0;
+	struct kb_freeze_walk w = {
+		.v.visit = kb_freeze_visit,
+		.task = kb_freeze_task(info->pid),
+		.ctx = caller->ctx,
+		.freeze = info,
+	};
 
-	if (IS_ERR(task))
-		return PTR_ERR(task);
-	procs = kb_freeze_find(task, &count);
-	put_task_struct(task);
-	if (!procs)
-		return count ? -ENOMEM : -EINVAL;
-	for (i = 0; i < count; i++) {
-		if (!ret)
-			ret = kb_freeze_one(procs[i], info);
-		kb_proc_put(procs[i]);
-	}
-	kfree(procs);
-	return ret;
+	if (IS_ERR(w.task))
+		return PTR_ERR(w.task);
+	kb_freeze_visit_procs(&w.v);
+	put_task_struct(w.task);
+	return w.found ? w.ret : -EINVAL;
 }
 
 /**
  * kb_freeze_get_info() - BINDER_GET_FROZEN_INFO
+ * @caller: the calling process (its world bounds the search)
  * @info: in: the pid; out: what the frozen process received (sync_recv
  *	bit 1: calls still pending)
  *
- * Return: 0, -EINVAL (no such process) or -EPERM (the caller may not
- * signal it).
+ * Return: 0, -EINVAL (no such process in the caller's worlds) or -EPERM
+ * (the caller may not signal it).
  */
-int kb_freeze_get_info(struct binder_frozen_status_info *info)
+int kb_freeze_get_info(struct kb_proc *caller,
+		       struct binder_frozen_status_info *info)
 {
-	struct task_struct *task = kb_freeze_task(info->pid);
-	struct kb_proc *proc;
-	bool found = false;
+	struct kb_freeze_walk w = {
+		.v.visit = kb_freeze_visit,
+		.task = kb_freeze_task(info->pid),
+		.ctx = caller->ctx,
+		.info = info,
+	};
 
-	if (IS_ERR(task))
-		return PTR_ERR(task);
+	if (IS_ERR(w.task))
+		return PTR_ERR(w.task);
 	info->sync_recv = 0;
 	info->async_recv = 0;
-	mutex_lock(&kb_freeze_lock);
-	list_for_each_entry(proc, &kb_freeze_procs, freeze_entry) {
-		if (proc->tsk != task)
-			continue;
-		found = true;
-		spin_lock(&proc->inner_lock);
-		info->sync_recv |= kb_proc_sync_recv_locked(proc) |
-				   (kb_freeze_txns_pending(proc) << 1);
-		info->async_recv |= kb_proc_async_recv_locked(proc);
-		spin_unlock(&proc->inner_lock);
-	}
-	mutex_unlock(&kb_freeze_lock);
-	put_task_struct(task);
-	return found ? 0 : -EINVAL;
+	kb_freeze_visit_procs(&w.v);
+	put_task_struct(w.task);
+	return w.found ? 0 : -EINVAL;
 }

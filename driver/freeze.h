@@ -9,7 +9,7 @@
 
 struct kb_proc;
 
-void kb_freeze_add_proc(struct kb_proc *proc);
+int kb_freeze_add_proc(struct kb_proc *proc);
 void kb_freeze_remove_proc(struct kb_proc *proc);
 /**
  * struct kb_proc_visitor - what kb_freeze_visit_procs() does per process
@@ -20,7 +20,9 @@ struct kb_proc_visitor {
 };
 
 void kb_freeze_visit_procs(struct kb_proc_visitor *v);
-int kb_freeze_ioctl(const struct binder_freeze_info *info);
-int kb_freeze_get_info(struct binder_frozen_status_info *info);
+int kb_freeze_ioctl(struct kb_proc *caller,
+		    const struct binder_freeze_info *info);
+int kb_freeze_get_info(struct kb_proc *caller,
+		       struct binder_frozen_status_info *info);
 
 #endif /* _KB_FREEZE_H */

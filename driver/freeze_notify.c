@@ -21,6 +21,7 @@
 #include "internal.h"
 
 #include <linux/rbtree.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "freeze_notify.h"
@@ -62,6 +63,8 @@ static void kb_freeze_note_take(struct kb_work *work, struct kb_thread *thread,
 	note->sent = true;
 	note->sent_frozen = note->is_frozen;
 	list_add_tail(&work->entry, &proc->inner.delivered_freeze);
+	kb_cookie_insert_locked(proc, &proc->inner.freeze_by_cookie,
+				&note->delivered);
 	snap->frozen = (struct binder_frozen_state_info){
 		.cookie = note->cookie,
 		.is_frozen = note->is_frozen,
@@ -83,9 +86,16 @@ static void kb_freeze_note_cancel(struct kb_work *work)
 {
 	struct kb_freeze_note *note = container_of(work, struct kb_freeze_note,
 						   work);
+	struct kb_proc *proc = note->proc;
+	bool destroy;
 
+	spin_lock(&proc->inner_lock);
+	kb_cookie_erase_locked(proc, &proc->inner.freeze_by_cookie,
+			       &note->delivered);
 	/* Still owned by its ref unless the request was cleared meanwhile. */
-	if (note->cleared)
+	destroy = note->cleared;
+	spin_unlock(&proc->inner_lock);
+	if (destroy)
 		kb_freeze_note_destroy(note);
 }
 
@@ -162,6 +172,7 @@ struct kb_freeze_note *kb_freeze_notify_new(struct kb_proc *proc,
 	if (!note)
 		return NULL;
 	kb_work_init(&note->work, &kb_freeze_note_ops);
+	kb_cookie_init(&note->delivered, cookie);
 	note->cookie = cookie;
 	note->proc = proc;
 	return note;
@@ -267,16 +278,14 @@ int kb_freeze_notify_clear(struct kb_thread *thread, struct kb_ref *ref,
 int kb_freeze_notify_done(struct kb_thread *thread, binder_uintptr_t cookie)
 {
 	struct kb_proc *proc = thread->proc;
-	struct kb_freeze_note *note, *found = NULL;
+	struct kb_freeze_note *found;
+	struct kb_cookie_node *cn;
 	bool orphan = false;
 
+	/* Found in O(log n), as kb_death_done() finds a death notice. */
 	spin_lock(&proc->inner_lock);
-	list_for_each_entry(note, &proc->inner.delivered_freeze, work.entry) {
-		if (note->cookie == cookie) {
-			found = note;
-			break;
-		}
-	}
+	cn = kb_cookie_take_locked(proc, &proc->inner.freeze_by_cookie, cookie);
+	found = cn ? container_of(cn, struct kb_freeze_note, delivered) : NULL;
 	if (found) {
 		list_del_init(&found->work.entry);
 		found->sent = false;
@@ -361,6 +370,7 @@ void kb_freeze_notify_changed(struct kb_proc *proc, bool frozen)
 		kb_node_put_mem(node);
 		if (!next)
 			break;
+		cond_resched();
 	}
 }
 
@@ -372,6 +382,8 @@ void kb_freeze_notify_changed(struct kb_proc *proc, bool frozen)
 void kb_freeze_notify_free(struct kb_proc *proc, struct kb_freeze_note *note)
 {
 	spin_lock(&proc->inner_lock);
+	kb_cookie_erase_locked(proc, &proc->inner.freeze_by_cookie,
+			       &note->delivered);
 	kb_work_dequeue(proc, &note->work);
 	spin_unlock(&proc->inner_lock);
 	kb_freeze_note_destroy(note);

@@ -29,11 +29,14 @@ struct kb_thread;
  *	on, no longer to its ref, and is counted in @proc's cleared notes
  *	until freed (same lock)
  * @proc: the requesting process (constant; it outlives its requests)
+ * @delivered: in @proc's index of delivered notices while on its
+ *	delivered_freeze list (same lock)
  *
  * Owned by its ref while the ref points to it, then by the list it is on.
  */
 struct kb_freeze_note {
 	struct kb_work work;
+	struct kb_cookie_node delivered;
 	binder_uintptr_t cookie;
 	bool is_frozen;
 	bool sent_frozen;

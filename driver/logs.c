@@ -4,9 +4,14 @@
  * transaction_log, failed_transaction_log and proc/<pid>.
  *
  * Everything is printed from small read-only walks over the processes
- * (found through the freeze list, kb_freeze_visit_procs()), taking the
- * locks in the documented order: refs_lock, then a node's lock, then
- * inner_lock, then a transaction's lock. Objects are named by debug ids,
+ * (found one at a time through the freeze array, kb_freeze_visit_procs(),
+ * which holds no global lock across the walk), taking the locks in the
+ * documented order: refs_lock, then a node's lock, then inner_lock, then
+ * a transaction's lock. A critical section of a spinlock prints a bounded
+ * amount: one thread (its stack up to KB_LOGS_MAX_DEPTH, its todo up to
+ * KB_LOGS_MAX_QUEUED), the process's todo up to KB_LOGS_MAX_QUEUED, or a
+ * node. Threads are named by their struct pid: one that exited shows as
+ * 0, never by a number another task may have by now. Objects are named by debug ids,
  * handles, and pids as the reader's pid namespace sees them; a process the
  * reader cannot see, or of a world outside the mount, is not printed.
  */
@@ -36,6 +41,8 @@
 #define KB_LOGS_RING 32
 /* Deepest transaction stack printed. */
 #define KB_LOGS_MAX_DEPTH 64
+/* Queued items printed per todo list. */
+#define KB_LOGS_MAX_QUEUED 256
 
 /**
  * struct kb_log_entry - one transaction as transaction_log remembers it
@@ -111,17 +118,6 @@ static bool kb_logs_in_scope(const struct kb_logs_scope *scope, int fs_id)
 	return scope->all || (fs_id && fs_id == scope->fs_id);
 }
 
-/* A thread or process id of the initial namespace, as @ns numbers it. */
-static pid_t kb_logs_nr(pid_t init_nr, struct pid_namespace *ns)
-{
-	pid_t nr;
-
-	rcu_read_lock();
-	nr = pid_nr_ns(find_pid_ns(init_nr, &init_pid_ns), ns);
-	rcu_read_unlock();
-	return nr;
-}
-
 static pid_t kb_logs_proc_nr(const struct kb_proc *proc,
 			     struct pid_namespace *ns)
 {
@@ -139,7 +135,7 @@ static void kb_logs_print_txn(struct kb_logs_walk *w, const char *prefix,
 	from = t->from;
 	if (from) {
 		from_pid = kb_logs_proc_nr(from->proc, w->ns);
-		from_tid = kb_logs_nr(from->pid, w->ns);
+		from_tid = kb_thread_tid_nr(from, w->ns);
 	}
 	spin_unlock(&t->lock);
 	if (!from)
@@ -148,18 +144,27 @@ static void kb_logs_print_txn(struct kb_logs_walk *w, const char *prefix,
 		   prefix, t->is_reply ? "reply" : "transaction", t->debug_id,
 		   from_pid, from_tid, kb_logs_proc_nr(t->to_proc, w->ns),
 		   t->to_proc == proc && t->to_thread ?
-		   kb_logs_nr(t->to_thread->pid, w->ns) : 0,
+		   kb_thread_tid_nr(t->to_thread, w->ns) : 0,
 		   t->code, t->flags, t->buffer ? "" : " (buffer freed)");
 }
 
+/*
+ * At most KB_LOGS_MAX_QUEUED items of a list are looked at, under the
+ * lock: the list is as long as whoever queues to it likes.
+ */
 static void kb_logs_print_todo(struct kb_logs_walk *w, struct kb_proc *proc,
 			       struct list_head *todo, const char *prefix)
 	__must_hold(&proc->inner_lock)
 {
 	struct kb_transaction *t;
 	struct kb_work *work;
+	unsigned int n = 0;
 
 	list_for_each_entry(work, todo, entry) {
+		if (n++ == KB_LOGS_MAX_QUEUED) {
+			seq_printf(w->m, "%s(more, not shown)\n", prefix);
+			break;
+		}
 		t = kb_transaction_from_work(work);
 		if (t)
 			kb_logs_print_txn(w, prefix, proc, t);
@@ -176,10 +181,13 @@ static void kb_logs_print_thread(struct kb_logs_walk *w, struct kb_proc *proc,
 	struct kb_transaction *t = thread->inner.transaction_stack;
 	int depth = 0;
 	bool sender;
+	pid_t tid;
 
-	seq_printf(w->m, "  thread %d: looper 0x%x%s\n",
-		   kb_logs_nr(thread->pid, w->ns), thread->inner.looper,
-		   thread->inner.is_dead ? " dead" : "");
+	/* 0 and "exited": its number may be another task's by now. */
+	tid = kb_thread_tid_nr(thread, w->ns);
+	seq_printf(w->m, "  thread %d: looper 0x%x%s%s\n", tid,
+		   thread->inner.looper, thread->inner.is_dead ? " dead" : "",
+		   tid || kb_thread_task_alive(thread) ? "" : " exited");
 	while (t && depth++ < KB_LOGS_MAX_DEPTH) {
 		spin_lock(&t->lock);
 		sender = t->from == thread;
@@ -289,8 +297,7 @@ static void kb_logs_print_proc(struct kb_proc *proc, struct kb_proc_visitor *v)
 	struct kb_logs_walk *w = container_of(v, struct kb_logs_walk, v);
 	struct kb_context *ctx = proc->ctx;
 	struct kb_thread *thread;
-	struct rb_node *n;
-	pid_t nr;
+	pid_t nr, after = INT_MIN;
 
 	if (!kb_logs_in_scope(w->scope, ctx->fs_id))
 		return;
@@ -301,11 +308,16 @@ static void kb_logs_print_proc(struct kb_proc *proc, struct kb_proc_visitor *v)
 		return;
 	seq_printf(w->m, "proc %d\ncontext %s (world %d)\n", nr, ctx->name,
 		   ctx->id);
-	spin_lock(&proc->inner_lock);
-	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n)) {
-		thread = rb_entry(n, struct kb_thread, rb);
-		kb_logs_print_thread(w, proc, thread);
+	/* One thread per critical section: a process has as many as it likes. */
+	while ((thread = kb_thread_next(proc, after))) {
+		after = thread->pid;
+		spin_lock(&proc->inner_lock);
+		if (!kb_thread_is_dead_locked(thread))
+			kb_logs_print_thread(w, proc, thread);
+		spin_unlock(&proc->inner_lock);
+		kb_thread_put(thread);
 	}
+	spin_lock(&proc->inner_lock);
 	kb_logs_print_todo(w, proc, &proc->inner.todo, "  queued ");
 	spin_unlock(&proc->inner_lock);
 	if (w->txns_only)
@@ -466,7 +478,7 @@ void kb_logs_record(int debug_id, struct kb_thread *from,
 	if (to_proc)
 		e.to_tgid = task_tgid(to_proc->tsk);
 	if (to_thread)
-		e.to_tid = find_pid_ns(to_thread->pid, &init_pid_ns);
+		e.to_tid = to_thread->tid;
 	spin_lock(&kb_logs_lock);
 	kb_logs_push(&kb_logs_all, &e);
 	if (!kb_ok(st))

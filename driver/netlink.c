@@ -12,8 +12,9 @@
  * sending thread, never elsewhere (mainline sends every report to the
  * initial namespace). Numbers in it: pids and tids as the sender's pid
  * namespace sees them; a target outside that namespace is left out, like
- * one that is not known. Joining the group needs no capability, as in
- * mainline. Nothing in a report is a kernel address.
+ * one that is not known. Joining the group needs CAP_NET_ADMIN in the
+ * network namespace's user namespace (mainline: nothing). Nothing in a
+ * report is a kernel address.
  *
  * Cost: nothing is allocated unless someone in that namespace listens
  * (genl_has_listeners() is one bitmap test), and the callers only report on
@@ -42,8 +43,17 @@ enum {
 	KB_NLGRP_REPORT,
 };
 
+/*
+ * Reports name the failed calls of every world and user whose sender is in
+ * the network namespace: joining the group takes CAP_NET_ADMIN in the user
+ * namespace that owns it (the core checks it at bind). Mainline asks for
+ * nothing; the root of a container's own user namespace still may listen.
+ */
 static const struct genl_multicast_group kb_nl_groups[] = {
-	[KB_NLGRP_REPORT] = { .name = BINDER_MCGRP_REPORT },
+	[KB_NLGRP_REPORT] = {
+		.name = BINDER_MCGRP_REPORT,
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+	},
 };
 
 /*
@@ -99,19 +109,6 @@ void kb_netlink_exit(void)
 	kb_nl_registered = false;
 }
 
-/* A thread id of the initial pid namespace, as @ns numbers it (0: none). */
-static u32 kb_netlink_tid_in(pid_t nr, struct pid_namespace *ns)
-{
-	u32 vnr;
-
-	if (ns == &init_pid_ns)
-		return nr;
-	rcu_read_lock();
-	vnr = pid_nr_ns(find_pid_ns(nr, &init_pid_ns), ns);
-	rcu_read_unlock();
-	return vnr;
-}
-
 /* Put a u32 attribute unless it is 0 (unknown or not visible). */
 static int kb_netlink_put_known(struct sk_buff *skb, int attr, u32 value)
 {
@@ -127,7 +124,7 @@ static int kb_netlink_fill(struct sk_buff *skb, const struct kb_netlink_txn *r)
 		to_pid = ns == &init_pid_ns ? r->to_proc->pid :
 			 task_tgid_nr_ns(r->to_proc->tsk, ns);
 	if (r->to_thread)
-		to_tid = kb_netlink_tid_in(r->to_thread->pid, ns);
+		to_tid = kb_thread_tid_nr(r->to_thread, ns);
 
 	if (nla_put_u32(skb, BINDER_A_REPORT_ERROR, r->error) ||
 	    nla_put_string(skb, BINDER_A_REPORT_CONTEXT, r->ctx->name) ||

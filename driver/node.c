@@ -16,6 +16,7 @@
  */
 #include "internal.h"
 
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "death.h"
@@ -503,7 +504,8 @@ void kb_proc_release_nodes(struct kb_proc *proc)
 	struct kb_node *node;
 	struct rb_node *rb;
 
-	for (;;) {
+	/* One node per critical section, a chance to reschedule after each. */
+	for (;; cond_resched()) {
 		spin_lock(&proc->inner_lock);
 		rb = rb_first(&proc->inner.nodes);
 		node = rb ? rb_entry(rb, struct kb_node, rb) : NULL;
@@ -566,6 +568,7 @@ void kb_proc_cancel_async(struct kb_proc *proc)
 		spin_unlock(&node->lock);
 		kb_work_cancel_list(proc, &async);
 		kb_node_put_mem(node);
+		cond_resched();
 	}
 }
 

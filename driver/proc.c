@@ -62,6 +62,8 @@ struct kb_proc *kb_proc_create(struct kb_context *ctx,
 	INIT_LIST_HEAD(&proc->inner.waiting_threads);
 	INIT_LIST_HEAD(&proc->inner.delivered_death);
 	INIT_LIST_HEAD(&proc->inner.delivered_freeze);
+	proc->inner.death_by_cookie = RB_ROOT;
+	proc->inner.freeze_by_cookie = RB_ROOT;
 	init_waitqueue_head(&proc->freeze_wait);
 	kb_alloc_init(&proc->alloc);
 	kb_stats_created(KB_OBJ_PROC);

@@ -35,6 +35,9 @@ struct kb_thread;
  *	acknowledged with BC_DEAD_BINDER_DONE
  * @delivered_freeze: freeze notifications delivered and not yet
  *	acknowledged with BC_FREEZE_NOTIFICATION_DONE
+ * @death_by_cookie: the same death notifications, by cookie (death.c)
+ * @freeze_by_cookie: the same freeze notifications, by cookie
+ *	(freeze_notify.c)
  * @is_dead: the file was released or its opener exited; no new work is
  *	accepted
  * @max_threads: BINDER_SET_MAX_THREADS
@@ -51,6 +54,8 @@ struct kb_thread;
  * @is_frozen: BINDER_FREEZE: synchronous calls get BR_FROZEN_REPLY
  * @sync_recv: a synchronous call was refused while frozen
  * @async_recv: a one-way call arrived while frozen
+ * @reap_after: where the look for the states of gone threads goes on
+ *	(the thread id it looked at last; kb_thread_next_gone())
  */
 struct kb_proc_inner {
 	struct list_head todo;
@@ -59,6 +64,8 @@ struct kb_proc_inner {
 	struct list_head waiting_threads;
 	struct list_head delivered_death;
 	struct list_head delivered_freeze;
+	struct rb_root death_by_cookie;
+	struct rb_root freeze_by_cookie;
 	bool is_dead;
 	u32 max_threads;
 	u32 requested_threads;
@@ -71,6 +78,7 @@ struct kb_proc_inner {
 	bool is_frozen;
 	bool sync_recv;
 	bool async_recv;
+	pid_t reap_after;
 };
 
 /**
@@ -103,7 +111,8 @@ struct kb_proc_inner {
  *	died are done); frees the area if that is all its teardown waits for
  *	(its function is the file layer's, set at open; queued here)
  * @freeze_wait: BINDER_FREEZE waits here for @inner.outstanding to drop
- * @freeze_entry: in the list BINDER_FREEZE searches (its own lock)
+ * @freeze_id: the process's index in the array BINDER_FREEZE and the logs
+ *	search (constant once added; the array has its own lock)
  * @release_work: the deferred teardown after the file is released (the
  *	file layer's, queued on the same workqueue as @discard_work)
  * @alloc: the receive area (its own lock)
@@ -130,7 +139,7 @@ struct kb_proc {
 	struct mutex teardown_lock; /* see kernel-doc above */
 	struct work_struct discard_work;
 	wait_queue_head_t freeze_wait;
-	struct list_head freeze_entry;
+	u32 freeze_id;
 	struct work_struct release_work;
 	struct kb_alloc alloc;
 };

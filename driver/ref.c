@@ -11,6 +11,7 @@
 #include "internal.h"
 
 #include <linux/idr.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "death.h"
@@ -20,6 +21,7 @@
 #include "proc.h"
 #include "ref.h"
 #include "stats.h"
+#include "work.h"
 
 /**
  * kb_ref_lookup_locked() - find a ref by handle
@@ -330,19 +332,35 @@ int kb_ref_update(struct kb_proc *proc, u32 desc, bool increment, bool strong)
 	return ret;
 }
 
-/**
- * kb_proc_release_refs() - drop every ref of a dying process
- * @proc: the process
- */
-void kb_proc_release_refs(struct kb_proc *proc)
+/* Destroy up to KB_WORK_BATCH refs of a dying process; false when none is left. */
+static bool kb_ref_release_batch(struct kb_proc *proc)
 {
-	struct rb_node *n;
+	struct rb_node *n = NULL;
+	unsigned int i;
 
 	mutex_lock(&proc->refs_lock);
 	proc->refs_dead = true;
-	while ((n = rb_first(&proc->refs_by_desc)))
+	for (i = 0; i < KB_WORK_BATCH; i++) {
+		n = rb_first(&proc->refs_by_desc);
+		if (!n)
+			break;
 		kb_ref_destroy_locked(rb_entry(n, struct kb_ref, rb_desc));
+	}
 	mutex_unlock(&proc->refs_lock);
+	return n;
+}
+
+/**
+ * kb_proc_release_refs() - drop every ref of a dying process
+ * @proc: the process
+ *
+ * In batches, with a chance to reschedule between them: a process may
+ * hold as many refs as it was sent. No ref is made meanwhile (refs_dead).
+ */
+void kb_proc_release_refs(struct kb_proc *proc)
+{
+	while (kb_ref_release_batch(proc))
+		cond_resched();
 }
 
 /**

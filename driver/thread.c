@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -39,12 +40,13 @@ static struct kb_thread *kb_thread_find(struct kb_proc *proc, pid_t pid,
 
 static struct kb_thread *kb_thread_new(struct kb_proc *proc)
 {
-	struct kb_thread *thread = kzalloc(sizeof(*thread), GFP_KERNEL);
+	struct kb_thread *thread = kzalloc(sizeof(*thread), GFP_KERNEL_ACCOUNT);
 
 	if (!thread)
 		return NULL;
 	thread->proc = proc;
 	thread->pid = current->pid;
+	thread->tid = get_pid(task_pid(current));
 	refcount_set(&thread->mem, 1);
 	INIT_LIST_HEAD(&thread->waiting_entry);
 	init_waitqueue_head(&thread->wait);
@@ -57,21 +59,44 @@ static struct kb_thread *kb_thread_new(struct kb_proc *proc)
 	return thread;
 }
 
+/* A spare that was never inserted. */
+static void kb_thread_free_spare(struct kb_thread *thread)
+{
+	put_pid(thread->tid);
+	kfree(thread);
+}
+
 /**
  * kb_thread_get_current() - find or create the calling thread's state
  * @proc: the process
+ * @l: out: a state to release first, or whether the state is new
  *
- * Allocates outside the lock and inserts under it; a spare is freed.
+ * Allocates outside the lock and inserts under it; a spare is freed. A
+ * state found under the caller's pid number but made by another task (an
+ * exited thread whose number was reused) is not the caller's: it is
+ * handed back in @l->gone.
  *
- * Return: the thread with a memory reference for the caller, or NULL.
+ * Return: the thread with a memory reference for the caller, or NULL (out
+ * of memory, or @l->gone set).
  */
-struct kb_thread *kb_thread_get_current(struct kb_proc *proc)
+struct kb_thread *kb_thread_get_current(struct kb_proc *proc,
+					struct kb_thread_lookup *l)
 {
 	struct kb_thread *thread, *spare = NULL;
+	struct pid *me = task_pid(current);
 
+	l->gone = NULL;
+	l->created = false;
 	for (;;) {
 		spin_lock(&proc->inner_lock);
 		thread = kb_thread_find(proc, current->pid, spare);
+		if (thread && thread->tid != me) {
+			kb_thread_get(thread);
+			l->gone = thread;
+			thread = NULL;
+			spin_unlock(&proc->inner_lock);
+			break;
+		}
 		if (thread) {
 			refcount_inc(&thread->mem);
 			spin_unlock(&proc->inner_lock);
@@ -83,10 +108,11 @@ struct kb_thread *kb_thread_get_current(struct kb_proc *proc)
 			return NULL;
 	}
 	if (spare && spare != thread) {
-		kfree(spare);
+		kb_thread_free_spare(spare);
 	} else if (spare) {
 		kb_proc_get(proc);
 		kb_stats_created(KB_OBJ_THREAD);
+		l->created = true;
 	}
 	return thread;
 }
@@ -94,32 +120,37 @@ struct kb_thread *kb_thread_get_current(struct kb_proc *proc)
 /**
  * kb_thread_current() - the calling thread's state, for one ioctl
  * @proc: the process of the file the ioctl is on
+ * @l: out: as for kb_thread_get_current()
  *
  * No reference is taken: during an ioctl on the file, only the thread
- * itself can release its state (BINDER_THREAD_EXIT; the process teardown
- * runs after the file's release, which cannot happen while an ioctl holds
- * the file). The last thread found is cached in @proc and checked without
- * the lock (its memory outlives an RCU grace period after its exit, and
+ * itself can release its state (BINDER_THREAD_EXIT; other threads release
+ * only the states of threads that are gone; the process teardown runs
+ * after the file's release, which cannot happen while an ioctl holds the
+ * file). The last thread found is cached in @proc and checked without the
+ * lock (its memory outlives an RCU grace period after its exit, and
  * kb_thread_detach() clears the cache first), so a process whose one
  * thread calls again and again takes neither the inner_lock nor a
  * reference per ioctl.
  *
  * Return: the thread, valid until the ioctl returns, or NULL.
  */
-struct kb_thread *kb_thread_current(struct kb_proc *proc)
+struct kb_thread *kb_thread_current(struct kb_proc *proc,
+				    struct kb_thread_lookup *l)
 {
 	struct kb_thread *thread;
 
 	rcu_read_lock();
 	thread = rcu_dereference(proc->cached_thread);
-	if (likely(thread && thread->pid == current->pid &&
+	if (likely(thread && thread->tid == task_pid(current) &&
 		   !READ_ONCE(thread->inner.is_dead))) {
 		rcu_read_unlock();
+		l->gone = NULL;
+		l->created = false;
 		return thread;
 	}
 	rcu_read_unlock();
 
-	thread = kb_thread_get_current(proc);
+	thread = kb_thread_get_current(proc, l);
 	if (!thread)
 		return NULL;
 	spin_lock(&proc->inner_lock);
@@ -129,6 +160,71 @@ struct kb_thread *kb_thread_current(struct kb_proc *proc)
 	/* The process's tree holds it for the rest of the ioctl. */
 	kb_thread_put(thread);
 	return thread;
+}
+
+/**
+ * kb_thread_task_alive() - whether a thread's task still exists
+ * @thread: the thread
+ *
+ * Return: false once the task exited and was released (its pid number
+ * may belong to another task by now).
+ */
+bool kb_thread_task_alive(struct kb_thread *thread)
+{
+	bool alive;
+
+	rcu_read_lock();
+	alive = pid_task(thread->tid, PIDTYPE_PID);
+	rcu_read_unlock();
+	return alive;
+}
+
+/**
+ * kb_thread_next_gone() - a live state whose thread is gone, to reap
+ * @proc: the process
+ *
+ * Looks at up to KB_THREAD_REAP_SCAN states, going round the process's
+ * threads from where the last call stopped (@proc->inner.reap_after), so
+ * that each state is looked at again after as many calls as there are
+ * states. Called for each new state, this keeps the states of exited
+ * threads (which made no BINDER_THREAD_EXIT) to about as many as there
+ * are live ones: O(log n) per look, under the lock.
+ *
+ * Return: the state with a memory reference (the caller releases it:
+ * the file layer's thread exit), or NULL.
+ */
+struct kb_thread *kb_thread_next_gone(struct kb_proc *proc)
+{
+	struct kb_thread *thread, *found = NULL, *cur;
+	struct rb_node *n;
+	int i;
+
+	spin_lock(&proc->inner_lock);
+	for (i = 0; i < KB_THREAD_REAP_SCAN && !found; i++) {
+		thread = NULL;
+		for (n = proc->inner.threads.rb_node; n;) {
+			cur = rb_entry(n, struct kb_thread, rb);
+			if (cur->pid > proc->inner.reap_after) {
+				thread = cur;
+				n = n->rb_left;
+			} else {
+				n = n->rb_right;
+			}
+		}
+		if (!thread) {
+			n = rb_first(&proc->inner.threads);
+			if (!n)
+				break;
+			thread = rb_entry(n, struct kb_thread, rb);
+		}
+		proc->inner.reap_after = thread->pid;
+		if (!kb_thread_task_alive(thread)) {
+			kb_thread_get(thread);
+			found = thread;
+		}
+	}
+	spin_unlock(&proc->inner_lock);
+	return found;
 }
 
 /**
@@ -142,6 +238,7 @@ void kb_thread_free(struct kb_thread *thread)
 {
 	struct kb_proc *proc = thread->proc;
 
+	put_pid(thread->tid);
 	kfree_rcu(thread, rcu);
 	kb_stats_destroyed(KB_OBJ_THREAD);
 	kb_proc_put(proc);

@@ -7,6 +7,7 @@
 #define _KB_THREAD_H
 
 #include <linux/list.h>
+#include <linux/pid.h>
 #include <linux/rbtree.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
@@ -54,7 +55,11 @@ struct kb_thread_inner {
 /**
  * struct kb_thread - one thread of a process that uses the binder file
  * @proc: the process (constant; the thread holds a memory reference)
- * @pid: the thread id (constant; the key in the process's tree)
+ * @pid: the thread id in the initial pid namespace (constant; the key in
+ *	the process's tree, and the id in the kernel log)
+ * @tid: the thread's struct pid (a reference held; constant): which task
+ *	this is, even after its number went to another one; its task is
+ *	gone once pid_task() finds none
  * @mem: keeps the memory alive; freed after an RCU grace period
  * @rb: in the process's threads tree (protected by proc->inner_lock)
  * @waiting_entry: in the process's waiting_threads list while idle and
@@ -70,6 +75,7 @@ struct kb_thread_inner {
 struct kb_thread {
 	struct kb_proc *proc;
 	pid_t pid;
+	struct pid *tid;
 	refcount_t mem;
 	struct rb_node rb;
 	struct list_head waiting_entry;
@@ -80,8 +86,29 @@ struct kb_thread {
 	struct rcu_head rcu;
 };
 
-struct kb_thread *kb_thread_get_current(struct kb_proc *proc);
-struct kb_thread *kb_thread_current(struct kb_proc *proc);
+/**
+ * struct kb_thread_lookup - what finding the calling thread's state found
+ * @gone: the state of an exited thread whose pid number the caller has
+ *	now, with a reference: nothing was returned, the caller releases
+ *	it (the file layer's thread exit) and looks again
+ * @created: the returned state is new (the caller may reap the states
+ *	of threads that are gone, kb_thread_next_gone())
+ */
+struct kb_thread_lookup {
+	struct kb_thread *gone;
+	bool created;
+};
+
+/* States of gone threads looked at, and reaped, per new thread state. */
+#define KB_THREAD_REAP_SCAN 4
+#define KB_THREAD_REAP 2
+
+struct kb_thread *kb_thread_get_current(struct kb_proc *proc,
+					struct kb_thread_lookup *l);
+struct kb_thread *kb_thread_current(struct kb_proc *proc,
+				    struct kb_thread_lookup *l);
+struct kb_thread *kb_thread_next_gone(struct kb_proc *proc);
+bool kb_thread_task_alive(struct kb_thread *thread);
 void kb_thread_free(struct kb_thread *thread);
 
 /* Inline for the same reason as kb_proc_get(): on every transaction. */
@@ -106,6 +133,28 @@ static inline void kb_thread_put(struct kb_thread *thread)
 {
 	if (refcount_dec_and_test(&thread->mem))
 		kb_thread_free(thread);
+}
+
+/**
+ * kb_thread_tid_nr() - a thread's id as a pid namespace numbers it
+ * @thread: the thread
+ * @ns: the namespace
+ *
+ * Inline: the netlink reports use it, below this layer.
+ *
+ * Return: the id, or 0 if @ns cannot see the thread or its task is gone
+ * (the number may name another task by now).
+ */
+static inline pid_t kb_thread_tid_nr(struct kb_thread *thread,
+				     struct pid_namespace *ns)
+{
+	pid_t nr = 0;
+
+	rcu_read_lock();
+	if (pid_task(thread->tid, PIDTYPE_PID))
+		nr = pid_nr_ns(thread->tid, ns);
+	rcu_read_unlock();
+	return nr;
 }
 
 bool kb_thread_detach(struct kb_thread *thread, bool *polled);

@@ -32,7 +32,9 @@ static const struct kb_work_ops kb_transaction_ops;
  * Transactions come from their own cache: its per-CPU freelists make an
  * allocation about as cheap as the per-thread spare it replaced, and a
  * freed transaction is really freed, so KASAN and kmemleak see every use
- * after free and every leak of the objects binder's CVEs are about.
+ * after free and every leak of the objects binder's CVEs are about. It is
+ * SLAB_ACCOUNT: a queued call is charged to the memory cgroup of the
+ * sender, which makes the receiver hold it.
  */
 static struct kmem_cache *kb_transaction_cache;
 
@@ -44,7 +46,7 @@ static struct kmem_cache *kb_transaction_cache;
  */
 int kb_transaction_module_init(void)
 {
-	kb_transaction_cache = KMEM_CACHE(kb_transaction, 0);
+	kb_transaction_cache = KMEM_CACHE(kb_transaction, SLAB_ACCOUNT);
 	if (!kb_transaction_cache)
 		return -ENOMEM;
 	if (kb_tcomplete_cache_init()) {
@@ -213,37 +215,58 @@ bool kb_transaction_queued_on(struct kb_thread *thread)
 	return false;
 }
 
+/*
+ * Give @cmd to the sender of @t if it is still there: the sender read
+ * from @t is checked again under its process's lock, the lock its exit
+ * (kb_transaction_thread_exit()) clears it under, so a sender that exited
+ * since it was read is seen gone. On success @t is off the sender's stack.
+ */
+static bool kb_transaction_answer_sender(struct kb_transaction *t, u32 cmd)
+{
+	struct kb_thread *from = kb_transaction_get_from(t);
+	bool alive, top = true;
+
+	if (!from)
+		return false;
+	spin_lock(&from->proc->inner_lock);
+	spin_lock(&t->lock);
+	alive = t->from == from;
+	spin_unlock(&t->lock);
+	if (alive) {
+		top = kb_thread_stack_top_locked(from) == t;
+		if (!kb_thread_stack_unlink_locked(from, t))
+			top = true;
+	}
+	spin_unlock(&from->proc->inner_lock);
+	if (!top)
+		pr_warn_ratelimited("thread %d: failed call %d was not on top of its stack\n",
+				    from->pid, t->debug_id);
+	if (alive)
+		kb_thread_return(from, &from->reply_error, cmd);
+	kb_thread_put(from);
+	return alive;
+}
+
 /**
  * kb_transaction_failed_reply() - a synchronous call cannot be answered
  * @t: the call, no longer on any todo list or receiving stack
  * @cmd: BR_DEAD_REPLY or BR_FAILED_REPLY
  *
- * The waiting sender gets @cmd. If the sender is gone too, the call it was
- * itself handling fails in turn. Frees @t (and the walked transactions),
- * each only once it is off the sender's stack.
+ * The waiting sender gets @cmd. If the sender is gone too (or goes while
+ * this runs), the call it was itself handling fails in turn, as upstream
+ * does. Frees @t (and the walked transactions), each only once it is off
+ * the sender's stack.
  */
 void kb_transaction_failed_reply(struct kb_transaction *t, u32 cmd)
 {
 	struct kb_transaction *next;
-	struct kb_thread *from;
-	bool top;
 
 	while (t) {
-		from = kb_transaction_get_from(t);
-		if (from) {
-			spin_lock(&from->proc->inner_lock);
-			top = kb_thread_stack_top_locked(from) == t;
-			if (!kb_thread_stack_unlink_locked(from, t))
-				top = true;
-			spin_unlock(&from->proc->inner_lock);
-			if (!top)
-				pr_warn_ratelimited("thread %d: failed call %d was not on top of its stack\n",
-						    from->pid, t->debug_id);
-			kb_thread_return(from, &from->reply_error, cmd);
-			kb_thread_put(from);
+		if (kb_transaction_answer_sender(t, cmd)) {
 			kb_transaction_free(t);
 			return;
 		}
+		/* The sender exited: nothing changes its stack links any more. */
 		next = t->from_parent;
 		kb_transaction_free(t);
 		t = next;

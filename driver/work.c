@@ -6,6 +6,7 @@
  */
 #include "internal.h"
 
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "proc.h"
@@ -144,7 +145,10 @@ static const struct kb_work_ops kb_tcomplete_ops = {
 	.cancel = kb_tcomplete_cancel,
 };
 
-/* Notices come from their own cache, like transactions (transaction.c). */
+/*
+ * Notices come from their own cache, like transactions (transaction.c),
+ * charged to the sender's memory cgroup (SLAB_ACCOUNT).
+ */
 static struct kmem_cache *kb_tcomplete_cache;
 
 /**
@@ -154,7 +158,7 @@ static struct kmem_cache *kb_tcomplete_cache;
  */
 int kb_tcomplete_cache_init(void)
 {
-	kb_tcomplete_cache = KMEM_CACHE(kb_tcomplete, 0);
+	kb_tcomplete_cache = KMEM_CACHE(kb_tcomplete, SLAB_ACCOUNT);
 	return kb_tcomplete_cache ? 0 : -ENOMEM;
 }
 
@@ -359,11 +363,17 @@ void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync)
  * kb_work_cancel_list() - cancel every item of a list that is going away
  * @proc: the process whose inner_lock protects the list
  * @list: the list
+ *
+ * One item per critical section (a notice may leave the list, and its
+ * memory, as soon as the lock is dropped, so no batch is kept outside
+ * it), and a chance to reschedule after every KB_WORK_BATCH: the list is
+ * as long as an attacker made it, and this runs in the release kworker.
  */
 void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list)
 {
 	const struct kb_work_ops *ops;
 	struct kb_work *work;
+	unsigned int n = 0;
 
 	for (;;) {
 		spin_lock(&proc->inner_lock);
@@ -381,6 +391,8 @@ void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list)
 		if (!work)
 			return;
 		ops->cancel(work);
+		if (!(++n % KB_WORK_BATCH))
+			cond_resched();
 	}
 }
 
@@ -393,28 +405,139 @@ void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list)
  * that belong to whoever takes them off the list (transactions, see
  * &kb_work_ops.owned_by_list) are cancelled; notices stay for the
  * teardown, which runs when no thread is left.
+ *
+ * One pass over the list, however long: the list is moved aside at once,
+ * and taken from the head, at most KB_WORK_BATCH items per critical
+ * section; a notice goes onto a kept list and the whole kept list back in
+ * front of @list at the end, in its order (anything queued meanwhile
+ * stays behind it). While aside, both lists are only touched under the
+ * lock, like @list: a notice freed meanwhile (its ref went away) just
+ * leaves them. Walking from the head of @list for every transaction, as
+ * before, cost notices x transactions steps under the lock.
  */
 void kb_work_discard_owned(struct kb_proc *proc, struct list_head *list)
 {
-	const struct kb_work_ops *ops;
+	const struct kb_work_ops *ops = NULL;
 	struct kb_work *work, *found;
+	LIST_HEAD(pending);
+	LIST_HEAD(kept);
+	unsigned int n;
+	bool done;
 
-	for (;;) {
+	spin_lock(&proc->inner_lock);
+	list_splice_init(list, &pending);
+	spin_unlock(&proc->inner_lock);
+	do {
 		found = NULL;
 		spin_lock(&proc->inner_lock);
-		list_for_each_entry(work, list, entry) {
+		for (n = 0; n < KB_WORK_BATCH && !found; n++) {
+			work = list_first_entry_or_null(&pending,
+							struct kb_work, entry);
+			if (!work)
+				break;
 			if (work->ops->owned_by_list) {
-				found = work;
 				list_del_init(&work->entry);
 				ops = work->ops;
-				break;
+				found = work;
+			} else {
+				list_move_tail(&work->entry, &kept);
 			}
 		}
+		done = list_empty(&pending);
+		if (done)
+			list_splice_init(&kept, list);
 		spin_unlock(&proc->inner_lock);
-		if (!found)
-			return;
-		ops->cancel(found);
+		if (found)
+			ops->cancel(found);
+		cond_resched();
+	} while (!done);
+}
+
+/* ---- delivered notices by cookie ---- */
+
+/**
+ * kb_cookie_init() - prepare an index entry, not indexed
+ * @cn: the entry
+ * @cookie: its key (constant)
+ */
+void kb_cookie_init(struct kb_cookie_node *cn, binder_uintptr_t cookie)
+{
+	RB_CLEAR_NODE(&cn->rb);
+	cn->cookie = cookie;
+}
+
+/**
+ * kb_cookie_insert_locked() - index a notice being delivered
+ * @proc: the process whose inner_lock protects @root
+ * @root: its index (of death or of freeze notices)
+ * @cn: the notice's entry, not indexed; after every equal cookie
+ */
+void kb_cookie_insert_locked(struct kb_proc *proc, struct rb_root *root,
+			     struct kb_cookie_node *cn)
+	__must_hold(&proc->inner_lock)
+{
+	struct rb_node **p = &root->rb_node, *parent = NULL;
+	struct kb_cookie_node *other;
+
+	lockdep_assert_held(&proc->inner_lock);
+	while (*p) {
+		parent = *p;
+		other = rb_entry(parent, struct kb_cookie_node, rb);
+		p = cn->cookie < other->cookie ? &parent->rb_left :
+						 &parent->rb_right;
 	}
+	rb_link_node(&cn->rb, parent, p);
+	rb_insert_color(&cn->rb, root);
+}
+
+/**
+ * kb_cookie_take_locked() - find the first notice indexed with a cookie
+ *	and take it out of the index
+ * @proc: the process whose inner_lock protects @root
+ * @root: its index
+ * @cookie: the cookie
+ *
+ * Return: the entry, no longer indexed, or NULL.
+ */
+struct kb_cookie_node *kb_cookie_take_locked(struct kb_proc *proc,
+					     struct rb_root *root,
+					     binder_uintptr_t cookie)
+	__must_hold(&proc->inner_lock)
+{
+	struct rb_node *n = root->rb_node;
+	struct kb_cookie_node *cn, *found = NULL;
+
+	lockdep_assert_held(&proc->inner_lock);
+	while (n) {
+		cn = rb_entry(n, struct kb_cookie_node, rb);
+		if (cookie <= cn->cookie) {
+			if (cookie == cn->cookie)
+				found = cn;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	if (found)
+		kb_cookie_erase_locked(proc, root, found);
+	return found;
+}
+
+/**
+ * kb_cookie_erase_locked() - take a notice out of the index, if it is in
+ * @proc: the process whose inner_lock protects @root
+ * @root: its index
+ * @cn: the entry
+ */
+void kb_cookie_erase_locked(struct kb_proc *proc, struct rb_root *root,
+			    struct kb_cookie_node *cn)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	if (RB_EMPTY_NODE(&cn->rb))
+		return;
+	rb_erase(&cn->rb, root);
+	RB_CLEAR_NODE(&cn->rb);
 }
 
 /* ---- what a reading thread may take ---- */

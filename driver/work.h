@@ -8,6 +8,7 @@
 #define _KB_WORK_H
 
 #include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
 
@@ -69,6 +70,13 @@ static inline int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val)
 	out->ptr += sizeof(val);
 	return 0;
 }
+
+/*
+ * Teardown walks take at most this many items per critical section, and
+ * offer to reschedule after each batch: what they walk is as long as an
+ * attacker made it.
+ */
+#define KB_WORK_BATCH 64
 
 /* Returned by &kb_work_ops.deliver: stop reading after this item. */
 #define KB_READ_STOP 1
@@ -155,6 +163,30 @@ static inline void kb_work_init(struct kb_work *work,
 	INIT_LIST_HEAD(&work->entry);
 	work->ops = ops;
 }
+
+/**
+ * struct kb_cookie_node - a delivered notice in its process's index by
+ *	cookie, where BC_DEAD_BINDER_DONE and BC_FREEZE_NOTIFICATION_DONE
+ *	find it in O(log n) (upstream walks a list, under its lock)
+ * @rb: in the index, or cleared (protected by the process's inner_lock)
+ * @cookie: the key
+ *
+ * Equal cookies are kept in the order they were indexed: a lookup finds
+ * the first one delivered, as upstream's walk does.
+ */
+struct kb_cookie_node {
+	struct rb_node rb;
+	binder_uintptr_t cookie;
+};
+
+void kb_cookie_init(struct kb_cookie_node *cn, binder_uintptr_t cookie);
+void kb_cookie_insert_locked(struct kb_proc *proc, struct rb_root *root,
+			     struct kb_cookie_node *cn);
+struct kb_cookie_node *kb_cookie_take_locked(struct kb_proc *proc,
+					     struct rb_root *root,
+					     binder_uintptr_t cookie);
+void kb_cookie_erase_locked(struct kb_proc *proc, struct rb_root *root,
+			    struct kb_cookie_node *cn);
 
 void kb_return_work_init(struct kb_return_work *rw);
 void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,

@@ -343,3 +343,63 @@ TEST(release_frees_context_manager_role)
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
 	kb_close(&p);
 }
+
+/*
+ * The mapping cannot grow (VM_DONTEXPAND): mremap() tricks of the
+ * CVE-2019-2213 family, which move the area where the driver does not
+ * expect it, are refused. Upstream 6.1 lets it grow.
+ */
+TEST(mapping_cannot_grow)
+{
+	struct kb_proc p;
+	void *m;
+
+	REQUIRE_KBINDER("upstream 6.1's mapping lacks VM_DONTEXPAND");
+	kbt_open_dev(&p, NULL, 65536);
+	m = mremap(p.map, 65536, 2 * 65536, MREMAP_MAYMOVE);
+	if (m != MAP_FAILED) {
+		p.map = m;	/* for kb_close() to unmap */
+		p.map_size = 2 * 65536;
+	}
+	EXPECT_TRUE(m == MAP_FAILED);
+	EXPECT_EQ(errno, EFAULT);
+	kb_close(&p);
+}
+
+static void unmapped_manager(void *arg)
+{
+	struct kbt_chan *chan = arg;
+	struct kb_proc p;
+	struct kb_thread t;
+
+	kbt_manager(&p, &t, NULL);
+	ASSERT_EQ(munmap(p.map, p.map_size), 0);
+	p.map = NULL;
+	ASSERT_SIGNAL(chan, 'U');
+	ASSERT_WAIT(chan, 'q');
+	kb_close(&p);
+}
+
+/*
+ * A process that unmapped its area can never read what is sent to it
+ * again (it cannot map it twice): calls to it fail at once with
+ * BR_DEAD_REPLY, as upstream's do (no area to allocate from).
+ */
+TEST(call_to_a_process_that_unmapped_its_area_gets_dead_reply)
+{
+	struct kbt_chan chan;
+	struct kb_proc p;
+	struct kb_thread t;
+	pid_t pid;
+
+	kbt_chan_init(&chan);
+	pid = kbt_fork(unmapped_manager, &chan);
+	ASSERT_WAIT(&chan, 'U');
+	kbt_client(&p, &t);
+	EXPECT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_DEAD_REPLY);
+	EXPECT_EQ(kbt_call_status(&t, 0, 1, NULL, TF_ONE_WAY), BR_DEAD_REPLY);
+	ASSERT_SIGNAL(&chan, 'q');
+	ASSERT_CHILD_OK(pid);
+	kbt_chan_close(&chan);
+	kb_close(&p);
+}

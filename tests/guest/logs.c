@@ -365,3 +365,69 @@ TEST(logs_proc_dir_lists_the_mount)
 	kb_close(&p);
 	fs_umount(dir);
 }
+
+static void *version_and_exit(void *arg)
+{
+	int32_t v;
+
+	*(pid_t *)arg = kbt_gettid();
+	kb_version(*(int *)((pid_t *)arg + 1), &v);
+	return NULL;
+}
+
+static void paused(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+}
+
+/*
+ * A thread that exited without BINDER_THREAD_EXIT keeps its state for a
+ * while: the logs must not name it by its number once another task has
+ * that number (issue 20, item 7). Its tid is given to a new process
+ * through ns_last_pid; state must not show that number as the thread.
+ */
+TEST(exited_thread_is_not_named_by_its_reused_pid)
+{
+	char dir[DIR_MAX], dev[PATH_MAX + 8], line[64];
+	pid_t arg[2], child = 0;
+	struct kb_proc p;
+	pthread_t th;
+	const char *log;
+	int tries;
+	FILE *f;
+
+	private_mounts();
+	mount_with_device(dir);
+	snprintf(dev, sizeof(dev), "%s/logs", dir);
+	kbt_open_dev(&p, dev, 0);
+	arg[1] = p.fd;
+	ASSERT_EQ(pthread_create(&th, NULL, version_and_exit, arg), 0);
+	ASSERT_EQ(pthread_join(th, NULL), 0);
+	snprintf(line, sizeof(line), "  thread %d:", arg[0]);
+
+	/* Kernel threads take pids too: try a few times. */
+	for (tries = 0; tries < 20; tries++) {
+		f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+		if (!f)
+			SKIP("no ns_last_pid: %s", strerror(errno));
+		fprintf(f, "%d", arg[0] - 1);
+		fclose(f);
+		child = kbt_fork(paused, NULL);
+		if (child == arg[0])
+			break;
+		kbt_kill(child);
+	}
+	if (child != arg[0])
+		SKIP("pid %d went elsewhere (got %d)", arg[0], child);
+	log = read_log(dir, "state");
+	EXPECT_TRUE(strstr(log, line) == NULL);
+	if (strstr(log, line))
+		kbt_log("state names pid %d, now another process's:\n%s",
+			arg[0], log);
+	EXPECT_TRUE(strstr(log, " exited") != NULL);
+	kbt_kill(child);
+	kb_close(&p);
+	fs_umount(dir);
+}
