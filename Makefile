@@ -5,9 +5,10 @@
 #   make                 build everything (module, library, tools, tests)
 #   make run             boot a VM with kbinder loaded and show it working
 #   make check           every test: lint, host tests, runner self-tests, the
-#                        guest suite on both drivers, again on the cloud
-#                        kernel, the CVE/fault/sec_* tests on the debug
-#                        kernel, a short fuzz run
+#                        guest suite on both drivers on Debian's 6.1 and 6.12
+#                        kernels, on kbinder alone on 6.12's cloud kernel,
+#                        the CVE/fault/sec_* tests on the debug kernel, a
+#                        short fuzz run
 #   make check-guest     only the guest suite, in one boot
 #   make bench           kbinder against the upstream driver, same boot
 #                        (OLD=REV: and against kbinder built from commit REV)
@@ -15,25 +16,40 @@
 #
 # Variables: DRIVER=kbinder|reference (the driver the guest tests run on;
 # make check runs them on both, make check-guest on kbinder, by default),
-# TESTS='glob' (which guest test programs), FLAVOUR=amd64|cloud-amd64|rt-amd64
-# (which Debian 6.1 kernel to build for and boot; default amd64), KDIR=
-# (kernel build directory), KVER= (Debian kernel version; default: the one
-# linux-image-$(FLAVOUR) installed).
+# TESTS='glob' (which guest test programs), KSERIES=6.1|6.12 and
+# FLAVOUR=amd64|cloud-amd64|rt-amd64 (which Debian kernel to build for and
+# boot; default 6.1, amd64), KDIR= (kernel build directory), KVER= (Debian
+# kernel version; default: the one of that series and flavour apt installed).
 
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
 SHELL := /bin/bash
 BUILD := build
 
+# The Debian kernel to build for and boot (see "kernel" below).
+KSERIES ?= 6.1
+FLAVOUR ?= amd64
+ifeq ($(filter 6.1 6.12,$(KSERIES)),)
+$(error KSERIES=$(KSERIES): kbinder supports the 6.1 and 6.12 series)
+endif
+ifeq ($(filter amd64 cloud-amd64 rt-amd64,$(FLAVOUR)),)
+$(error FLAVOUR=$(FLAVOUR): one of amd64 cloud-amd64 rt-amd64)
+endif
+
 # Install missing build dependencies before anything else (once per
 # top-level make; sub-makes inherit KBINDER_DEPS_OK).
 NO_DEPS_GOALS := clean help deps install uninstall
 ifeq ($(KBINDER_DEPS_OK),)
-# What deps.sh installs beyond the base: this flavour's kernel (amd64 and
-# cloud-amd64 are in the base), the RT kernel for check-flavours, the
-# packaging tools for the deb targets.
-DEPS_ARGS := $(if $(filter-out amd64 cloud-amd64,$(or $(FLAVOUR),amd64)),--flavour $(FLAVOUR)) \
-	$(if $(filter check-flavours,$(MAKECMDGOALS)),--flavour rt-amd64) \
+# What deps.sh installs beyond the base (6.1 and 6.12 generic, 6.12 cloud):
+# the kernel KSERIES and FLAVOUR name, every flavour of both series for
+# check-flavours, the packaging tools for the deb targets.
+# make check's stages need the lint tools, and every initramfs carries
+# upstream's binderfs selftest built from linux-source-6.1 (one of them):
+# installed before the Makefile looks for the tarball below, not by the
+# lint stage after the initramfs was packed without the selftest.
+DEPS_ARGS := --kernel $(KSERIES)/$(FLAVOUR) \
+	$(if $(filter check check-guest check-runner run lint check-debug% check-flavours,$(MAKECMDGOALS)),--lint) \
+	$(if $(filter check-flavours,$(MAKECMDGOALS)),--flavour cloud-amd64 --flavour rt-amd64) \
 	$(if $(filter deb check-deb,$(MAKECMDGOALS)),--deb)
 ifeq ($(filter $(NO_DEPS_GOALS),$(MAKECMDGOALS)),)
 ifneq ($(shell scripts/deps.sh --check $(DEPS_ARGS) >/dev/null 2>&1; echo $$?),0)
@@ -47,29 +63,38 @@ export KBINDER_DEPS_OK := 1
 endif
 
 # ---------------------------------------------------------------- kernel
-# The Debian 6.1 kernel flavour to build for and boot: amd64 (generic),
-# cloud-amd64 (no binder at all in it) or rt-amd64 (PREEMPT_RT).
-FLAVOUR ?= amd64
-KVER ?= $(shell scripts/kernel-version.sh $(FLAVOUR))
+# The Debian kernel to build for and boot: a series (6.1: Debian 12's own;
+# 6.12: Debian 13's, and Debian 12's from its security archive) and a
+# flavour: amd64 (generic), cloud-amd64 (no binder at all in it) or rt-amd64
+# (PREEMPT_RT).
+KVER ?= $(shell scripts/kernel-version.sh $(FLAVOUR) $(KSERIES))
 KDIR ?= /lib/modules/$(KVER)/build
 VMLINUZ ?= /boot/vmlinuz-$(KVER)
+# A module only loads on the kernel it was built for: 6.1's generic kernel
+# builds in driver/, every other kernel in its own tree of links to the
+# sources, build/<series>-<flavour>/driver, with its own initramfs beside it.
+ifeq ($(KSERIES)-$(FLAVOUR),6.1-amd64)
+MODULE_DIR := driver
+FLAVOUR_BUILD := $(BUILD)
+else
+FLAVOUR_BUILD := $(BUILD)/$(KSERIES)-$(FLAVOUR)
+MODULE_DIR := $(FLAVOUR_BUILD)/driver
+endif
 # The kernel's own upstream driver, the reference; empty when the kernel
-# has none (cloud-amd64).
-REFERENCE_KO ?= $(wildcard /lib/modules/$(KVER)/kernel/drivers/android/binder_linux.ko)
+# has none (cloud-amd64). 6.12 ships it xz-compressed: the initramfs gets
+# it decompressed (busybox insmod reads plain modules only).
+REFERENCE_DIR := /lib/modules/$(KVER)/kernel/drivers/android
+REFERENCE_SRC := $(firstword $(wildcard $(REFERENCE_DIR)/binder_linux.ko $(REFERENCE_DIR)/binder_linux.ko.xz))
+REFERENCE_KO ?= $(if $(filter %.xz,$(REFERENCE_SRC)),$(FLAVOUR_BUILD)/reference/binder_linux.ko,$(REFERENCE_SRC))
+ifneq ($(filter %.xz,$(REFERENCE_SRC)),)
+$(FLAVOUR_BUILD)/reference/binder_linux.ko: $(REFERENCE_SRC)
+	@mkdir -p $(@D)
+	xz -dc $< >$@.tmp && mv $@.tmp $@
+endif
 # make check runs the guest suite on both drivers unless DRIVER= names one
 # (on kbinder alone where the kernel has no reference driver).
 DRIVER ?=
 CHECK_DRIVERS := $(or $(DRIVER),kbinder $(if $(REFERENCE_KO),reference))
-# A module only loads on the flavour it was built for: the generic one is
-# built in driver/, every other flavour in its own tree of links to the
-# sources, build/<flavour>/driver, with its own initramfs beside it.
-ifeq ($(FLAVOUR),amd64)
-MODULE_DIR := driver
-FLAVOUR_BUILD := $(BUILD)
-else
-FLAVOUR_BUILD := $(BUILD)/$(FLAVOUR)
-MODULE_DIR := $(FLAVOUR_BUILD)/driver
-endif
 TESTS ?= *
 VM_TIMEOUT ?= 900
 JOBS ?= 2
@@ -90,7 +115,7 @@ all: module lib tools guest-tests bench-programs
 
 module: $(MODULE)
 $(KVER_STAMP): FORCE
-	@test -n '$(KVER)' -a -d '$(KDIR)' || { echo "no kernel headers for flavour $(FLAVOUR) (KVER='$(KVER)', KDIR=$(KDIR)): scripts/deps.sh --flavour $(FLAVOUR)"; exit 1; }
+	@test -n '$(KVER)' -a -d '$(KDIR)' || { echo "no kernel headers for $(KSERIES) $(FLAVOUR) (KVER='$(KVER)', KDIR=$(KDIR)): scripts/deps.sh --kernel $(KSERIES)/$(FLAVOUR)"; exit 1; }
 	@mkdir -p $(@D)
 	@echo '$(KVER)' | cmp -s - $@ || echo '$(KVER)' >$@
 $(MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h) $(KVER_STAMP)
@@ -127,8 +152,8 @@ $(TEST_MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h) $(K
 # A static archive (what the project's static tools and tests link) and a
 # shared library with a SONAME, built with hidden visibility; the version
 # script lib/libkbinder.map is exactly what the shared object exports.
-LIB_VERSION := 1.0.0
-LIB_SOVERSION := 1
+LIB_VERSION := 2.0.0
+LIB_SOVERSION := 2
 LIB := $(BUILD)/lib/libkbinder.a
 LIB_SONAME := libkbinder.so.$(LIB_SOVERSION)
 LIB_SO := $(BUILD)/lib/libkbinder.so.$(LIB_VERSION)
@@ -232,7 +257,8 @@ GUEST_HARNESS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%.o,$(GUEST_HARNESS_S
 GUEST_SOURCES := $(filter-out $(GUEST_HARNESS_SRCS),$(wildcard tests/guest/*.c))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST_BIN)/%,$(GUEST_SOURCES))
 GUEST_HEADERS := $(wildcard tests/guest/*.h lib/include/kbinder/*.h include/uapi/linux/android/*.h)
-GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest -DKBINDER_LEGACY_NAMES
+# The guest tests still use the old names: lib/include/legacy/ first.
+GUEST_CFLAGS := -Ilib/include/legacy $(USER_CFLAGS) -Itests/guest -DKBINDER_LEGACY_NAMES
 
 guest-tests: $(GUEST_TESTS)
 $(GUEST_HARNESS): $(BUILD)/guest/%.o: tests/guest/%.c $(GUEST_HEADERS)
@@ -256,18 +282,23 @@ $(BENCH_BIN)/%: bench/%.c $(LIB) $(wildcard bench/*.h lib/include/kbinder/*.h in
 # ---------------------------------------------------------------- upstream selftest
 # Upstream's binderfs selftest, built at test time from Debian's
 # linux-source-6.1 (never copied into this tree), against our UAPI headers,
-# and run in the guest by tests/vm/guest/binderfs_selftest.sh. Without the
-# tarball (scripts/deps.sh --lint installs it) the guest reports a SKIP.
+# and run in the guest by tests/vm/guest/binderfs_selftest.sh. Every
+# initramfs has it (the guest stage expects its results on kbinder): the
+# tarball is installed with the lint tools (scripts/deps.sh --lint), up
+# front for the check targets, else by the rule below.
 LINUX_SOURCE_TAR ?= /usr/src/linux-source-6.1.tar.xz
 SELFTEST_SRC := $(BUILD)/selftests/src
 SELFTEST_BIN := $(BUILD)/selftests/bin
 SELFTEST_DIR := tools/testing/selftests
 SELFTEST_FILES := $(SELFTEST_DIR)/filesystems/binderfs/binderfs_test.c \
 	$(SELFTEST_DIR)/kselftest_harness.h $(SELFTEST_DIR)/kselftest.h
-SELFTESTS := $(if $(wildcard $(LINUX_SOURCE_TAR)),$(SELFTEST_BIN)/binderfs_test)
+SELFTESTS := $(SELFTEST_BIN)/binderfs_test
 
 .PHONY: selftests
 selftests: $(SELFTESTS)
+$(LINUX_SOURCE_TAR):
+	scripts/deps.sh --lint
+	@test -r $@ || { echo "$@ is still missing"; exit 1; }
 $(SELFTEST_SRC)/.extracted: $(LINUX_SOURCE_TAR)
 	rm -rf $(SELFTEST_SRC) && mkdir -p $(SELFTEST_SRC)
 	tar -xJf $< -C $(SELFTEST_SRC) --strip-components=1 \
@@ -284,7 +315,7 @@ INITRAMFS := $(FLAVOUR_BUILD)/vm/initramfs.cpio.gz
 VM_INPUTS := $(wildcard tests/vm/guest/*) tests/vm/mkinitramfs.sh
 
 initramfs: $(INITRAMFS)
-$(INITRAMFS): $(MODULE) $(TEST_MODULE) $(GUEST_TESTS) $(TOOLS) $(BENCH_PROGRAMS) $(SELFTESTS) $(VM_INPUTS)
+$(INITRAMFS): $(MODULE) $(TEST_MODULE) $(REFERENCE_KO) $(GUEST_TESTS) $(TOOLS) $(BENCH_PROGRAMS) $(SELFTESTS) $(VM_INPUTS)
 	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) -m $(TEST_MODULE) $(addprefix -m ,$(REFERENCE_KO)) \
 		-t $(GUEST_BIN) -b $(TOOLS_BIN) -b $(BENCH_BIN) -b $(SELFTEST_BIN)
 
@@ -297,7 +328,9 @@ run: $(INITRAMFS)
 	$(VM_RUN) --driver kbinder --logdir $(BUILD)/vm/run demo
 
 # Both drivers in one boot, timing-friendly guest (see shared/VM-NOTES.md).
-BENCH_APPEND ?= idle=poll clocksource=tsc tsc=reliable
+# (log_buf_len: the guest hands its whole kernel log to the host at the end,
+# for the splat scan, since the bench keeps it off the console.)
+BENCH_APPEND ?= idle=poll clocksource=tsc tsc=reliable log_buf_len=1M
 # The bench's knobs (docs/performance.md) reach the guest when set here.
 BENCH_KNOBS := BENCH_SCALE BENCH_BUDGET BENCH_WORKLOADS BENCH_TIMEOUT \
 	BENCH_PROFILE BENCH_SELFTEST BENCH_PROFILE_CALLS BENCH_KBINDER_PARAMS
@@ -342,8 +375,10 @@ bench-profile: all $(INITRAMFS)
 		--append "$(strip $(BENCH_APPEND) $(PROFILE_APPEND) $(BENCH_ENV))" bench
 
 # Knobs of make check's stages (tests/check.sh), passed on when set.
-CHECK_KNOBS := DEBUG_CHECK_TESTS DEBUG_CHECK_DRIVERS SECCTX_BOOT
-CHECK_ENV = $(foreach v,$(CHECK_KNOBS),$(if $($(v)),$(v)='$($(v))'))
+CHECK_KNOBS := DEBUG_CHECK_TESTS DEBUG_CHECK_DRIVERS DEBUG_CHECK_KSERIES DEBUG_CHECK_CANARIES \
+	SECCTX_BOOT SECCTX_TESTS KERNELS COVERAGE
+CHECK_ENV = PRIMARY_KERNEL='$(KSERIES)/$(FLAVOUR)' \
+	$(foreach v,$(CHECK_KNOBS),$(if $($(v)),$(v)='$($(v))'))
 
 check: all $(INITRAMFS)
 	@DRIVERS='$(CHECK_DRIVERS)' TESTS='$(TESTS)' VM_RUN='$(VM_RUN)' BUILD='$(BUILD)' \
@@ -365,14 +400,17 @@ check-guest: $(INITRAMFS)
 check-debug-stage: guest-tests tools
 	@DRIVERS='$(CHECK_DRIVERS)' BUILD='$(BUILD)' $(CHECK_ENV) tests/check.sh debug
 
-# The guest suite on every Debian 6.1 flavour: generic, cloud (no binder of
-# its own: kbinder alone), PREEMPT_RT. make check runs amd64 and cloud-amd64.
+# The guest suite on every supported Debian kernel: both series, each in
+# the generic, cloud (no binder of its own: kbinder alone) and PREEMPT_RT
+# flavours (KERNELS= chooses, as SERIES/FLAVOUR words). make check runs
+# 6.1/amd64, 6.12/amd64 and 6.12/cloud-amd64.
+ALL_KERNELS := $(foreach s,6.1 6.12,$(foreach f,amd64 cloud-amd64 rt-amd64,$(s)/$(f)))
 check-flavours: all
 	@DRIVERS='$(CHECK_DRIVERS)' TESTS='$(TESTS)' BUILD='$(BUILD)' \
-		FLAVOURS='$(or $(FLAVOURS),amd64 cloud-amd64 rt-amd64)' tests/check.sh flavours
+		KERNELS='$(or $(KERNELS),$(ALL_KERNELS))' tests/check.sh kernels
 
-# One guest run on $(FLAVOUR)'s kernel, logs in LOGDIR (tests/check.sh's
-# flavour stage calls this once per flavour and driver).
+# One guest run on the kernel KSERIES and FLAVOUR name, logs in LOGDIR
+# (tests/check.sh's kernels stage calls this once per kernel and driver).
 .PHONY: check-flavours flavour-run
 flavour-run: $(INITRAMFS)
 	@test -n '$(LOGDIR)' || { echo 'flavour-run: LOGDIR= is required'; exit 2; }
@@ -403,7 +441,11 @@ check-deb: deb
 -include $(wildcard fuzz/*.mk)
 
 # ---------------------------------------------------------------- misc
-.PHONY: deps lint clean help
+.PHONY: deps lint clean help kernel-info
+# What KSERIES= and FLAVOUR= resolve to (tests/check.sh reads it).
+kernel-info:
+	@echo 'KSERIES=$(KSERIES) FLAVOUR=$(FLAVOUR) KVER=$(KVER) REFERENCE_KO=$(REFERENCE_KO)'
+
 deps:
 	scripts/deps.sh
 
@@ -422,6 +464,7 @@ help:
 	@echo "  check-debug-stage (make check's debug-kernel stage alone)"
 	@echo "  fuzz check-fuzz (DURATION= SEED=)  check-debug check-debug-canary"
 	@echo "  bench-profile (perf record of a small round trip, both drivers)"
-	@echo "  check-flavours (the guest suite on the amd64, cloud and RT kernels)"
+	@echo "  check-flavours (the guest suite on every series and flavour: KERNELS=)"
+	@echo "  kernel-info (what KSERIES= and FLAVOUR= resolve to)"
 	@echo "  deb (Debian packages in build/deb) check-deb (them in a throwaway root)"
 	@echo "  host-dkms-check (DKMS add/build/install/remove, throwaway trees)"

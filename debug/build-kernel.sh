@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# Build (or reuse) kbinder's debug kernel: Debian's own linux-source-6.1 with
-# tinyconfig plus debug/kernel.config (KASAN, lockdep, kmemleak, UBSAN, fault
-# injection), and the upstream binder driver from the same tree as a module
-# (the reference). Everything lives outside the repository, in
+# Build (or reuse) kbinder's debug kernel: Debian's own linux-source-6.1 or
+# linux-source-6.12 (KSERIES) with tinyconfig plus debug/kernel.config (KASAN,
+# lockdep, kmemleak, UBSAN, fault injection) and, where it exists,
+# debug/kernel-<series>.config (what only that series needs), and the
+# upstream binder driver from the same tree as a module (the reference).
+# Everything lives outside the repository, in
 #   ${KBINDER_CACHE:-$HOME/.cache/kbinder}/debug-kernel/<source version>-<fragment hash>/
 # with src/ (the built tree: src/arch/x86/boot/bzImage,
 # src/drivers/android/binder_linux.ko), build.log and a DONE stamp. A second
@@ -14,13 +16,33 @@
 #   (none)    build if needed; the last line of stdout is the tree (src/)
 #   --dir     print the cache directory this source and fragment map to
 #   --status  exit 0 if that directory holds a finished build
-# Environment: JOBS (2), NICE (10), KBINDER_CACHE, KBINDER_DEBUG_FRESH=1
-# (unpack the tarball even when a finished tree of another fragment exists).
+# Environment: KSERIES (6.1 or 6.12; 6.1), JOBS (2), NICE (10), KBINDER_CACHE,
+# KBINDER_DEBUG_FRESH=1 (unpack the tarball even when a finished tree of
+# another fragment exists).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-fragment=$here/kernel.config
-tarball=/usr/src/linux-source-6.1.tar.xz
+series=${KSERIES:-6.1}
+case "$series" in
+6.1 | 6.12) ;;
+*) echo "debug-kernel: KSERIES=$series: 6.1 or 6.12" >&2; exit 2 ;;
+esac
+source_pkg=linux-source-$series
+tarball=/usr/src/$source_pkg.tar.xz
+# The fragment: the common lines, then the series' own (later lines win).
+fragments=("$here/kernel.config")
+[ -f "$here/kernel-$series.config" ] && fragments+=("$here/kernel-$series.config")
+# merged_fragment: one line per symbol, its last setting, in the order the
+# symbols first appear (comments dropped), so every line can be checked.
+merged_fragment() {
+	awk '
+		/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { sym = $2 }
+		sym == "" { next }
+		{ if (!(sym in line)) order[++n] = sym; line[sym] = $0; sym = "" }
+		END { for (i = 1; i <= n; i++) print line[order[i]] }
+	' "${fragments[@]}"
+}
 jobs=${JOBS:-2}
 nice=${NICE:-10}
 mode=build
@@ -37,7 +59,7 @@ log() { echo "debug-kernel: $*" >&2; }
 # objtool (libelf) need. Installed the way scripts/deps.sh does it.
 ensure_packages() {
 	local entry pkg file missing=()
-	for entry in "linux-source-6.1:$tarball" "flex:/usr/bin/flex" \
+	for entry in "$source_pkg:$tarball" "flex:/usr/bin/flex" \
 		"bison:/usr/bin/bison" "libelf-dev:/usr/include/libelf.h" \
 		"bc:/usr/bin/bc" "libssl-dev:/usr/include/openssl/opensslv.h" \
 		"perl:/usr/bin/perl" "xz-utils:/usr/bin/xz"; do
@@ -59,12 +81,12 @@ ensure_packages() {
 }
 
 source_version() {
-	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown
+	dpkg-query -W -f='${Version}' "$source_pkg" 2>/dev/null || echo unknown
 }
 
 cache_dir() {
 	local hash
-	hash=$(sha256sum "$fragment" | cut -c1-12)
+	hash=$(cat "${fragments[@]}" | sha256sum | cut -c1-12)
 	echo "${KBINDER_CACHE:-$HOME/.cache/kbinder}/debug-kernel/$(source_version)-$hash"
 }
 
@@ -115,16 +137,16 @@ done
 mkdir -p "$dir/unpack"
 if [ -n "$seed" ] && [ "${KBINDER_DEBUG_FRESH:-0}" != 1 ]; then
 	log "starting from the built tree in $seed (KBINDER_DEBUG_FRESH=1 unpacks afresh)"
-	cp -a "$seed/src" "$dir/unpack/linux-source-6.1"
+	cp -a "$seed/src" "$dir/unpack/$source_pkg"
 else
 	log "unpacking $tarball (source $(source_version)) into $dir"
 	nice -n "$nice" tar -xJf "$tarball" -C "$dir/unpack"
 fi
-mv "$dir/unpack/linux-source-6.1" "$src"
+mv "$dir/unpack/$source_pkg" "$src"
 rmdir "$dir/unpack"
-cp "$fragment" "$dir/kernel.config"
+merged_fragment >"$dir/kernel.config"
 
-log "configuring: tinyconfig + debug/kernel.config"
+log "configuring: tinyconfig + ${fragments[*]##*/}"
 kmake tinyconfig
 (cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m .config "$dir/kernel.config") >>"$buildlog" 2>&1
 kmake olddefconfig

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# usage: debug/check-debug.sh check|canary|fuzz   (run by debug/debug.mk;
+# usage: debug/check-debug.sh check|canary|canary-boot|fuzz   (debug/debug.mk;
 #        fuzz by fuzz/fuzz.mk's `make fuzz KERNEL=debug`)
 #
 #   check   build kbinder against the debug kernel (in a copy of driver/ and
@@ -15,8 +15,11 @@
 #           require each run to FAIL, for the right detector; bug=none must
 #           pass. This shows the debug runs are not silently blind. The
 #           "fault" run shows that systematic fault injection works.
+#   canary-boot  the same bugs ($BOOT_CANARIES) in one boot, each report
+#           charged to its bug: make check's debug stage runs this one.
 #
-# Environment: BUILD (build), DRIVER (kbinder), TESTS (*, or globs
+# Environment: KSERIES (the debug kernel's source: 6.1 or 6.12, see
+# debug/build-kernel.sh), BUILD (build), DRIVER (kbinder), TESTS (*, or globs
 # separated by commas), DEBUG_RESULTS (where the judged result lines go;
 # $BUILD/results/debug-$DRIVER.log), JOBS (2),
 # VM_TIMEOUT (1800), DEBUG_MEMORY (1536 MB; CANARY_MEMORY 1024 for the
@@ -32,7 +35,10 @@ cd "$root" || exit 1
 : "${CANARY_MEMORY:=1024}"
 : "${DEBUG_APPEND:=}"
 : "${CANARIES:=none fault uaf oob leak abba sleep ubsan list}"
-work=$BUILD/debug
+: "${KSERIES:=6.1}"
+export KSERIES
+# One work tree per series: modules built against one kernel tree stay.
+work=$BUILD/debug/$KSERIES
 results=$BUILD/results
 mkdir -p "$work/vm" "$results"
 
@@ -151,9 +157,9 @@ stage_check() {
 	cat "$work/base.cpio.gz" "$work/extra.cpio.gz" >"$work/initramfs.cpio.gz"
 
 	local logdir=$work/vm/check-$DRIVER start rc out=${DEBUG_RESULTS:-$results/debug-$DRIVER.log}
-	echo "--- guest suite on $DRIVER, debug kernel"
+	echo "--- guest suite on $DRIVER, debug kernel (linux-source-$KSERIES)"
 	mkdir -p "$logdir"
-	tests/vm/judge.sh --list "$BUILD/guest/bin" "$TESTS" >"$logdir.expected"
+	tests/vm/judge.sh --list "$BUILD/guest/bin" "$TESTS" check "$DRIVER" post-check >"$logdir.expected"
 	start=$(date +%s)
 	debug_run "$work/initramfs.cpio.gz" "$logdir" check --driver "$DRIVER" \
 		--tests "$TESTS" --timeout "$VM_TIMEOUT"
@@ -174,13 +180,13 @@ canary_expect() {
 	abba) echo 'possible circular locking' ;;
 	sleep) echo 'sleeping function called from invalid context' ;;
 	ubsan) echo 'UBSAN: array-index-out-of-bounds' ;;
-	list) echo 'list_debug' ;;
+	list) echo 'list_add double add|list_debug' ;;
 	*) return 1 ;;
 	esac
 }
 
-stage_canary() {
-	local bug logdir expect rc log=$results/debug-canary.log n=0
+# The canary initramfs: the base one, the debug checks, the canary module.
+build_canary_initramfs() {
 	sync_tree driver "$work/src/driver"
 	sync_tree include "$work/src/include"
 	kbuild_module "$work/src/driver"
@@ -193,6 +199,11 @@ stage_canary() {
 		"$work/bin/kbinder-fault-demo:usr/bin/kbinder-fault-demo:0755" \
 		"$work/canary/kbinder_canary.ko:lib/modules/kbinder_canary.ko:0644"
 	cat "$work/canary-base.cpio.gz" "$work/canary-extra.cpio.gz" >"$work/initramfs-canary.cpio.gz"
+}
+
+stage_canary() {
+	local bug logdir expect rc log=$results/debug-canary.log n=0
+	build_canary_initramfs
 
 	: >"$log"
 	for bug in $CANARIES; do
@@ -234,11 +245,57 @@ stage_canary() {
 	tests/vm/tally.sh tests/guest/known-failures.txt "host:$log"
 }
 
+# canary-boot (make check's debug stage): one boot of the canary initramfs
+# that commits every bug of $BOOT_CANARIES in turn (guest-canary.sh with a
+# comma list; kasan_multi_shot, so that KASAN reports more than its first).
+# Each bug's report must be charged to the phase its marker opened
+# (vm/canary_BUG), or, for the leak, fail debug/kmemleak_clean. The order
+# matters: lockdep switches itself off at its first report and at any
+# KASAN report, so abba comes first and the KASAN bugs last. The control
+# (a run without a bug passes) and fault injection are the debug stage's
+# own run of the suite (its fault_* tests). Results: debug-canary/*.
+: "${BOOT_CANARIES:=abba sleep list ubsan leak uaf oob}"
+stage_canary_boot() {
+	local bug logdir=$work/vm/canary-boot expect rc log=${CANARY_RESULTS:-$results/debug-canary-boot.log} start
+	build_canary_initramfs
+	echo "--- canaries in one boot: $BOOT_CANARIES"
+	start=$(date +%s)
+	CANARY_APPEND="KBT_CANARY=$(echo "$BOOT_CANARIES" | tr -s ' ' ,) kasan_multi_shot" \
+		DEBUG_MEMORY=$CANARY_MEMORY debug_run "$work/initramfs-canary.cpio.gz" \
+		"$logdir" canary --quiet --timeout 600 >"$logdir.out" 2>&1
+	rc=$?
+	echo "check-debug: the canary boot took $(($(date +%s) - start))s"
+	grep '^vm: guest ran' "$logdir.out" | sed 's/^/    /'
+	: >"$log"
+	for bug in $BOOT_CANARIES; do
+		if ! expect=$(canary_expect "$bug"); then
+			echo "FAIL debug-canary/${bug}_is_reported: no expectation for this bug"
+		elif [ "$bug" = leak ]; then
+			if grep -qE "$expect" "$logdir/judged.log"; then
+				echo "PASS debug-canary/${bug}_is_reported"
+			else
+				echo "FAIL debug-canary/${bug}_is_reported: no '$expect' (see $logdir/judged.log)"
+			fi
+		elif grep -E "^FAIL vm/canary_$bug: " "$logdir/judged.log" | grep -qE "$expect"; then
+			echo "PASS debug-canary/${bug}_is_reported"
+		else
+			echo "FAIL debug-canary/${bug}_is_reported: no FAIL vm/canary_$bug with '$expect' (see $logdir/judged.log)"
+		fi
+	done | tee "$log"
+	if [ $rc -eq 0 ]; then
+		echo "FAIL debug-canary/(boot): the boot passed: every detector is blind" | tee -a "$log"
+	fi
+	grep -q '^KBT-VERDICT: done' "$logdir/results.log" ||
+		echo "FAIL debug-canary/(boot): no verdict (see $logdir)" | tee -a "$log"
+	echo "--- summary"
+	tests/vm/tally.sh tests/guest/known-failures.txt "host:$log"
+}
+
 # fuzz (`make fuzz KERNEL=debug`, fuzz/fuzz.mk): kbfuzz on $DRIVER in one
 # boot of the debug kernel, then the debug checks. FUZZ_APPEND: fuzz.sh's
 # knobs; FUZZ_LOGDIR, FUZZ_TIMEOUT: the run's logs and limit.
 stage_fuzz() {
-	local logdir=${FUZZ_LOGDIR:-$BUILD/fuzz/debug-$DRIVER} start
+	local logdir=${FUZZ_LOGDIR:-$BUILD/fuzz/debug-$DRIVER} start rc
 	sync_tree driver "$work/src/driver"
 	sync_tree include "$work/src/include"
 	kbuild_module "$work/src/driver"
@@ -247,18 +304,28 @@ stage_fuzz() {
 	extra_cpio "$work/fuzz-extra.cpio.gz" "${DEBUG_FILES[0]}"
 	cat "$work/fuzz-base.cpio.gz" "$work/fuzz-extra.cpio.gz" >"$work/initramfs-fuzz.cpio.gz"
 	echo "--- kbfuzz on $DRIVER, debug kernel"
+	mkdir -p "$logdir"
+	# fuzz.sh runs the debug checks after kbinder's teardown only
+	if [ "$DRIVER" = kbinder ]; then
+		tests/vm/judge.sh --list - '*' fuzz "$DRIVER" post-check >"$logdir/expected"
+	else
+		tests/vm/judge.sh --list - '*' fuzz "$DRIVER" >"$logdir/expected"
+	fi
 	start=$(date +%s)
 	DEBUG_APPEND="$DEBUG_APPEND ${FUZZ_APPEND:-}" debug_run "$work/initramfs-fuzz.cpio.gz" \
 		"$logdir" fuzz --driver "$DRIVER" --timeout "${FUZZ_TIMEOUT:-900}"
+	rc=$?
 	echo "check-debug: the fuzz run took $(($(date +%s) - start))s"
+	tests/vm/judge.sh $rc "$logdir" "$logdir/judged.stage" "$logdir/expected" >/dev/null
 	echo "--- fuzz summary ($DRIVER, debug kernel, logs in $logdir)"
 	tr -d '\r' <"$logdir/results.log" | sed -n 's/^FUZZ /kbfuzz: /p'
-	tests/vm/tally.sh tests/guest/known-failures.txt "$DRIVER:$logdir/judged.log"
+	tests/vm/tally.sh tests/guest/known-failures.txt "$DRIVER:$logdir/judged.stage"
 }
 
 case "${1:-}" in
 check) stage_check ;;
 canary) stage_canary ;;
+canary-boot) stage_canary_boot ;;
 fuzz) stage_fuzz ;;
-*) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+*) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 #
 # The debug kernel (included by the top Makefile; see docs/debug-kernel.md).
-#   make debug-kernel        build Debian's linux-source-6.1 with KASAN,
+#   make debug-kernel        build Debian's linux-source-$(KSERIES) with KASAN,
 #                            lockdep, kmemleak, UBSAN and fault injection,
 #                            cached outside the repository (a no-op when cached)
 #   make check-debug         the guest suite on it, then a kmemleak scan and
@@ -12,10 +12,10 @@
 
 .PHONY: debug-kernel check-debug check-debug-canary
 debug-kernel:
-	debug/build-kernel.sh
+	KSERIES='$(KSERIES)' debug/build-kernel.sh
 
 # Every DEBUG_* knob check-debug.sh reads can be set on the make command line.
-DEBUG_ENV = BUILD='$(BUILD)' DRIVER='$(DRIVER)' TESTS='$(TESTS)' JOBS='$(JOBS)' \
+DEBUG_ENV = KSERIES='$(KSERIES)' BUILD='$(BUILD)' DRIVER='$(DRIVER)' TESTS='$(TESTS)' JOBS='$(JOBS)' \
 	$(foreach v,DEBUG_MEMORY CANARY_MEMORY DEBUG_TEST_TIMEOUT DEBUG_APPEND CANARIES,$(if $($(v)),$(v)='$($(v))'))
 
 check-debug: guest-tests tools selftests

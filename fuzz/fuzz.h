@@ -206,6 +206,10 @@ struct fz_config {
 	/* a kernel log line at error level or worse starting with this is a
 	 * finding (the driver reporting its own corrupt state) */
 	const char *log_fail;
+	/* the least work a run must do to pass: calls delivered, and actor
+	 * processes that died (killed or exited) and were replaced */
+	unsigned long min_calls;
+	unsigned long min_deaths;
 };
 
 extern struct fz_config fz_cfg;

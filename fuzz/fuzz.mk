@@ -4,6 +4,7 @@
 #
 #   make fuzz [DRIVER=kbinder|reference] [DURATION=S] [SEED=N] [FUZZ_PROCS=N]
 #             [FUZZ_THREADS=N] [FUZZ_KILL_MS=MS] [FUZZ_ARGS=--opt,value,...]
+#             [FUZZ_MIN_CALLS=N] [FUZZ_MIN_DEATHS=N]
 #             [KERNEL=stock|debug]
 #        boot one VM with its own initramfs, run kbfuzz for DURATION seconds
 #        (default 300) on the driver, tally the result lines; KERNEL=debug
@@ -24,6 +25,9 @@ FUZZ_THREADS ?= 2
 FUZZ_KILL_MS ?= 1500
 # More kbfuzz options, commas for spaces (the kernel command line carries them).
 FUZZ_ARGS ?=
+# The least work a passing run does (fuzz.sh's defaults when empty).
+FUZZ_MIN_CALLS ?=
+FUZZ_MIN_DEATHS ?=
 FUZZ_CHECK_DURATION ?= 60
 FUZZ_DRIVER = $(or $(DRIVER),kbinder)
 # Boot, wind-down and teardown on top of the fuzzing time.
@@ -49,20 +53,26 @@ $(BUILD)/fuzz/initramfs-kbinder.cpio.gz: $(FUZZ_PROGRAM) $(MODULE) $(TOOLS) $(VM
 	tests/vm/mkinitramfs.sh -o $@ -m $(MODULE) -m $(REFERENCE_KO) -b $(FUZZ_BIN) -b $(TOOLS_BIN)
 
 # The guest's knobs for a run of $(1) seconds (fuzz.sh reads them).
-fuzz_append = KBT_FUZZ_DURATION=$(1) KBT_FUZZ_SEED=$(SEED) KBT_FUZZ_PROCS=$(FUZZ_PROCS) KBT_FUZZ_THREADS=$(FUZZ_THREADS) KBT_FUZZ_KILL_MS=$(FUZZ_KILL_MS) KBT_FUZZ_ARGS=$(FUZZ_ARGS)
+fuzz_append = KBT_FUZZ_DURATION=$(1) KBT_FUZZ_SEED=$(SEED) KBT_FUZZ_PROCS=$(FUZZ_PROCS) KBT_FUZZ_THREADS=$(FUZZ_THREADS) KBT_FUZZ_KILL_MS=$(FUZZ_KILL_MS) KBT_FUZZ_ARGS=$(FUZZ_ARGS) \
+	$(if $(FUZZ_MIN_CALLS),KBT_FUZZ_MIN_CALLS=$(FUZZ_MIN_CALLS)) $(if $(FUZZ_MIN_DEATHS),KBT_FUZZ_MIN_DEATHS=$(FUZZ_MIN_DEATHS))
 
-# fuzz_run SECONDS: boot, fuzz, judge, tally (exit status 1 on any FAIL).
+# fuzz_run SECONDS: boot, fuzz, judge (against what fuzz.sh declares in
+# tests/vm/guest/results.list: a vanished fuzz/run fails), tally (exit
+# status 1 on any FAIL). The judged lines: $(FUZZ_LOGDIR)/judged.stage.
 define fuzz_run_stock
-	@dir=$(FUZZ_LOGDIR); \
+	@dir=$(FUZZ_LOGDIR); mkdir -p $$dir; \
+	tests/vm/judge.sh --list - '*' fuzz $(FUZZ_DRIVER) >$$dir/expected; \
 	tests/vm/run.sh --kernel $(VMLINUZ) \
 		--initramfs $(BUILD)/fuzz/initramfs-$(FUZZ_DRIVER).cpio.gz \
 		--accel-cache $(BUILD)/vm/accel --timeout $$(($(1) + $(FUZZ_MARGIN))) \
 		--driver $(FUZZ_DRIVER) --logdir $$dir \
 		--append "$(call fuzz_append,$(1))" \
 		fuzz; \
+	rc=$$?; \
+	tests/vm/judge.sh $$rc $$dir $$dir/judged.stage $$dir/expected >/dev/null; \
 	echo "--- fuzz summary ($(FUZZ_DRIVER), logs in $$dir)"; \
 	tr -d '\r' <$$dir/results.log | sed -n 's/^FUZZ /kbfuzz: /p'; \
-	tests/vm/tally.sh tests/guest/known-failures.txt $(FUZZ_DRIVER):$$dir/judged.log
+	tests/vm/tally.sh tests/guest/known-failures.txt $(FUZZ_DRIVER):$$dir/judged.stage
 endef
 
 define fuzz_run_debug

@@ -9,8 +9,11 @@
  * usage: kbfuzz [--device PATH] [--seed N] [--duration S] [--procs N]
  *               [--threads N] [--kill-ms MS] [--stuck S] [--ops N] [--trace]
  *               [--allow-overread] [--no-binder-fds] [--no-blocking]
- *               [--log-fail PREFIX]
- * Prints "PASS fuzz/run" or "FAIL fuzz/run: why"; exit status 0 or 1.
+ *               [--log-fail PREFIX] [--min-calls N] [--min-deaths N]
+ * Prints "PASS fuzz/run" or "FAIL fuzz/run: why"; exit status 0 or 1. A run
+ * that delivered fewer than --min-calls calls or cycled fewer than
+ * --min-deaths actor processes (killed or exited, then respawned) did too
+ * little to count, and fails.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -41,11 +44,19 @@ struct fz_config fz_cfg = {
 
 struct fz_shared *fz_sh;
 
+/* tests/vm/scan-kernel-log.sh's patterns, as substrings (harness.c too). */
 static const char *const splats[] = {
-	"BUG:", "WARNING:", "Oops", "KASAN", "UBSAN", "possible circular locking",
-	"possible recursive locking", "inconsistent lock state", "hung task",
-	"blocked for more than", "general protection", "Call Trace",
-	"unreferenced object", "Kernel panic",
+	"BUG:", "kernel BUG at", "WARNING:", "Oops", "invalid opcode:",
+	"general protection", "Kernel panic", "KASAN", "UBSAN",
+	"possible circular locking", "possible recursive locking",
+	"inconsistent lock state", "hung task", "blocked for more than",
+	"soft lockup", "hard LOCKUP", "rcu: INFO:", "self-detected stall",
+	"detected stall", "list_add corruption", "list_del corruption",
+	"list_add double add",
+	"refcount_t:", "(Not tainted): ", "(Tainted: ", "Redzone overwritten",
+	"Poison overwritten", "Padding overwritten", "padding overwritten",
+	"Freepointer corrupt", "Object already free", "Invalid object pointer",
+	"Objects remaining in", "Call Trace", "unreferenced object",
 };
 
 struct supervisor {
@@ -77,7 +88,10 @@ static void usage(FILE *f)
 		"  --no-binder-fds never send the binder fd itself in FD objects\n"
 		"  --no-blocking   always open the device O_NONBLOCK (no blocking reads)\n"
 		"  --log-fail P    a kernel log line at error level or worse that starts\n"
-		"                  with P is a finding ('kbinder: '; '' for none)\n",
+		"                  with P is a finding ('kbinder: '; '' for none)\n"
+		"  --min-calls N   fail unless at least N calls were delivered (0)\n"
+		"  --min-deaths N  fail unless at least N actors died and were\n"
+		"                  replaced (killed or exited; 0)\n",
 		FZ_MAX_PROCS, FZ_MAX_THREADS);
 }
 
@@ -111,6 +125,8 @@ static void parse_args(int argc, char **argv)
 		{ "no-binder-fds", no_argument, NULL, 'B' },
 		{ "no-blocking", no_argument, NULL, 'N' },
 		{ "log-fail", required_argument, NULL, 'L' },
+		{ "min-calls", required_argument, NULL, 'c' },
+		{ "min-deaths", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -132,6 +148,8 @@ static void parse_args(int argc, char **argv)
 		case 'B': fz_cfg.no_binder_fds = true; break;
 		case 'N': fz_cfg.no_blocking = true; break;
 		case 'L': fz_cfg.log_fail = optarg; break;
+		case 'c': fz_cfg.min_calls = number(optarg, "min-calls"); break;
+		case 'D': fz_cfg.min_deaths = number(optarg, "min-deaths"); break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -552,6 +570,15 @@ int main(int argc, char **argv)
 	if (atomic_load(&fz_sh->finding)) {
 		printf("FAIL fuzz/run: %s (seed %llu)\n", fz_sh->finding_msg,
 		       (unsigned long long)fz_cfg.seed);
+		return 1;
+	}
+	/* A run that did (almost) nothing found nothing: it does not pass. */
+	if (cnt(C_RECV_TXN) < fz_cfg.min_calls ||
+	    cnt(C_KILLS) + cnt(C_EXITS) < fz_cfg.min_deaths) {
+		printf("FAIL fuzz/run: too little work to count: %llu calls delivered (at least %lu wanted), %llu actors died and were replaced (at least %lu wanted) (seed %llu)\n",
+		       (unsigned long long)cnt(C_RECV_TXN), fz_cfg.min_calls,
+		       (unsigned long long)(cnt(C_KILLS) + cnt(C_EXITS)),
+		       fz_cfg.min_deaths, (unsigned long long)fz_cfg.seed);
 		return 1;
 	}
 	printf("PASS fuzz/run\n");

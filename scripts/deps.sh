@@ -4,10 +4,14 @@
 # Install what kbinder needs to build and to test in QEMU, idempotently.
 #   scripts/deps.sh          install whatever is missing (needs root)
 #   scripts/deps.sh --check  exit 0 if nothing is missing, 1 otherwise
-#   scripts/deps.sh --lint   also the lint tools (sparse, linux-source-6.1)
-#   scripts/deps.sh --flavour F   also Debian's linux-image-F and
-#                            linux-headers-F (rt-amd64; amd64 and cloud-amd64
-#                            are always installed: make check boots both)
+#   scripts/deps.sh --lint   also the lint tools (sparse, linux-source-6.1
+#                            and -6.12: each series' checkpatch and kernel-doc)
+#   scripts/deps.sh --kernel S/F  also Debian's kernel image and headers of
+#                            series S (6.1, 6.12), flavour F (amd64,
+#                            cloud-amd64, rt-amd64); 6.1/amd64, 6.12/amd64 and
+#                            6.12/cloud-amd64 are always installed: make check
+#                            boots all three
+#   scripts/deps.sh --flavour F   the same for flavour F of both series
 #   scripts/deps.sh --deb    also the Debian packaging tools (make deb,
 #                            make check-deb)
 set -eu
@@ -26,11 +30,12 @@ base_packages=(
 	"dkms:/usr/sbin/dkms"
 	"pkg-config:/usr/bin/pkg-config"
 )
-# Kernel flavours whose image and headers are always installed.
-flavours=(amd64 cloud-amd64)
+# Kernels (series/flavour) whose image and headers are always installed.
+kernels=(6.1/amd64 6.12/amd64 6.12/cloud-amd64)
 lint_packages=(
 	"sparse:/usr/bin/sparse"
 	"linux-source-6.1:/usr/src/linux-source-6.1.tar.xz"
+	"linux-source-6.12:/usr/src/linux-source-6.12.tar.xz"
 	"perl:/usr/bin/perl"
 )
 deb_packages=(
@@ -49,16 +54,33 @@ while [ $# -gt 0 ]; do
 	--check) mode=check ;;
 	--lint) packages+=("${lint_packages[@]}") ;;
 	--deb) packages+=("${deb_packages[@]}") ;;
-	--flavour)
-		[ $# -ge 2 ] || { echo "deps: --flavour needs a flavour" >&2; exit 2; }
-		case " ${flavours[*]} " in *" $2 "*) ;; *) flavours+=("$2") ;; esac
+	--kernel | --flavour)
+		[ $# -ge 2 ] || { echo "deps: $1 needs an argument" >&2; exit 2; }
+		case "$1:$2" in
+		--kernel:6.1/?* | --kernel:6.12/?*) wanted=("$2") ;;
+		--flavour:?*) wanted=("6.1/$2" "6.12/$2") ;;
+		*) echo "deps: bad $1 '$2' (a kernel is 6.1/FLAVOUR or 6.12/FLAVOUR)" >&2; exit 2 ;;
+		esac
+		for k in "${wanted[@]}"; do
+			case " ${kernels[*]} " in *" $k "*) ;; *) kernels+=("$k") ;; esac
+		done
 		shift ;;
-	*) echo "usage: $0 [--check] [--lint] [--deb] [--flavour F]..." >&2; exit 2 ;;
+	*) echo "usage: $0 [--check] [--lint] [--deb] [--kernel S/F]... [--flavour F]..." >&2; exit 2 ;;
 	esac
 	shift
 done
-for f in "${flavours[@]}"; do
-	packages+=("linux-image-$f:" "linux-headers-$f:")
+# meta_packages SERIES FLAVOUR: the metapackages that install that kernel
+# and its headers on Debian 12 (6.12 comes from its security archive).
+meta_packages() {
+	case "$1" in
+	6.1) echo "linux-image-$2 linux-headers-$2" ;;
+	*) echo "linux-image-$1-$2 linux-headers-$1-$2" ;;
+	esac
+}
+for k in "${kernels[@]}"; do
+	for p in $(meta_packages "${k%/*}" "${k#*/}"); do
+		packages+=("$p:")
+	done
 done
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -77,10 +99,10 @@ done
 
 # The metapackages are installed, but is each kernel they point to complete?
 kvers=()
-for f in "${flavours[@]}"; do
-	kver=$("$here/kernel-version.sh" "$f")
+for k in "${kernels[@]}"; do
+	kver=$("$here/kernel-version.sh" "${k#*/}" "${k%/*}")
 	if [ -z "$kver" ] || [ ! -d "/lib/modules/$kver/build" ]; then
-		for p in "linux-image-$f" "linux-headers-$f"; do
+		for p in $(meta_packages "${k%/*}" "${k#*/}"); do
 			[[ " ${missing[*]} " == *" $p "* ]] || missing+=("$p")
 		done
 	fi
@@ -108,6 +130,6 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq -o DPkg::Lock::Timeout=600
 apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends \
 	"${missing[@]}" >/dev/null
-for f in "${flavours[@]}"; do
-	echo "deps: kernel $f: $("$here/kernel-version.sh" "$f")"
+for k in "${kernels[@]}"; do
+	echo "deps: kernel $k: $("$here/kernel-version.sh" "${k#*/}" "${k%/*}")"
 done

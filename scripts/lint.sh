@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# usage: scripts/lint.sh            (run by `make lint`)
+# usage: scripts/lint.sh [SERIES]   (run by `make lint`)
+#   SERIES: 6.1 or 6.12, the Debian kernel series to lint against (its
+#   generic kernel).  Without it: the kernel build directory $KDIR names
+#   (its series read from its kernel.release), else the series $KSERIES
+#   names, else 6.1.
 #
 # The kernel's own quality tools over kbinder, one result line each:
 #   checkpatch  --strict --no-tree on driver/*.[ch] and our UAPI headers
@@ -15,27 +19,66 @@
 # checked; the default build (make module) is a W=1 build of a subset.
 # Any warning fails its tool; no warning is ever silenced.  Prints
 # "PASS lint/<tool>", "FAIL lint/<tool>: <why>" (the first findings are
-# listed above it, the full log is under build/lint/), or "SKIP lint/<tool>:
-# <why>" when there is nothing to check.  Exits 1 if any tool failed.
+# listed above it, the full log is under build/lint/<kernel>/), or "SKIP
+# lint/<tool>: <why>" when there is nothing to check; the same names for
+# every series (a caller that tallies two series labels them).  The kernel
+# linted against goes to stderr first.  Exits 1 if any tool failed.
 #
-# checkpatch.pl and kernel-doc come from Debian's linux-source-6.1 package
-# (/usr/src/linux-source-6.1.tar.xz, see scripts/deps.sh --lint): they are
-# extracted once into build/tools/scripts/.  The module builds run on a
-# copy of the sources under build/lint/, so they never race with, or are
+# The builds use that kernel's headers (the generic flavour's: the
+# flavours of a series share their headers but for the config; `make
+# module FLAVOUR=...` builds the others); driver/compat.h is where the
+# series differ.  checkpatch.pl and kernel-doc are that series' own, from
+# Debian's linux-source-SERIES package (/usr/src/linux-source-SERIES.tar.xz,
+# see scripts/deps.sh --lint): the newer ones check more (6.12's
+# kernel-doc has -Wall).  They are extracted once into
+# build/tools/linux-SERIES/.  The module builds run on a copy of the
+# sources under build/lint/<kernel>/, so they never race with, or are
 # skipped because of, the objects of a normal build in driver/.
 #
-# Environment: KDIR (kernel build directory; default: the Debian kernel
-# scripts/kernel-version.sh names), JOBS (parallel jobs, default 2).
+# Environment: KDIR, KSERIES (see above), JOBS (parallel jobs, default 2).
 set -uo pipefail
 shopt -s nullglob
 
 cd "$(dirname "$0")/.." || exit 1
 root=$PWD
-tools=build/tools/scripts
-logs=build/lint
-source_tar=/usr/src/linux-source-6.1.tar.xz
-KDIR=${KDIR:-/lib/modules/$(scripts/kernel-version.sh)/build}
 JOBS=${JOBS:-2}
+
+# The kernel: the series named as the argument, else KDIR, else the series
+# $KSERIES names (default 6.1); a series means its generic kernel.
+series=${KSERIES:-6.1}
+if [ $# -gt 0 ]; then
+	series=$1
+	KDIR=""
+fi
+# series_of KVER: 6.1 for 6.1.0-57-amd64, 6.12 for 6.12.118+deb12-amd64.
+series_of() { echo "$1" | sed -n 's/^\([0-9]*\.[0-9]*\)[.-].*/\1/p'; }
+if [ -n "${KDIR:-}" ]; then
+	kver=$(cat "$KDIR/include/config/kernel.release" 2>/dev/null) ||
+		kver=$(basename "$(dirname "$KDIR")")
+	series=$(series_of "$kver")
+else
+	case "$series" in
+	6.1 | 6.12) ;;
+	*) echo "usage: scripts/lint.sh [6.1|6.12]: unsupported series '$series'" >&2; exit 2 ;;
+	esac
+	kver=$(scripts/kernel-version.sh amd64 "$series")
+	# A kernel-version.sh that knows no series names 6.1's: look for one.
+	if [ "$(series_of "$kver")" != "$series" ]; then
+		kver=""
+		# The generic flavour's: 6.1.0-57-amd64, 6.12.118+deb12-amd64.
+		re="^${series//./\\.}\\.[0-9]+(-[0-9]+|\\+deb[0-9]+(u[0-9]+)?)-amd64\$"
+		for dir in $(printf "%s\n" /lib/modules/*/build | sort -V); do
+			v=$(basename "$(dirname "$dir")")
+			[[ "$v" =~ $re ]] && kver=$v
+		done
+	fi
+	KDIR=/lib/modules/${kver:-none-of-series-$series}/build
+fi
+echo "lint: against ${kver:-no $series kernel} ($KDIR), tools of linux-source-$series" >&2
+
+tools=build/tools/linux-$series
+logs=build/lint/${kver:-$series}
+source_tar=/usr/src/linux-source-$series.tar.xz
 mkdir -p "$logs"
 
 failed=0
@@ -71,7 +114,7 @@ fetch_tools() {
 	mkdir -p "$tools" || return 1
 	tmp=$(mktemp -d "$tools/.extract.XXXXXX") || return 1
 	for f in "${tool_files[@]}"; do
-		members+=("linux-source-6.1/scripts/$f")
+		members+=("linux-source-$series/scripts/$f")
 	done
 	if tar -xJf "$source_tar" -C "$tmp" --strip-components=2 "${members[@]}"; then
 		for f in "${tool_files[@]}"; do
@@ -81,7 +124,7 @@ fetch_tools() {
 	rm -rf "$tmp"
 	have_tools
 }
-tools_missing="$tools/ is incomplete and $source_tar is missing (scripts/deps.sh --lint installs linux-source-6.1)"
+tools_missing="$tools/ is incomplete and $source_tar is missing (scripts/deps.sh --lint installs linux-source-$series)"
 fetch_tools
 have_tools && tools_ok=1 || tools_ok=0
 

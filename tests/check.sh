@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# usage: tests/check.sh all|host|lint|runner|guest|flavours|debug|fuzz   (run by the Makefile)
+# usage: tests/check.sh all|host|lint|runner|guest|kernels|debug|fuzz   (run by the Makefile)
 #
 # Runs the stages of `make check`, keeps every stage's result lines under
 # $BUILD/results/, and ends with one tally over all of them:
@@ -19,9 +19,11 @@
 #           the debug kernel (KASAN, lockdep, kmemleak; debug/check-debug.sh,
 #           the kernel cached in ~/.cache/kbinder), on each driver of
 #           $DEBUG_CHECK_DRIVERS (kbinder) that $DRIVERS names; results
-#           labelled <driver>@debug
-#   flavours the guest suite on other Debian kernel flavours ($FLAVOURS:
-#           cloud-amd64, rt-amd64), each built for and booted on its own
+#           labelled <driver>@debug; then one boot of deliberate bugs that
+#           each detector must report (DEBUG_CHECK_CANARIES=0: not)
+#   kernels the guest suite on other Debian kernels ($KERNELS: 6.12/amd64,
+#           6.12/cloud-amd64; make check-flavours: every series and flavour),
+#           each built for and booted on its own
 #   fuzz    a short kbfuzz run on kbinder (FUZZ_CHECK_DURATION s, fixed
 #           FUZZ_CHECK_SEED so CI explores the same ground every time;
 #           `make fuzz` picks a new seed)
@@ -32,10 +34,19 @@ set -uo pipefail
 
 : "${BUILD:=build}" "${DRIVERS:=kbinder}" "${TESTS:=*}" "${VM_RUN:=}"
 : "${GUEST_BIN:=$BUILD/guest/bin}"
+# The kernel the guest stage boots (the Makefile's KSERIES/FLAVOUR): its
+# results carry the plain driver label on 6.1 generic, <driver>@<series>-
+# <flavour> on any other, as the kernels stage labels its own.
+: "${PRIMARY_KERNEL:=6.1/amd64}"
+primary_suffix=""
+[ "$PRIMARY_KERNEL" = 6.1/amd64 ] || primary_suffix=@${PRIMARY_KERNEL/\//-}
 # The debug-kernel stage: the CVE, fault and security regression tests on
 # kbinder (the whole suite, and the reference, take too long under KASAN
 # for every `make check`; `make check-debug` runs everything).
 : "${DEBUG_CHECK_TESTS:=cve_*,fault_*,sec_*}" "${DEBUG_CHECK_DRIVERS:=kbinder}"
+# Which series the debug kernel is built from (docs/debug-kernel.md says
+# why this one).
+: "${DEBUG_CHECK_KSERIES:=6.12}"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 results=$BUILD/results
@@ -43,16 +54,22 @@ mkdir -p "$results"
 inputs=()
 
 # The module's hygiene is a test too: checkpatch --strict, sparse, W=1 and
-# kernel-doc over driver/ and the UAPI headers (scripts/lint.sh).
+# kernel-doc over driver/ and the UAPI headers (scripts/lint.sh), against
+# each kernel series with that series' own tools; results lint/<series>/*.
 stage_lint() {
-	echo "--- lint"
+	local series log
 	scripts/deps.sh --lint --check >/dev/null || scripts/deps.sh --lint
-	scripts/lint.sh 2>&1 | tee "$results/lint.log"
-	# lint.sh exits non-zero on any finding: without a FAIL line it died.
-	if [ "${PIPESTATUS[0]}" -ne 0 ] && ! grep -q '^FAIL ' "$results/lint.log"; then
-		echo "FAIL lint/(program): scripts/lint.sh exited non-zero" | tee -a "$results/lint.log"
-	fi
-	inputs+=("host:$results/lint.log")
+	for series in 6.1 6.12; do
+		echo "--- lint ($series)"
+		log=$results/lint-$series.log
+		scripts/lint.sh "$series" 2>&1 |
+			sed -E "s#^(PASS|FAIL|SKIP) lint/#\1 lint/$series/#" | tee "$log"
+		# lint.sh exits non-zero on any finding: without a FAIL line it died.
+		if [ "${PIPESTATUS[0]}" -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
+			echo "FAIL lint/$series/(program): scripts/lint.sh exited non-zero" | tee -a "$log"
+		fi
+		inputs+=("host:$log")
+	done
 }
 
 stage_host() {
@@ -95,6 +112,56 @@ expect_lines() {
 	echo "PASS runner/$name"
 }
 
+# Crafted console logs, one per splat pattern of tests/vm/scan-kernel-log.sh:
+# NAME|LINE|LINE...; the lines follow a "kbinder-test: start demo/NAME"
+# marker, have no Call Trace (each pattern must catch its splat alone, as a
+# WARN_ONCE or a console that dropped the trace leaves it), and the scan
+# must report exactly one FAIL, charged to demo/NAME, quoting the first.
+SCAN_CASES=(
+	'kernel_bug_at|[   12.000001] kernel BUG at drivers/android/kbinder/work.c:397!'
+	'oops_header|[   12.000001] invalid opcode: 0000 [#1] PREEMPT SMP NOPTI'
+	'list_add_corruption|[   12.000001] list_add corruption. prev->next should be next (ffff888004a1c008), but was ffff888004a1c000. (prev=ffff888004a1c008).'
+	'list_del_corruption|[   12.000001] list_del corruption, ffff888004a1c000->next is LIST_POISON1 (dead000000000100)'
+	'list_add_double_add|[   12.000001] list_add double add: new=ffff888004a1c000, prev=ffff888004a1c000, next=ffff888004a1c010.'
+	'rcu_self_detected_stall|[   80.000001] rcu: INFO: rcu_sched self-detected stall on CPU|[   80.000002] rcu: 	1-....: (20999 ticks this GP) idle=4e4c/1/0x4000000000000000'
+	'rcu_preempt_stall|[   80.000001] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:'
+	'rcu_stall_without_info|[   80.000001] rcu_tasks detected stalls on CPU 1'
+	'soft_lockup|[   40.000001] watchdog: BUG: soft lockup - CPU#1 stuck for 26s! [kworker/1:2:87]'
+	'hard_lockup|[   40.000001] NMI watchdog: Watchdog detected hard LOCKUP on cpu 1'
+	'refcount_underflow|[   12.000001] refcount_t: underflow; use-after-free.'
+	'refcount_saturated|[   12.000001] refcount_t: saturated; leaking memory.'
+	'slub_redzone|[   12.000001] BUG kmalloc-64 (Tainted: G           O      ): Redzone overwritten'
+	'slub_poison|[   12.000001] BUG kb_transaction (Not tainted): Poison overwritten'
+	'slub_padding|[   12.000001] BUG kmalloc-128 (Tainted: G    B      O      ): Object padding overwritten'
+	'slub_reason_alone|[   12.000001] Redzone overwritten'
+	'slub_freepointer|[   12.000001] Freepointer corrupt'
+	'slub_double_free|[   12.000001] Object already free'
+	'slub_objects_remaining|[   12.000001] Objects remaining in kb_node on __kmem_cache_shutdown()'
+	'splat_inside_the_dump_window|[   12.000000] kbinder-test: expect stack dump|[   12.000001] kernel BUG at lib/list_debug.c:30!|[   12.000002] Call Trace:|[   12.000003] kbinder-test: expect end'
+)
+
+# Every case of SCAN_CASES through scan-kernel-log.sh.
+scan_pattern_tests() {
+	local dir=$1 case name lines first out want
+	for case in "${SCAN_CASES[@]}"; do
+		name=${case%%|*} lines=${case#*|}
+		{
+			echo "[   11.000000] kbinder-test: start demo/$name"
+			echo "$lines" | tr '|' '\n'
+			echo "[   13.000000] kbinder-test: start demo/after_$name"
+		} >"$dir/scan-$name.log"
+		first=$(echo "$lines" | tr '|' '\n' | grep -v 'kbinder-test: expect' |
+			head -n 1 | sed 's/^\[[ 0-9.]*\] //')
+		want="FAIL demo/$name: kernel log: $first"
+		out=$(tests/vm/scan-kernel-log.sh "$dir/scan-$name.log")
+		if [ "$out" = "$want" ]; then
+			echo "PASS runner/scan_fails_$name"
+		else
+			echo "FAIL runner/scan_fails_$name: scan-kernel-log.sh said '$(echo "$out" | tr '\n' ' ')', want '$want'"
+		fi
+	done
+}
+
 # The guest-stage judgement itself: a missing result file, a runner that
 # cannot boot, and a program that reports fewer tests than it has must each
 # fail; a program timeout must leave nothing running (tests/vm/guest/programs.sh).
@@ -120,24 +187,69 @@ runner_judgement_tests() {
 	else
 		echo "FAIL runner/known_failure_with_a_splat_still_fails: tally.sh exit $rc, said: $(head -n 1 "$dir/known.out")"
 	fi
-	# Inside a test's expected-stack-dump window only a Call Trace passes
-	# (kbt_expect_stack_dump); a WARNING there, or a Call Trace after
-	# the window, still fails.
+	# Inside a test's expected-stack-dump window (kbt_expect_stack_dump) the
+	# trace of a plain stack dump passes, as many as come (6.1's sysfs
+	# dumps twice when drv_coexist's insmod clashes; 6.12's header adds
+	# UID: and a Tainted: line); a WARNING there, a
+	# trace without dump_stack()'s header, or a Call Trace after the
+	# window, still fails.
+	hdr1='[ 1.11] CPU: 1 PID: 9 Comm: insmod Tainted: G OE 6.1.0-57-amd64 #1'
+	hdr2='[ 1.12] Hardware name: QEMU Standard PC (i440FX + PIIX, 1996)'
 	printf '%s\n' '[ 1.0] kbinder-test: start demo/dump' \
-		'[ 1.1] kbinder-test: expect stack dump' '[ 1.2] Call Trace:' \
+		'[ 1.1] kbinder-test: expect stack dump' \
+		"[ 1.10] sysfs: cannot create duplicate filename '/devices/virtual/misc/binder'" \
+		"$hdr1" "$hdr2" '[ 1.2] Call Trace:' '[ 1.21]  dump_stack_lvl+0x44/0x5c' \
+		"[ 1.22] sysfs: cannot create duplicate filename '/devices/virtual/misc/binder'" \
+		"$hdr1" "$hdr2" '[ 1.23] Call Trace:' '[ 1.24]  </TASK>' \
+		'[ 1.25] CPU: 0 UID: 0 PID: 9 Comm: insmod Tainted: G OE 6.12.118+deb12-amd64 #1' \
+		'[ 1.26] Tainted: [O]=OOT_MODULE, [E]=UNSIGNED_MODULE' "$hdr2" '[ 1.27] Call Trace:' \
 		'[ 1.3] kbinder-test: expect end' \
 		'[ 2.0] kbinder-test: start demo/warn' \
-		'[ 2.1] kbinder-test: expect stack dump' '[ 2.2] Call Trace:' \
+		'[ 2.1] kbinder-test: expect stack dump' "$hdr1" "$hdr2" '[ 2.2] Call Trace:' \
 		'[ 2.3] WARNING: CPU: 0 PID: 1 at demo' \
+		'[ 2.5] kbinder-test: start demo/bare' \
+		'[ 2.6] kbinder-test: expect stack dump' '[ 2.7]  <TASK>' '[ 2.8] Call Trace:' \
 		'[ 3.0] kbinder-test: start demo/after' \
 		'[ 3.1] kbinder-test: expect stack dump' \
-		'[ 3.2] kbinder-test: expect end' '[ 3.3] Call Trace:' >"$dir/dump.log"
+		'[ 3.2] kbinder-test: expect end' "$hdr1" "$hdr2" '[ 3.3] Call Trace:' >"$dir/dump.log"
 	out=$(tests/vm/scan-kernel-log.sh "$dir/dump.log")
 	if [ "$out" = "FAIL demo/warn: kernel log: WARNING: CPU: 0 PID: 1 at demo
+FAIL demo/bare: kernel log: Call Trace:
 FAIL demo/after: kernel log: Call Trace:" ]; then
 		echo "PASS runner/expected_stack_dump_passes_only_a_call_trace"
 	else
 		echo "FAIL runner/expected_stack_dump_passes_only_a_call_trace: scan-kernel-log.sh said: $(echo "$out" | tr '\n' ' ')"
+	fi
+	# Every result a guest script prints is expected (results.list): one
+	# that vanishes fails, and so does one that nobody declared.
+	tests/vm/judge.sh --list - '*' check kbinder >"$dir/script.expected"
+	mkdir -p "$dir/vanished"
+	grep -vx 'vm/module_unloads' "$dir/script.expected" | sed 's/^/PASS /' >"$dir/vanished/judged.log"
+	tests/vm/judge.sh 0 "$dir/vanished" "$dir/vanished.out" "$dir/script.expected" >/dev/null
+	if [ "$(grep '^FAIL ' "$dir/vanished.out")" = "FAIL vm/module_unloads: no result (its program ended without reporting it)" ]; then
+		echo "PASS runner/a_vanished_script_result_fails"
+	else
+		echo "FAIL runner/a_vanished_script_result_fails: judge.sh said: $(grep '^FAIL ' "$dir/vanished.out" | tr '\n' ' ')"
+	fi
+	mkdir -p "$dir/undeclared"
+	{ sed 's/^/PASS /' "$dir/script.expected"; echo "SKIP addrscan/new_check: why"; } >"$dir/undeclared/judged.log"
+	tests/vm/judge.sh 0 "$dir/undeclared" "$dir/undeclared.out" "$dir/script.expected" >/dev/null
+	if grep -q '^FAIL addrscan/new_check: reported (SKIP), but on no list' "$dir/undeclared.out" &&
+		[ "$(grep -c '^FAIL ' "$dir/undeclared.out")" -eq 1 ]; then
+		echo "PASS runner/an_undeclared_script_result_fails"
+	else
+		echo "FAIL runner/an_undeclared_script_result_fails: judge.sh said: $(grep '^FAIL ' "$dir/undeclared.out" | tr '\n' ' ')"
+	fi
+	# A built test that every boot skipped ran nowhere: it fails.
+	printf '%s\n' demo/ran demo/skipped_everywhere demo/failed >"$dir/built.txt"
+	printf '%s\n' 'PASS demo/ran' 'SKIP demo/skipped_everywhere: no LSM' >"$dir/boot1.log"
+	printf '%s\n' 'SKIP demo/skipped_everywhere: no LSM' 'FAIL demo/failed: x' >"$dir/boot2.log"
+	out=$(tests/vm/coverage.sh "$dir/built.txt" "kbinder:$dir/boot1.log" "kbinder@selinux:$dir/boot2.log")
+	if [ "$out" = "tests run per boot (of 3 built): kbinder 1, kbinder@selinux 1
+FAIL coverage/demo/skipped_everywhere: ran in no boot (skipped in kbinder kbinder@selinux)" ]; then
+		echo "PASS runner/a_test_skipped_in_every_boot_fails"
+	else
+		echo "FAIL runner/a_test_skipped_in_every_boot_fails: coverage.sh said: $(echo "$out" | tr '\n' ' ')"
 	fi
 	# The guest stage with a kernel that cannot be read (no boot at all).
 	DRIVERS=kbinder TESTS='drv_poll' BUILD=$dir/build GUEST_BIN=$GUEST_BIN \
@@ -154,7 +266,7 @@ FAIL demo/after: kernel log: Call Trace:" ]; then
 	# in other sessions, one that leaves a process behind.
 	dir=$BUILD/vm/runner-programs.$$
 	mkdir -p "$dir"
-	tests/vm/judge.sh --list "$GUEST_BIN" harness_fdcheck >"$dir.expected"
+	tests/vm/judge.sh --list "$GUEST_BIN" harness_fdcheck programs kbinder >"$dir.expected"
 	$VM_RUN --quiet --timeout 180 --logdir "$dir" programs >"$dir.out" 2>&1
 	out=$dir/judged.stage
 	tests/vm/judge.sh 0 "$dir" "$out" "$dir.expected" >/dev/null
@@ -170,6 +282,13 @@ FAIL demo/after: kernel log: Call Trace:" ]; then
 	expect_lines leftover_processes_fail_their_program "$dir/judged.log" \
 		'^FAIL runner_leave/(program): left processes running after it ended: [0-9]*(sleep)' \
 		'^PASS runner/leftovers_were_killed'
+	# Not on the console (printk 1), only in the log handed over.
+	if grep -q 'a splat the console hid' "$dir/console.log"; then
+		echo "FAIL runner/a_splat_the_console_hid_fails: the console showed it: not the case under test"
+	else
+		expect_lines a_splat_the_console_hid_fails "$dir/judged.log" \
+			'^FAIL runner/quiet_splat: kernel log: WARNING: CPU: 0 PID: 1 at kbinder-runner-selftest (a splat the console hid)'
+	fi
 }
 
 stage_runner() {
@@ -180,15 +299,22 @@ stage_runner() {
 			'^FAIL runner/fake_splat: kernel log: WARNING:'
 		expect_runner_failure fails_without_verdict noverdict \
 			'^FAIL vm/verdict: no verdict'
+		mkdir -p "$BUILD/vm/runner-scan.$$"
+		scan_pattern_tests "$BUILD/vm/runner-scan.$$"
 		runner_judgement_tests
 	} | tee "$results/runner.log"
 	# The stage reports every self-test, or fails.
-	printf 'runner/%s\n' fails_on_kernel_splat fails_without_verdict \
-		missing_result_file_fails known_failure_with_a_splat_still_fails \
-		expected_stack_dump_passes_only_a_call_trace \
-		unreadable_kernel_fails_the_guest_stage \
-		a_program_that_stops_early_fails program_timeout_kills_its_whole_session \
-		leftover_processes_fail_their_program >"$results/runner.expected"
+	{
+		printf 'runner/%s\n' fails_on_kernel_splat fails_without_verdict \
+			missing_result_file_fails known_failure_with_a_splat_still_fails \
+			expected_stack_dump_passes_only_a_call_trace \
+			unreadable_kernel_fails_the_guest_stage \
+			a_program_that_stops_early_fails program_timeout_kills_its_whole_session \
+			leftover_processes_fail_their_program \
+			a_vanished_script_result_fails an_undeclared_script_result_fails \
+			a_test_skipped_in_every_boot_fails a_splat_the_console_hid_fails
+		printf '%s\n' "${SCAN_CASES[@]}" | sed 's/|.*//; s|^|runner/scan_fails_|'
+	} >"$results/runner.expected"
 	tests/vm/missing-results.sh "$results/runner.expected" "$results/runner.log" |
 		tee -a "$results/runner.log"
 	inputs+=("host:$results/runner.log")
@@ -202,14 +328,14 @@ stage_guest() {
 		dir=$BUILD/vm/check-$driver.$$
 		echo "--- guest suite on $driver"
 		mkdir -p "$dir"
-		tests/vm/judge.sh --list "$GUEST_BIN" "$TESTS" >"$dir.expected"
+		tests/vm/judge.sh --list "$GUEST_BIN" "$TESTS" check "$driver" >"$dir.expected"
 		$VM_RUN --driver "$driver" --tests "$TESTS" --logdir "$dir" check
 		rc=$?
 		mkdir -p "$BUILD/vm"
 		[ -L "$BUILD/vm/check-$driver" ] || rm -rf "$BUILD/vm/check-$driver"
 		ln -sfn "${dir##*/}" "$BUILD/vm/check-$driver"
 		tests/vm/judge.sh $rc "$dir" "$results/guest-$driver.$$.log" "$dir.expected"
-		inputs+=("$driver:$results/guest-$driver.$$.log")
+		inputs+=("$driver$primary_suffix:$results/guest-$driver.$$.log")
 		stage_guest_selinux "$driver"
 	done
 }
@@ -217,28 +343,37 @@ stage_guest() {
 # The stock guest's LSM (AppArmor) gives credentials no security context,
 # so the security-context tests need one more, short boot with SELinux (no
 # policy loaded: it allows everything, and names the kernel's context
-# "kernel"): labelled <driver>@selinux. SECCTX_BOOT=0 leaves it out.
+# "kernel"): labelled <driver>@selinux. It runs every selected program whose
+# name has "secctx" in it (SECCTX_TESTS: secctx, sec_secctx and their
+# compat32_ builds). SECCTX_BOOT=0 leaves it out.
 SELINUX_APPEND="lsm=lockdown,capability,landlock,yama,selinux,bpf selinux=1"
+: "${SECCTX_TESTS:=*secctx*}"
 stage_guest_selinux() {
-	local driver=$1 dir rc out selected=0 glob
+	local driver=$1 dir rc out prog name glob progs=""
 	[ "${SECCTX_BOOT:-1}" = 1 ] || return 0
-	set -f
-	for glob in $(echo "$TESTS" | tr ',' ' '); do
+	for prog in "$GUEST_BIN"/*; do
+		name=${prog##*/}
+		[ -x "$prog" ] || continue
 		# shellcheck disable=SC2254
-		case secctx in $glob) selected=1 ;; esac
+		case "$name" in $SECCTX_TESTS) ;; *) continue ;; esac
+		set -f	# the globs of $TESTS, not files
+		for glob in $(echo "$TESTS" | tr ',' ' '); do
+			# shellcheck disable=SC2254
+			case "$name" in $glob) progs=${progs:+$progs,}$name; break ;; esac
+		done
+		set +f
 	done
-	set +f
-	[ $selected -eq 1 ] && [ -x "$GUEST_BIN/secctx" ] || return 0
+	[ -n "$progs" ] || return 0
 	dir=$BUILD/vm/check-$driver-selinux.$$
 	out=$results/guest-$driver-selinux.$$.log
-	echo "--- security contexts on $driver, guest booted with SELinux"
+	echo "--- security contexts on $driver, guest booted with SELinux: $progs"
 	mkdir -p "$dir"
-	tests/vm/judge.sh --list "$GUEST_BIN" secctx >"$dir.expected"
-	$VM_RUN --quiet --driver "$driver" --tests secctx --logdir "$dir" \
+	tests/vm/judge.sh --list "$GUEST_BIN" "$progs" check "$driver" >"$dir.expected"
+	$VM_RUN --quiet --driver "$driver" --tests "$progs" --logdir "$dir" \
 		--append "$SELINUX_APPEND" check >"$dir.out" 2>&1
 	rc=$?
 	tests/vm/judge.sh $rc "$dir" "$out" "$dir.expected"
-	grep -E '^(PASS|FAIL|SKIP) secctx/' "$out" | sed 's/^/    /'
+	grep -E '^(PASS|FAIL|SKIP) [a-z0-9_]*secctx/' "$out" | sed 's/^/    /'
 	inputs+=("$driver@selinux:$out")
 }
 
@@ -246,12 +381,14 @@ stage_guest_selinux() {
 # ~/.cache/kbinder) the kernel, runs $DEBUG_CHECK_TESTS on it and judges
 # the run the same way (tests/vm/judge.sh); results labelled <driver>@debug.
 stage_debug() {
-	local driver out rc
+	local driver out rc ran=0
 	for driver in $DEBUG_CHECK_DRIVERS; do
 		case " $DRIVERS " in *" $driver "*) ;; *) continue ;; esac
-		echo "--- debug kernel (KASAN, lockdep, kmemleak): $DEBUG_CHECK_TESTS on $driver"
+		ran=1
+		echo "--- debug kernel (linux-source-$DEBUG_CHECK_KSERIES; KASAN, lockdep, kmemleak): $DEBUG_CHECK_TESTS on $driver"
 		out=$results/debug-$driver.$$.log
-		BUILD=$BUILD DRIVER=$driver TESTS="$DEBUG_CHECK_TESTS" DEBUG_RESULTS=$out \
+		KSERIES=$DEBUG_CHECK_KSERIES BUILD=$BUILD DRIVER=$driver \
+			TESTS="$DEBUG_CHECK_TESTS" DEBUG_RESULTS=$out \
 			debug/check-debug.sh check >"$out.out" 2>&1
 		rc=$?
 		grep -E '^(debug-kernel|check-debug|vm: )' "$out.out"
@@ -260,44 +397,61 @@ stage_debug() {
 		fi
 		inputs+=("$driver@debug:$out")
 	done
+	[ $ran -eq 1 ] && stage_debug_canaries
 }
 
-# The guest suite on the other Debian 6.1 kernel flavours in $FLAVOURS
-# (make check: cloud-amd64; make check-flavours: amd64 cloud-amd64 rt-amd64),
-# each with the module built against its own headers, booting its own
-# kernel; the flavour named by $1 (the one stage_guest ran) is skipped. A
-# kernel without binder_linux.ko (cloud-amd64 is built without binder at
-# all) has no reference: the suite runs on kbinder alone there, and says so.
-stage_flavours() {
-	# make check skips the flavour its guest stage ran; check-flavours none
-	local skip=${1-${FLAVOUR:-amd64}} flavour kver ref driver drivers label dir
-	for flavour in ${FLAVOURS:-cloud-amd64}; do
-		[ "$flavour" = "$skip" ] && continue
-		kver=$(scripts/kernel-version.sh "$flavour")
-		ref=/lib/modules/$kver/kernel/drivers/android/binder_linux.ko
+# The detectors of the debug kernel must see a deliberate bug each (the
+# canaries, one boot that commits them all: debug/check-debug.sh
+# canary-boot), or a clean debug run proves nothing. DEBUG_CHECK_CANARIES=0
+# leaves them out; make check-debug-canary runs them one boot each.
+stage_debug_canaries() {
+	local out=$results/debug-canaries.$$.log rc
+	[ "${DEBUG_CHECK_CANARIES:-1}" = 1 ] || return 0
+	echo "--- debug kernel: every detector fails a deliberate bug (canaries, one boot)"
+	KSERIES=$DEBUG_CHECK_KSERIES BUILD=$BUILD CANARY_RESULTS=$out \
+		debug/check-debug.sh canary-boot >"$out.out" 2>&1
+	rc=$?
+	grep -E '^(check-debug|vm: |    vm: )' "$out.out"
+	grep '^FAIL ' "$out" 2>/dev/null
+	if [ ! -s "$out" ] || { [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; }; then
+		echo "FAIL debug-canary/run: check-debug.sh canary-boot exited with status $rc (see $out.out)" | tee -a "$out"
+	fi
+	inputs+=("host:$out")
+}
+
+# The guest suite on other Debian kernels: $KERNELS, SERIES/FLAVOUR words
+# (make check: 6.12/amd64 6.12/cloud-amd64; make check-flavours: the three
+# flavours of both series), each with the module built against its own
+# headers, booting its own kernel, judged like the guest stage against what
+# was built; the kernel named by $1 (the one stage_guest ran) is skipped.
+# Results are labelled <driver>@<series>-<flavour>. A kernel without
+# binder_linux.ko (cloud-amd64 is built without binder at all) has no
+# reference: the suite runs on kbinder alone there, and says so.
+stage_kernels() {
+	local skip=${1-$PRIMARY_KERNEL} k series flavour kver driver drivers label dir rc
+	for k in ${KERNELS:-6.12/amd64 6.12/cloud-amd64}; do
+		[ "$k" = "$skip" ] && continue
+		series=${k%/*} flavour=${k#*/}
+		kver=$(scripts/kernel-version.sh "$flavour" "$series")
 		drivers=$DRIVERS
-		if [ -n "$kver" ] && [ ! -e "$ref" ]; then
-			echo "--- $flavour: $kver has no binder of its own" \
+		if [ -n "$kver" ] && ! ls /lib/modules/"$kver"/kernel/drivers/android/binder_linux.ko* >/dev/null 2>&1; then
+			echo "--- $series $flavour: $kver has no binder of its own" \
 				"($(grep -s 'CONFIG_ANDROID_BINDER_IPC[= ]' "/boot/config-$kver")):" \
 				"the suite runs on kbinder alone, no reference"
 			drivers=${drivers//reference/}
 		fi
 		for driver in $drivers; do
-			label=$driver
-			[ "$flavour" = amd64 ] || label=$driver@$flavour
-			dir=$BUILD/$flavour/vm/check-$driver.$$
-			echo "--- guest suite on $driver, $flavour kernel ${kver:-(not installed)}"
-			mkdir -p "$BUILD/$flavour/vm"
-			make -s --no-print-directory flavour-run FLAVOUR="$flavour" \
-				KVER="$kver" KDIR="/lib/modules/$kver/build" \
-				VMLINUZ="/boot/vmlinuz-$kver" DRIVER="$driver" \
-				TESTS="$TESTS" LOGDIR="$dir"
-			if [ -s "$dir/judged.log" ]; then
-				cp "$dir/judged.log" "$results/guest-$label.$$.log"
-			else
-				echo "FAIL $flavour/(build): no guest run (see above)" \
-					>"$results/guest-$label.$$.log"
-			fi
+			label=$driver@$series-$flavour
+			dir=$BUILD/$series-$flavour/vm/check-$driver.$$
+			echo "--- guest suite on $driver, $series $flavour kernel ${kver:-(not installed)}"
+			mkdir -p "$dir"
+			tests/vm/judge.sh --list "$GUEST_BIN" "$TESTS" check "$driver" >"$dir.expected"
+			# Its own make, deriving KVER, KDIR and the reference from
+			# KSERIES and FLAVOUR, not the outer make's command line.
+			env -u MAKEFLAGS -u MAKELEVEL make -s --no-print-directory flavour-run KSERIES="$series" \
+				FLAVOUR="$flavour" DRIVER="$driver" TESTS="$TESTS" LOGDIR="$dir"
+			rc=$?
+			tests/vm/judge.sh $rc "$dir" "$results/guest-$label.$$.log" "$dir.expected"
 			inputs+=("$label:$results/guest-$label.$$.log")
 		done
 	done
@@ -314,25 +468,47 @@ stage_fuzz() {
 		SEED="${FUZZ_CHECK_SEED:-1}" >"$dir.out" 2>&1
 	rc=$?
 	grep -m1 '^kbfuzz: seed' "$dir.out" || true
-	if [ -r "$dir/judged.log" ]; then
-		if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$dir/judged.log"; then
+	# judged.stage: the run's lines judged against what fuzz.sh declares
+	if [ -r "$dir/judged.stage" ]; then
+		if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$dir/judged.stage"; then
 			echo "FAIL fuzz/run: make check-fuzz exited with status $rc (see $dir.out)" |
-				tee -a "$dir/judged.log"
+				tee -a "$dir/judged.stage"
 		fi
-		inputs+=("kbinder:$dir/judged.log")
+		grep '^FAIL ' "$dir/judged.stage"
+		inputs+=("kbinder:$dir/judged.stage")
 	else
-		echo "FAIL fuzz/run: no judged.log (see $dir.out)" | tee "$dir.fail"
+		echo "FAIL fuzz/run: no judged.stage (see $dir.out)" | tee "$dir.fail"
 		inputs+=("kbinder:$dir.fail")
 	fi
 }
 
+# After all stages: every test a selected program lists must have run (PASS
+# or FAIL, not SKIP) in at least one boot; one line says how many each boot
+# ran (tests/vm/coverage.sh). COVERAGE=0 leaves the check out, for a run
+# that leaves boots out on purpose (DRIVER=kbinder: drv_coexist runs on the
+# reference only; SECCTX_BOOT=0; DEBUG_CHECK_DRIVERS=none: fault_* need the
+# debug kernel).
+stage_coverage() {
+	local out=$results/coverage.$$.log arg boots=()
+	[ "${COVERAGE:-1}" = 1 ] || return 0
+	echo "--- coverage: every built test runs in some boot"
+	tests/vm/judge.sh --list "$GUEST_BIN" "$TESTS" >"$out.built"
+	for arg in "${inputs[@]}"; do
+		case "$arg" in host:*) ;; *) boots+=("$arg") ;; esac
+	done
+	tests/vm/coverage.sh "$out.built" "${boots[@]}" | tee "$out"
+	inputs+=("host:$out")
+}
+
 # The stages `all` runs, in order: a stage is a stage_<name> function.
-ALL_STAGES="host lint runner guest flavours debug fuzz"
+ALL_STAGES="host lint runner guest kernels debug fuzz"
 case "${1:-all}" in
-all) for stage in $ALL_STAGES; do "stage_$stage"; done ;;
-flavours) stage_flavours "" ;;
+all)
+	for stage in $ALL_STAGES; do "stage_$stage"; done
+	stage_coverage ;;
+kernels) stage_kernels "" ;;
 host | lint | runner | guest | debug | fuzz) "stage_$1" ;;
-*) echo "usage: $0 all|flavours|$(echo "$ALL_STAGES" | tr ' ' '|')" >&2; exit 2 ;;
+*) echo "usage: $0 all|$(echo "$ALL_STAGES" | tr ' ' '|')" >&2; exit 2 ;;
 esac
 
 echo "--- summary"

@@ -7,10 +7,12 @@
 # packages of DEBDIR (make deb), upgrade to those of NEXTDIR (the same code
 # built as a later version), purge. The root is a minimal bookworm
 # (debootstrap, from the apt mirror this machine uses) with dkms, gcc and
-# the headers of the Debian amd64 kernel, prepared once and cached in
+# the headers of both Debian amd64 kernels kbinder supports (6.1, and 6.12
+# from the security archive), prepared once and cached in
 # $KBINDER_CACHE (~/.cache/kbinder); every run works on an overlay of it
 # (or a copy), so the cache stays pristine. kbinder-dkms's postinst builds
-# the module in the root with DKMS, as on a user's machine; nothing is ever
+# the module in the root with DKMS for both kernels, as on a user's machine
+# with two kernels installed; nothing is ever
 # loaded: the root runs without CAP_SYS_MODULE, and modprobe/insmod there
 # record any attempt, which fails the run.
 # Output: PASS/FAIL lines (deb/...); exit 1 on any failure.
@@ -20,9 +22,13 @@ debdir=$(realpath "${1:?usage: check.sh DEBDIR NEXTDIR}")
 nextdir=$(realpath "${2:?usage: check.sh DEBDIR NEXTDIR}")
 root_dir=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${KBINDER_CACHE:-$HOME/.cache/kbinder}
-kver=$("$root_dir/scripts/kernel-version.sh" amd64)
-[ -n "$kver" ] || { echo "FAIL deb/(setup): no Debian amd64 kernel version"; exit 1; }
-base=$cache/deb-root-bookworm-$kver
+kvers=""
+for series in 6.1 6.12; do
+	kver=$("$root_dir/scripts/kernel-version.sh" amd64 "$series")
+	[ -n "$kver" ] || { echo "FAIL deb/(setup): no Debian $series amd64 kernel installed here"; exit 1; }
+	kvers="$kvers${kvers:+ }$kver"
+done
+base=$cache/deb-root-bookworm-${kvers// /_}
 work=$debdir/check-deb
 
 # The mirror apt uses here (deb822 or one-line sources), else Debian's.
@@ -34,7 +40,10 @@ mirror=$(sed -n 's/^URIs: *\([^ ]*\/debian\)\/*$/\1/p' /etc/apt/sources.list.d/*
 # What the root has besides minbase: what a user of the packages has (dkms
 # and the headers of their kernel; the C toolchain the -dev package needs),
 # so that the test itself needs no network.
-base_packages="dkms gcc make kmod pkgconf libc6-dev linux-libc-dev linux-headers-$kver"
+base_packages="dkms gcc make kmod pkgconf libc6-dev linux-libc-dev"
+for kver in $kvers; do
+	base_packages="$base_packages linux-headers-$kver"
+done
 
 # base_apt DIR: install $base_packages into the root at DIR.
 base_apt() {
@@ -44,7 +53,7 @@ base_apt() {
 			apt-get update -qq &&
 			apt-get install -y -qq --no-install-recommends $2 >/dev/null &&
 			apt-get clean"' sh "$1" "$base_packages" >>"$cache/debootstrap.log" 2>&1 &&
-		[ -d "$1/lib/modules/$kver/build" ] &&
+		for kver in $kvers; do [ -d "$1/lib/modules/$kver/build" ] || return 1; done &&
 		echo "$base_packages" >"$1/.kbinder-base-packages"
 }
 
@@ -111,13 +120,13 @@ cat >"$work/in-root.sh" <<'EOF'
 # SPDX-License-Identifier: Apache-2.0
 # Run by tests/deb/check.sh inside the throwaway root.
 set -u
-kver=$1
+kvers=$1
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
 log=/debs/in-root.log
 failed=0
 pass() { echo "PASS deb/$1"; }
 fail() { echo "FAIL deb/$1${2:+: $2}"; failed=1; }
-ko=/lib/modules/$kver/updates/dkms/kbinder.ko
+ko() { echo "/lib/modules/$1/updates/dkms/kbinder.ko"; }
 
 # Any attempt to load a module is recorded (and fails: no CAP_SYS_MODULE).
 for t in modprobe insmod; do
@@ -136,10 +145,20 @@ files_now() {
 }
 files_now >/debs/files-before
 
-# dkms_state VERSION: "installed" when DKMS built and installed that version
-# of kbinder for the headers' kernel.
+# dkms_state VERSION KERNEL: "installed" when DKMS built and installed that
+# version of kbinder for that kernel.
 dkms_state() {
-	dkms status -m kbinder -v "$1" -k "$kver" 2>/dev/null | sed -n 's/.*: //p'
+	dkms status -m kbinder -v "$1" -k "$2" 2>/dev/null | sed -n 's/.*: //p'
+}
+# built_for_all VERSION: that version installed, for every kernel, with the
+# right vermagic; else what is not.
+built_for_all() {
+	for k in $kvers; do
+		if [ "$(dkms_state "$1" "$k")" != installed ] || [ ! -f "$(ko "$k")" ] ||
+			[ "$(modinfo -F vermagic "$(ko "$k")" | cut -d' ' -f1)" != "$k" ]; then
+			echo "$k: dkms '$(dkms_state "$1" "$k")', $(ls "$(ko "$k")" 2>&1)"
+		fi
+	done
 }
 
 echo "--- install"
@@ -149,11 +168,11 @@ else
 	fail install "apt-get failed: $(tail -n 3 $log | tr '\n' ' ')"
 fi
 v1=$(dpkg-query -W -f='${Version}' kbinder-dkms 2>/dev/null)
-if [ "$(dkms_state "$v1")" = installed ] && [ -f "$ko" ] &&
-	[ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$kver" ]; then
-	pass postinst_builds_module_with_dkms
+not_built=$(built_for_all "$v1")
+if [ -z "$not_built" ]; then
+	pass postinst_builds_module_with_dkms_for_every_kernel
 else
-	fail postinst_builds_module_with_dkms "dkms: '$(dkms status 2>&1 | tr '\n' ' ')', $ko: $(ls "$ko" 2>&1)"
+	fail postinst_builds_module_with_dkms_for_every_kernel "$(echo "$not_built" | tr '\n' ' ')"
 fi
 if out=$(kbinder --help 2>&1) && echo "$out" | grep -qi usage; then
 	pass kbinder_help_runs
@@ -176,7 +195,7 @@ int main(void)
 }
 C
 if gcc -o /tmp/use /tmp/use.c $(pkg-config --cflags --libs kbinder) >>$log 2>&1 &&
-	ldd /tmp/use | grep -q 'libkbinder\.so\.1 => /' &&
+	ldd /tmp/use | grep -q 'libkbinder\.so\.2 => /' &&
 	[ "$(/tmp/use)" = BC_TRANSACTION ]; then
 	pass dev_package_builds_and_links_a_program
 else
@@ -199,9 +218,13 @@ else
 	fail upgrade "apt-get failed: $(tail -n 3 $log | tr '\n' ' ')"
 fi
 v2=$(dpkg-query -W -f='${Version}' kbinder-dkms 2>/dev/null)
-if [ "$v2" != "$v1" ] && [ "$(dkms_state "$v2")" = installed ] &&
-	[ -z "$(dkms_state "$v1")" ] && [ ! -e "/usr/src/kbinder-$v1" ] &&
-	[ -d "/usr/src/kbinder-$v2" ] && [ -f "$ko" ]; then
+old_left=""
+for k in $kvers; do
+	old_left="$old_left$(dkms_state "$v1" "$k")"
+done
+if [ "$v2" != "$v1" ] && [ -z "$(built_for_all "$v2")" ] &&
+	[ -z "$old_left" ] && [ ! -e "/usr/src/kbinder-$v1" ] &&
+	[ -d "/usr/src/kbinder-$v2" ]; then
 	pass upgrade_rebuilds_and_drops_the_old_version
 else
 	fail upgrade_rebuilds_and_drops_the_old_version \
@@ -210,7 +233,7 @@ fi
 
 echo "--- purge"
 installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' kbinder-dkms kbinder \
-	libkbinder1 libkbinder-dev 2>/dev/null | awk '$1 ~ /^i/ { print $2 }')
+	libkbinder2 libkbinder-dev 2>/dev/null | awk '$1 ~ /^i/ { print $2 }')
 # shellcheck disable=SC2086
 if [ -n "$installed" ] && apt-get purge -y $installed >>$log 2>&1; then
 	pass purge
@@ -238,7 +261,7 @@ start=$(date +%s)
 # Mount namespace of its own: the mounts vanish with it, whatever happens.
 unshare --mount --propagation private bash -c '
 	set -e
-	base=$1 work=$2 kver=$3
+	base=$1 work=$2 kvers=$3
 	if ! mount -t overlay overlay \
 		-o "lowerdir=$base,upperdir=$work/upper,workdir=$work/overlay-work" \
 		"$work/root" 2>/dev/null; then
@@ -250,8 +273,8 @@ unshare --mount --propagation private bash -c '
 	mount -t proc proc "$work/root/proc"
 	# No CAP_SYS_MODULE in the root: nothing there can load a module.
 	setpriv --inh-caps=-sys_module --bounding-set=-sys_module \
-		chroot "$work/root" sh /debs/in-root.sh "$kver"
-' sh "$base" "$work" "$kver" | tee "$work/results.log"
+		chroot "$work/root" sh /debs/in-root.sh "$kvers"
+' sh "$base" "$work" "$kvers" | tee "$work/results.log"
 rc=${PIPESTATUS[0]}
 echo "check-deb: the root's part took $(($(date +%s) - start)) s (log: $work/in-root.log)"
 exit "$rc"

@@ -35,8 +35,8 @@ TEST(kbinder_loads_beside_reference_under_other_names)
 		SKIP("no " KO " in this initramfs");
 	/*
 	 * the names are taken: the load fails and leaves nothing behind.
-	 * Linux 6.1 checks no misc device name: sysfs refuses the duplicate
-	 * and logs it with a stack dump before misc_register() fails.
+	 * Linux 6.1 and 6.12 check no misc device name: sysfs refuses the
+	 * duplicate and logs it with a stack dump before misc_register() fails.
 	 */
 	kbt_expect_stack_dump(true);
 	ASSERT_NE(sh("insmod " KO " 2>/dev/null"), 0);

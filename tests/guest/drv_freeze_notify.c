@@ -6,7 +6,9 @@
  * state at once, then again after every freeze or thaw, as
  * BR_FROZEN_BINDER; the next one waits for BC_FREEZE_NOTIFICATION_DONE.
  * BC_CLEAR_FREEZE_NOTIFICATION answers BR_CLEAR_FREEZE_NOTIFICATION_DONE.
- * The 6.1 reference has none of this: the tests skip there.
+ * The tests run on every driver that has the feature (kbinder, the 6.12
+ * reference) and skip on one that has not (the 6.1 reference), as
+ * driver_features.h finds out.
  *
  * Commands are written and read with raw BINDER_WRITE_READ calls, so each
  * test sees exactly the stream the driver produced (libkbinder's default
@@ -17,6 +19,7 @@
 
 #include "harness.h"
 #include "binder_util.h"
+#include "driver_features.h"
 
 #define COOKIE 0xc00c1e5ull
 
@@ -103,7 +106,7 @@ TEST(freeze_notification_reports_state_changes)
 	struct kb_proc p;
 	uint32_t dummy;
 
-	REQUIRE_KBINDER("freeze notifications are mainline 6.12, the reference is 6.1");
+	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
 	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, 0));
@@ -153,7 +156,7 @@ TEST(freeze_notification_cleared_while_sent_completes_after_done)
 	struct kb_thread t;
 	struct kb_proc p;
 
-	REQUIRE_KBINDER("freeze notifications are mainline 6.12, the reference is 6.1");
+	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
@@ -174,7 +177,7 @@ TEST(freeze_notification_left_pending_is_freed_at_exit)
 	struct kb_thread t;
 	struct kb_proc p;
 
-	REQUIRE_KBINDER("freeze notifications are mainline 6.12, the reference is 6.1");
+	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
 	/* One delivered and never acknowledged, one change queued behind. */
@@ -192,7 +195,7 @@ TEST(freeze_notification_cleared_but_unacknowledged_is_freed_at_exit)
 	struct kb_thread t;
 	struct kb_proc p;
 
-	REQUIRE_KBINDER("freeze notifications are mainline 6.12, the reference is 6.1");
+	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
@@ -208,7 +211,7 @@ TEST(freeze_notification_never_read_is_freed_at_exit)
 	struct kb_thread t;
 	struct kb_proc p;
 
-	REQUIRE_KBINDER("freeze notifications are mainline 6.12, the reference is 6.1");
+	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));

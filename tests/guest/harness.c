@@ -32,13 +32,19 @@
 /*
  * struct kbt_shared - state shared (MAP_SHARED) between the runner and every
  * process of the running test.
- * @failed:  set by the first failure
- * @skipped: set by SKIP
- * @why:     the first failure's or the skip's message
+ * @failed:   set by the first failure
+ * @skipped:  set by SKIP
+ * @body:     pid of the test body's process (set by itself, first thing)
+ * @returned: set by the body's process once the body returned; a body
+ *            that ends any other way (exit(0) before its assertions, a
+ *            _exit in a helper) did not finish, whatever its status says
+ * @why:      the first failure's or the skip's message
  */
 struct kbt_shared {
 	int failed;
 	int skipped;
+	pid_t body;
+	int returned;
 	char why[KBT_WHY_MAX];
 };
 
@@ -594,10 +600,23 @@ int kbt_wait(struct kbt_chan *c, char token, int timeout_ms)
 /* kernel log                                                        */
 /* ---------------------------------------------------------------- */
 
+/*
+ * What counts as a splat: the substrings of tests/vm/scan-kernel-log.sh's
+ * patterns (the host scans the whole console log with those; this check
+ * charges a report to the test that made it).
+ */
 static const char *const kbt_splats[] = {
-	"BUG:", "WARNING:", "Oops", "KASAN", "UBSAN",
-	"possible circular locking", "hung task", "general protection",
-	"Call Trace", "unreferenced object",
+	"BUG:", "kernel BUG at", "WARNING:", "Oops", "invalid opcode:",
+	"general protection", "Kernel panic", "KASAN", "UBSAN",
+	"possible circular locking", "possible recursive locking",
+	"inconsistent lock state", "hung task", "blocked for more than",
+	"soft lockup", "hard LOCKUP", "rcu: INFO:", "self-detected stall",
+	"detected stall", "list_add corruption", "list_del corruption",
+	"list_add double add",
+	"refcount_t:", "(Not tainted): ", "(Tainted: ", "Redzone overwritten",
+	"Poison overwritten", "Padding overwritten", "padding overwritten",
+	"Freepointer corrupt", "Object already free", "Invalid object pointer",
+	"Objects remaining in", "Call Trace", "unreferenced object",
 };
 
 /* Open /dev/kmsg positioned at its end; -1 if there is none. */
@@ -622,14 +641,11 @@ static int kbt_kmsg_mark(const char *test)
 	return fd;
 }
 
-/*
- * Read every record logged since the mark; put the first splat into @why.
- * Return: true if a splat was found.
- */
-static bool kbt_kmsg_scan(int fd, char *why, size_t size)
+/* Read every record logged since the mark (see harness.h). */
+bool kbt_kmsg_scan(int fd, char *why, size_t size)
 {
 	char rec[2048];
-	bool found = false, dump_ok = false;
+	bool found = false, dump_ok = false, header = false;
 
 	if (fd < 0)
 		return false;
@@ -645,15 +661,34 @@ static bool kbt_kmsg_scan(int fd, char *why, size_t size)
 		rec[n] = 0;
 		msg = strchr(rec, ';');
 		msg = msg ? msg + 1 : rec;
-		/* See kbt_expect_stack_dump(). */
-		if (strstr(msg, "kbinder-test: expect stack dump"))
+		/*
+		 * See kbt_expect_stack_dump(): in the window, the trace of a
+		 * plain dump_stack() (after its "CPU: N PID: N Comm: ..." and
+		 * "Hardware name:" records) passes; nothing else does.
+		 */
+		if (strstr(msg, "kbinder-test: expect stack dump")) {
 			dump_ok = true;
-		else if (strstr(msg, "kbinder-test: expect end"))
+			header = false;
+		} else if (strstr(msg, "kbinder-test: expect end")) {
 			dump_ok = false;
+		}
+		if (!strncmp(msg, "CPU: ", 5) && strstr(msg, " PID: ") &&
+		    strstr(msg, " Comm: ")) {
+			header = true;
+			continue;
+		}
+		if (!strncmp(msg, "Hardware name: ", 15))
+			continue;
+		/* 6.12 names the taint flags on a line of their own */
+		if (header && !strncmp(msg, "Tainted: [", 10))
+			continue;
+		if (dump_ok && header && strstr(msg, "Call Trace")) {
+			header = false;
+			continue;
+		}
+		header = false;
 		for (i = 0; i < sizeof(kbt_splats) / sizeof(kbt_splats[0]); i++) {
 			if (!strstr(msg, kbt_splats[i]))
-				continue;
-			if (dump_ok && !strcmp(kbt_splats[i], "Call Trace"))
 				continue;
 			fprintf(stderr, "  kernel log: %s", msg);
 			if (!found) {
@@ -821,6 +856,7 @@ static int kbt_run_one(struct kbt_test *t)
 		struct kbt_fd_snap before;
 		int ret;
 
+		kbt_state->body = getpid();
 		setpgid(0, 0);
 		signal(SIGPIPE, SIG_IGN);
 		signal(SIGTERM, SIG_DFL);
@@ -831,6 +867,9 @@ static int kbt_run_one(struct kbt_test *t)
 				 "fd snapshot of the test body: %s",
 				 kbt_strerr(ret));
 		t->fn();
+		/* not a process the body forked that fell through its code */
+		if (getpid() == kbt_state->body)
+			__atomic_store_n(&kbt_state->returned, 1, __ATOMIC_SEQ_CST);
 		kbt_fd_check(&before, "test body");
 		_exit(kbt_failed() ? KBT_EXIT_FAIL : 0);
 	}
@@ -876,10 +915,20 @@ static int kbt_run_one(struct kbt_test *t)
 	else if (WIFSIGNALED(status))
 		snprintf(why, sizeof(why), "killed by signal %d (%s)",
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (WIFEXITED(status) && WEXITSTATUS(status) == KBT_EXIT_SKIP && !splat) {
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == KBT_EXIT_SKIP &&
+		 kbt_state->skipped && !splat) {
 		kbt_result("SKIP", t->name, kbt_state->why);
 		return 2;
-	} else if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 &&
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == KBT_EXIT_SKIP &&
+		   !kbt_state->skipped)
+		snprintf(why, sizeof(why),
+			 "the test body exited with status %d without SKIP()",
+			 KBT_EXIT_SKIP);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+		 !kbt_state->returned)
+		snprintf(why, sizeof(why),
+			 "the test body exited (status 0) without returning: what followed the exit never ran");
+	else if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 &&
 					 WEXITSTATUS(status) != KBT_EXIT_SKIP))
 		snprintf(why, sizeof(why), "exited with status %d",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);

@@ -20,6 +20,9 @@
  * the running test the same way. Before a test the harness writes
  * "kbinder-test: start <suite>/<test>" to /dev/kmsg; after it, any new kernel
  * log record with a splat (BUG:, WARNING:, Oops, KASAN, ...) fails the test.
+ * A test passes only if its body returned: a body that ends with exit(0)
+ * or _exit(0) (its assertions after that never ran) fails, and a status of
+ * 77 is a skip only when SKIP() ended it.
  *
  * Result lines (stdout, and appended to $KBINDER_RESULTS when set):
  *	PASS <suite>/<test>
@@ -180,14 +183,29 @@ const char *kbt_suite(void);
 const char *kbt_test_name(void);
 /**
  * kbt_expect_stack_dump() - open or close a window in which the kernel
- * prints a plain stack dump on purpose (Linux 6.1's sysfs does, for a
- * duplicate name): inside it, a "Call Trace" record fails neither the
- * test nor the console scan (tests/vm/scan-kernel-log.sh); every other
- * splat still does. Writes a "kbinder-test: expect ..." marker to
+ * prints a plain stack dump on purpose (6.1's and 6.12's sysfs do, for a
+ * duplicate name): inside it, the "Call Trace" of a dump_stack() (after
+ * its "CPU: N PID: N Comm:" and "Hardware name:" lines) fails neither
+ * the test nor the console scan (tests/vm/scan-kernel-log.sh); a trace
+ * without that header, and every other splat, still does. Writes a
+ * "kbinder-test: expect ..." marker to
  * /dev/kmsg.
  * @on: true to open the window, false to close it
  */
 void kbt_expect_stack_dump(bool on);
+
+/**
+ * kbt_kmsg_scan() - read kernel log records from @fd (as /dev/kmsg gives
+ * them: one record a read, "prefix;message") until there are no more, and
+ * close it. The check run after every test, on the records logged since
+ * its start marker; exposed for the harness's own tests
+ * (harness_verdict.c), which feed it crafted records.
+ * @why:  gets "kernel log: <the first splat>"
+ * Return: true if a record is a splat (tests/vm/scan-kernel-log.sh's
+ * patterns; in a kbt_expect_stack_dump() window the trace of a plain
+ * stack dump passes).
+ */
+bool kbt_kmsg_scan(int fd, char *why, size_t size);
 
 /* ---------------------------------------------------------------- */
 /* processes, synchronisation, fds                                   */
@@ -212,9 +230,10 @@ int kbt_fd_count(void);
  * runs and again when it returns; any fd added, removed or pointing
  * somewhere else fails the test, e.g.
  *	fd 5 (anon_inode:[eventfd]) leaked by child receiver_main
- * Exits through _exit(), a fatal ASSERT, SKIP, a signal or the timeout are
- * not checked (there is no "after"). So: close what you open, including fds
- * a transaction installed (BINDER_TYPE_FD/FDA) in the receiver.
+ * A fatal ASSERT, SKIP, a signal, the timeout and a child's _exit() are
+ * not checked (there is no "after"; a body that exits fails anyway). So:
+ * close what you open, including fds a transaction installed
+ * (BINDER_TYPE_FD/FDA) in the receiver.
  */
 
 /** Bytes kept of an fd's readlink target (longer ones are truncated). */

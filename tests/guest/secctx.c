@@ -8,8 +8,8 @@
  * The driver takes the context from the sender's credentials
  * (security_cred_getsecid, then security_secid_to_secctx): that needs an
  * active LSM that implements both, SELinux or Smack. AppArmor (Debian's
- * default, active in the stock guest) has no cred_getsecid hook in 6.1: the
- * secid is 0 and turning it into a context fails with EINVAL; the debug
+ * default, active in the stock guest) has no cred_getsecid hook in 6.1 or
+ * 6.12: the secid is 0 and turning it into a context fails with EINVAL; the debug
  * kernel has no LSM at all. In both cases both drivers fail the call, and
  * the positive test is skipped, saying which LSMs are active
  * (/sys/kernel/security/lsm).

@@ -5,13 +5,15 @@
 #
 # DKMS for real, build only: `dkms add`, `dkms build`, `dkms install` and
 # `dkms remove` of the module source the kbinder-dkms package ships
-# (scripts/dkms-source.sh), for every Debian 6.1 kernel flavour whose
-# headers are installed (amd64, cloud-amd64, rt-amd64; DKMS_FLAVOURS=
-# chooses), all in throwaway trees under WORKDIR (default build/dkms):
+# (scripts/dkms-source.sh), for every supported Debian kernel whose headers
+# are installed (6.1 and 6.12, each amd64, cloud-amd64, rt-amd64;
+# DKMS_KERNELS= chooses, as SERIES/FLAVOUR words), all in throwaway trees
+# under WORKDIR (default build/dkms):
 # --sourcetree, --dkmstree, --installtree, --no-depmod, a throwaway
 # signing key. Nothing is loaded, nothing is written to /lib/modules,
 # /var/lib/dkms or /usr/src; the test checks that too. Then what dkms.conf
-# refuses: another kernel series, and a 6.1 kernel without Debian's exports.
+# refuses: another kernel series, and a kernel of each series without
+# Debian's exports.
 # Output: one PASS/FAIL/SKIP line per check; exit 1 on any failure.
 set -uo pipefail
 
@@ -68,20 +70,32 @@ else
 	exit 1
 fi
 
+# built_module KVER: the module DKMS built for that kernel, with its suffix.
+built_module() {
+	local f
+	for f in "$tree/$name/$version/$1/x86_64/module/$name".ko{,.xz,.zst,.gz}; do
+		[ -f "$f" ] && { echo "$f"; return; }
+	done
+	echo "$tree/$name/$version/$1/x86_64/module/$name.ko"
+}
+
 kvers=()
-for flavour in ${DKMS_FLAVOURS:-amd64 cloud-amd64 rt-amd64}; do
-	kver=$(scripts/kernel-version.sh "$flavour")
+for k in ${DKMS_KERNELS:-6.1/amd64 6.1/cloud-amd64 6.1/rt-amd64 6.12/amd64 6.12/cloud-amd64 6.12/rt-amd64}; do
+	flavour=${k/\//-}
+	kver=$(scripts/kernel-version.sh "${k#*/}" "${k%/*}")
 	if [ -z "$kver" ] || [ ! -d "/lib/modules/$kver/build" ]; then
-		skip "build_$flavour" "no linux-headers-$flavour installed"
+		skip "build_$flavour" "no headers of a Debian ${k%/*} ${k#*/} kernel installed"
 		continue
 	fi
 	kvers+=("$kver")
 	start=$(date +%s)
-	built=$tree/$name/$version/$kver/x86_64/module/$name.ko
 	if ! dk build -m "$name" -v "$version" -k "$kver"; then
 		fail "build_$flavour" "$(logtail)"
 		continue
 	fi
+	# DKMS compresses the module the way the kernel's own are (6.12's:
+	# kbinder.ko.xz), so the file has the kernel's suffix.
+	built=$(built_module "$kver")
 	vermagic=$(modinfo -F vermagic "$built" 2>/dev/null)
 	if [ "${vermagic%% *}" = "$kver" ]; then
 		pass "build_$flavour"
@@ -93,33 +107,41 @@ for flavour in ${DKMS_FLAVOURS:-amd64 cloud-amd64 rt-amd64}; do
 	# dkms installs only into a kernel's existing module directory.
 	mkdir -p "$inst/$kver"
 	if dk install -m "$name" -v "$version" -k "$kver" --no-depmod &&
-		[ -f "$inst/$kver/updates/dkms/$name.ko" ] &&
-		cmp -s "$built" "$inst/$kver/updates/dkms/$name.ko"; then
+		[ -f "$inst/$kver/updates/dkms/${built##*/}" ] &&
+		cmp -s "$built" "$inst/$kver/updates/dkms/${built##*/}"; then
 		pass "install_$flavour"
 	else
 		fail "install_$flavour" "not in $inst/$kver/updates/dkms: $(logtail)"
 	fi
 done
 
-# Every symbol dkms-kernel-check.sh demands must be one kbinder.ko imports,
-# or the check would turn away kernels that can run it.
-if [ ${#kvers[@]} -gt 0 ]; then
-	ko=$tree/$name/$version/${kvers[0]}/x86_64/module/$name.ko
+# Every symbol dkms-kernel-check.sh demands of a series must be one
+# kbinder.ko imports there, or the check would turn away kernels that can
+# run it: checked on the first kernel built of each series.
+checked=""
+for kver in "${kvers[@]}"; do
+	series=$(echo "$kver" | sed -E 's/^([0-9]+\.[0-9]+)\..*/\1/')
+	case " $checked " in *" $series "*) continue ;; esac
+	checked="$checked $series"
+	ko=$(built_module "$kver")
+	case "$ko" in
+	*.xz) xz -dc "$ko" >"$work/imports.ko" && ko=$work/imports.ko ;;
+	esac
 	imports=$(modprobe --dump-modversions "$ko" 2>/dev/null | awk '{ print $2 }')
-	demanded=$(sed -n '/^symbols="/,/"$/p' scripts/dkms-kernel-check.sh |
-		tr -d '"' | sed 's/^symbols=//' | tr ' ' '\n' | grep .)
+	demanded=$(sed -n "/^symbols_${series/./_}=\"/,/\"\$/p" scripts/dkms-kernel-check.sh |
+		tr -d '"' | sed 's/^symbols_[0-9_]*=//' | tr ' ' '\n' | grep .)
 	stale=""
 	for sym in $demanded; do
 		grep -qx "$sym" <<<"$imports" || stale="$stale $sym"
 	done
 	if [ -z "$demanded" ]; then
-		fail kernel_check_demands_only_imports "no symbol list in dkms-kernel-check.sh"
+		fail "kernel_check_demands_only_imports_$series" "no symbol list for $series in dkms-kernel-check.sh"
 	elif [ -n "$stale" ]; then
-		fail kernel_check_demands_only_imports "kbinder.ko no longer imports:$stale"
+		fail "kernel_check_demands_only_imports_$series" "kbinder.ko ($kver) no longer imports:$stale"
 	else
-		pass kernel_check_demands_only_imports
+		pass "kernel_check_demands_only_imports_$series"
 	fi
-fi
+done
 
 # status: installed for each kernel built above.
 status=$("${DKMS[@]}" status -m "$name" -v "$version" 2>&1)
@@ -137,7 +159,7 @@ fi
 # Another kernel series: skipped by BUILD_EXCLUSIVE_KERNEL (dkms exit 77),
 # before anything is compiled. Headers of a real kernel stand in for it.
 if [ ${#kvers[@]} -gt 0 ]; then
-	dk build -m "$name" -v "$version" -k 6.12.0-0-amd64 \
+	dk build -m "$name" -v "$version" -k 6.6.0-0-amd64 \
 		--kernelsourcedir "/lib/modules/${kvers[0]}/build"
 	rc=$?
 	if [ $rc -eq 77 ] && grep -q 'BUILD_EXCLUSIVE directive which does not match this kernel' "$log"; then
@@ -145,26 +167,32 @@ if [ ${#kvers[@]} -gt 0 ]; then
 	else
 		fail refuses_other_kernel_series "dkms exit $rc: $(logtail)"
 	fi
+fi
 
-	# A 6.1 kernel without Debian's exports: the same headers with those
-	# symbols taken out of Module.symvers. The build stops at the check,
-	# before compiling, and make.log names what is missing.
-	fake=$work/vanilla-6.1
+# A kernel of each series without Debian's exports: the same headers with
+# those symbols taken out of Module.symvers. The build stops at the check,
+# before compiling, and make.log names what is missing.
+checked=""
+for kver in "${kvers[@]}"; do
+	series=$(echo "$kver" | sed -E 's/^([0-9]+\.[0-9]+)\..*/\1/')
+	case " $checked " in *" $series "*) continue ;; esac
+	checked="$checked $series"
+	fake=$work/vanilla-$series
 	mkdir -p "$fake"
-	cp "/lib/modules/${kvers[0]}/build/.config" "$fake/"
-	ln -s "/lib/modules/${kvers[0]}/build/include" "$fake/include"
+	cp "/lib/modules/$kver/build/.config" "$fake/"
+	ln -s "/lib/modules/$kver/build/include" "$fake/include"
 	awk '$2 != "can_nice" && $2 !~ /^security_binder_/' \
-		"/lib/modules/${kvers[0]}/build/Module.symvers" >"$fake/Module.symvers"
-	dk build -m "$name" -v "$version" -k 6.1.0-0-vanilla --kernelsourcedir "$fake"
+		"/lib/modules/$kver/build/Module.symvers" >"$fake/Module.symvers"
+	dk build -m "$name" -v "$version" -k "$series.0-0-vanilla" --kernelsourcedir "$fake"
 	rc=$?
 	mlog=$tree/$name/$version/build/make.log
 	if [ $rc -ne 0 ] && grep -q 'does not export: can_nice security_binder_set_context_mgr' "$mlog" 2>/dev/null &&
 		! grep -q ' CC \[M\]' "$mlog"; then
-		pass refuses_kernel_without_debian_exports
+		pass "refuses_${series}_kernel_without_debian_exports"
 	else
-		fail refuses_kernel_without_debian_exports "dkms exit $rc; see $mlog"
+		fail "refuses_${series}_kernel_without_debian_exports" "dkms exit $rc; see $mlog"
 	fi
-fi
+done
 
 # remove: every kernel, and the tree is clean again.
 if dk remove -m "$name" -v "$version" --all --no-depmod &&

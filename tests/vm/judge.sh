@@ -1,33 +1,45 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# usage: judge.sh --list GUEST_BIN GLOBS >EXPECTED     (before the boot)
-#        judge.sh RC LOGDIR OUT EXPECTED                 (after it)
-# --list prints the tests a run will report: what every program in
-# GUEST_BIN whose name matches GLOBS (comma-separated globs, as TESTS) lists
-# with -l; a 32-bit program (compat32_X) may not run on the host, it lists
-# what X lists. Make the list before the boot, from the programs the
-# initramfs was built with.
+# usage: judge.sh --list GUEST_BIN GLOBS [RUN DRIVER [ADDON...]] >EXPECTED
+#                                                          (before the boot)
+#        judge.sh RC LOGDIR OUT EXPECTED                   (after it)
+# --list prints the results a run will report: what every program in
+# GUEST_BIN ("-": none) whose name matches GLOBS (comma-separated globs, as
+# TESTS) lists with -l (a 32-bit program, compat32_X, may not run on the
+# host: it lists what X lists), and the lines tests/vm/guest/results.list
+# declares for the guest script RUN (check, fuzz, programs) and each ADDON
+# a variant initramfs adds (post-check) on DRIVER, as far as GLOBS select
+# them. Make the list before the boot, from the programs the initramfs was
+# built with.
 # Then the result file OUT of the run, for tally.sh: its judged lines
 # (LOGDIR/judged.log, from run.sh), a FAIL when the runner exited non-zero
-# (RC) without saying why, and a FAIL for every EXPECTED test that did not
-# report (missing-results.sh).
+# (RC) without saying why, a FAIL for every EXPECTED result that did not
+# report (missing-results.sh), and a FAIL for every PASS or SKIP that is
+# not EXPECTED (a result nobody declared: the list would drift).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+table=$here/guest/results.list
 
-list_tests() {
-	local bin=$1 prog name glob match
+# selected NAME GLOBS: NAME matches one of the comma-separated GLOBS.
+selected() {
+	local glob
 	local -a globs
 	IFS=, read -r -a globs <<<"$2"
+	for glob in "${globs[@]}"; do
+		# shellcheck disable=SC2254
+		case "$1" in $glob) return 0 ;; esac
+	done
+	return 1
+}
+
+list_tests() {
+	local bin=$1 prog name
+	[ "$bin" = - ] && return 0
 	for prog in "$bin"/*; do
 		[ -f "$prog" ] && [ -x "$prog" ] || continue
 		name=${prog##*/}
-		match=0
-		for glob in "${globs[@]}"; do
-			# shellcheck disable=SC2254
-			case "$name" in $glob) match=1 ;; esac
-		done
-		[ $match -eq 1 ] || continue
+		selected "$name" "$2" || continue
 		if ! "$prog" -l 2>/dev/null; then
 			case "$name" in
 			compat32_*) "$bin/${name#compat32_}" -l 2>/dev/null |
@@ -38,11 +50,32 @@ list_tests() {
 	done
 }
 
+# list_declared GLOBS DRIVER RUN...: the table's lines for these runs.
+list_declared() {
+	local sel_globs=$1 driver=$2 want run drv sel res
+	shift 2
+	[ -r "$table" ] || { echo "tally/(results.list)"; return; }
+	for want in "$@"; do
+		while read -r run drv sel res; do
+			case "$run" in '' | '#'*) continue ;; esac
+			[ "$run" = "$want" ] || continue
+			[ "$drv" = '*' ] || [ "$drv" = "$driver" ] || continue
+			[ "$sel" = - ] || selected "$sel" "$sel_globs" || continue
+			echo "$res"
+		done <"$table"
+	done
+}
+
 if [ "${1:-}" = --list ]; then
+	if [ $# -lt 3 ] || [ $# -eq 4 ]; then
+		sed -n '3,6p' "$0" | sed 's/^# \{0,1\}//' >&2
+		exit 2
+	fi
 	list_tests "$2" "$3"
+	[ $# -ge 5 ] && list_declared "$3" "$5" "$4" "${@:6}"
 	exit 0
 fi
-[ $# -eq 4 ] || { sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -eq 4 ] || { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 rc=$1 dir=$2 out=$3 expected=$4
 if [ -r "$dir/judged.log" ]; then
 	cp "$dir/judged.log" "$out"
@@ -52,5 +85,18 @@ fi
 if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
 	echo "FAIL vm/run: the runner exited with status $rc (see $dir)" | tee -a "$out"
 fi
-"$here/missing-results.sh" "$expected" "$out" | tee -a "$out"
+# (Each check reads OUT whole before anything is added to it.)
+more=$("$here/missing-results.sh" "$expected" "$out")
+[ -n "$more" ] && echo "$more" | tee -a "$out"
+# A PASS or SKIP on no list: a new result line that nobody declared.
+more=$(tr -d '\r' <"$out" | awk -v expected="$expected" '
+	BEGIN { while ((getline line < expected) > 0) want[line] = 1 }
+	/^(PASS|SKIP) / {
+		name = $2; sub(/:$/, "", name)
+		if (!(name in want) && !(name in said)) {
+			said[name] = 1
+			printf "FAIL %s: reported (%s), but on no list: not in its program'"'"'s -l, nor declared in tests/vm/guest/results.list for this run\n", name, $1
+		}
+	}')
+[ -n "$more" ] && echo "$more" | tee -a "$out"
 exit 0

@@ -4,11 +4,15 @@
 # usage: tally.sh KNOWN_FAILURES DRIVER:FILE...
 # Merge result lines (PASS/FAIL/SKIP NAME[: why]) from several files, apply
 # the known-failures list for each file's driver, print one line per test and
-# the closing line "N passed, N failed, N skipped". Exit 1 on any failure.
+# a line per DRIVER label with its own counts (when there is more than
+# one), and the closing line "N passed, N failed, N skipped". Exit 1 on any
+# failure.
 #
 # DRIVER is kbinder, reference, host (no driver), or a driver with a
 # variant, e.g. kbinder@debug (the debug kernel): the variant shows in the
-# label, the known-failures list is looked up by the driver alone.
+# label; the known-failures list is looked up by the label and by the
+# driver alone (a line for reference@6.12-amd64 lists a failure of that run
+# only, one for reference of every run of the reference).
 #
 # A test reported more than once counts once: FAIL beats SKIP beats PASS.
 # A listed known failure that fails counts as skipped, unless one of its
@@ -56,16 +60,24 @@ done | awk -v known="$known" '
 			base = k[1]; sub(/@.*/, "", base)
 			label = (k[1] == "host") ? k[2] : k[2] " [" k[1] "]"
 			r = best[key]
-			if ((base " " k[2]) in listed) {
+			if (((base " " k[2]) in listed) || ((k[1] " " k[2]) in listed)) {
 				if (r == 3 && (key in splat)) { reason[key] = "known failure, but a kernel splat: " splat[key] }
 				else if (r == 3) { r = 2; reason[key] = "known failure (tests/guest/known-failures.txt)" }
 				else if (r == 1) { r = 3; reason[key] = "passes now: remove it from tests/guest/known-failures.txt" }
 			}
-			if (r == 3) { failed++; print "FAIL " label (reason[key] == "" ? "" : ": " reason[key]) }
-			else if (r == 2) { skipped++; print "SKIP " label (reason[key] == "" ? "" : ": " reason[key]) }
-			else { passed++; print "PASS " label }
+			run = k[1]
+			if (!(run in runs)) { runs[run] = ++nruns; run_name[nruns] = run }
+			if (r == 3) { failed++; rf[run]++; print "FAIL " label (reason[key] == "" ? "" : ": " reason[key]) }
+			else if (r == 2) { skipped++; rs[run]++; print "SKIP " label (reason[key] == "" ? "" : ": " reason[key]) }
+			else { passed++; rp[run]++; print "PASS " label }
 		}
 		if (count == 0) { failed++; print "FAIL tally/results: no result at all" }
+		# One line per run (driver, kernel, boot), then the total.
+		if (nruns > 1)
+			for (i = 1; i <= nruns; i++) {
+				run = run_name[i]
+				printf "  %s: %d passed, %d failed, %d skipped\n", run, rp[run], rf[run], rs[run]
+			}
 		printf "%d passed, %d failed, %d skipped\n", passed, failed, skipped
 		exit failed > 0
 	}'

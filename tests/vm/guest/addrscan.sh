@@ -12,10 +12,7 @@
 . /scripts/lib.sh
 
 suite=addrscan
-case "$suite" in
-$KBT_TESTS) ;;
-*) exit 0 ;;
-esac
+selected "$suite" || exit 0
 if [ "$KBT_DRIVER" != kbinder ]; then
 	result SKIP "$suite/(all)" "the $KBT_DRIVER driver has no binderfs, debugfs or reports"
 	exit 0

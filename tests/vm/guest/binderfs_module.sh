@@ -8,13 +8,10 @@
 . /scripts/lib.sh
 
 [ "$KBT_DRIVER" = kbinder ] || exit 0
-case binderfs_module in
-$KBT_TESTS) ;;
-*) exit 0 ;;
-esac
+selected binderfs_module || exit 0
 ko=/lib/modules/kbinder.ko
 if [ -e /sys/module/kbinder ]; then
-	result SKIP vm/binderfs_module "kbinder is still loaded (see vm/module_unloads)"
+	result FAIL vm/binderfs_module "kbinder is still loaded (see vm/module_unloads)"
 	exit 0
 fi
 

@@ -26,15 +26,7 @@ export KBINDER_DRIVER=$KBT_DRIVER
 for prog in /tests/*; do
 	[ -x "$prog" ] || continue
 	name=${prog##*/}
-	# KBT_TESTS: globs separated by commas
-	match=0
-	set -f
-	for glob in $(echo "$KBT_TESTS" | tr ',' ' '); do
-		# shellcheck disable=SC2254
-		case "$name" in $glob) match=1 ;; esac
-	done
-	set +f
-	[ $match -eq 1 ] || continue
+	selected "$name" || continue
 	echo "=== $name"
 	kmsg_mark "program $name"
 	run_program "$name" "$KBT_TEST_TIMEOUT" "$prog"
@@ -53,8 +45,10 @@ sh /scripts/addrscan.sh # no kernel address in logs, debugfs, reports
 
 kmsg_mark "tests done"
 [ "$KBT_DRIVER" = kbinder ] && check_kbinder_teardown
-# Module load and unload with binderfs (binderfs_module.sh).
+# Module load and unload with binderfs (binderfs_module.sh), and the
+# module parameters, a load each (modparams.sh).
 sh /scripts/binderfs_module.sh
+sh /scripts/modparams.sh
 # A variant initramfs (e.g. the debug kernel's) may add its own checks.
 [ -f /scripts/post-check.sh ] && sh /scripts/post-check.sh
 exit 0

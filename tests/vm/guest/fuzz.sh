@@ -13,6 +13,12 @@
 #   KBT_FUZZ_BINDER_FDS  0: never send the binder fd itself (1)
 #   KBT_FUZZ_ARGS      more kbfuzz options, commas for spaces
 #                      (e.g. --ops,200,--trace,--kill-ms,0)
+#   KBT_FUZZ_MIN_CALLS   calls that must be delivered for the run to pass
+#                      (default: one per second of fuzzing; measured rates
+#                      are ~70/s on the stock kernel, ~4/s on the debug one)
+#   KBT_FUZZ_MIN_DEATHS  actors that must die and be replaced (default: a
+#                      quarter of the kills KBT_FUZZ_KILL_MS asks for; 0
+#                      without kills). Both 0 with --ops (a replay).
 . /scripts/lib.sh
 
 : "${KBT_FUZZ_DURATION:=60}"
@@ -22,8 +28,9 @@
 : "${KBT_FUZZ_KILL_MS:=1500}"
 
 # The serial console is slow under emulation: warnings and worse only (a
-# splat still reaches console.log for the host's scan; kbfuzz reads
-# /dev/kmsg itself too).
+# splat still reaches console.log for the host's scan, and the whole log
+# is handed over at the end, kmsg_handover; kbfuzz reads /dev/kmsg itself
+# too).
 echo 5 >/proc/sys/kernel/printk
 [ -n "${KBFUZZ_DEBUG:-}" ] && export KBFUZZ_DEBUG
 
@@ -42,6 +49,14 @@ set -- --device "$dev" --duration "$KBT_FUZZ_DURATION" --procs "$KBT_FUZZ_PROCS"
 # reads the code and payload without checking they fit); kbinder must not.
 [ "$KBT_DRIVER" = reference ] && set -- "$@" --allow-overread
 [ "${KBT_FUZZ_BINDER_FDS:-1}" = 0 ] && set -- "$@" --no-binder-fds
+# The least work a passing run does: a run that made no calls, or whose
+# actors never died and came back, found nothing because it tried nothing.
+min_calls=$KBT_FUZZ_DURATION min_deaths=0
+[ "$KBT_FUZZ_KILL_MS" -gt 0 ] && min_deaths=$((KBT_FUZZ_DURATION * 1000 / KBT_FUZZ_KILL_MS / 4))
+[ "$KBT_FUZZ_KILL_MS" -gt 0 ] && [ "$min_deaths" -lt 1 ] && min_deaths=1
+case ",${KBT_FUZZ_ARGS:-}," in *,--ops,*) min_calls=0 min_deaths=0 ;; esac
+set -- "$@" --min-calls "${KBT_FUZZ_MIN_CALLS:-$min_calls}" \
+	--min-deaths "${KBT_FUZZ_MIN_DEATHS:-$min_deaths}"
 # shellcheck disable=SC2046
 [ -n "${KBT_FUZZ_ARGS:-}" ] && set -- "$@" $(echo "$KBT_FUZZ_ARGS" | tr , ' ')
 echo "=== kbfuzz $*"
@@ -89,4 +104,5 @@ if [ "$KBT_DRIVER" = kbinder ]; then
 	# A variant initramfs (the debug kernel's) may add its own checks.
 	[ -f /scripts/post-check.sh ] && sh /scripts/post-check.sh
 fi
+kmsg_handover
 exit 0

@@ -10,10 +10,37 @@ result() {
 	echo "$line" >>"$KBINDER_RESULTS"
 }
 
+# selected NAME: $KBT_TESTS (shell globs separated by commas) selects NAME,
+# a test program or a guest script's group of results (the host's
+# tests/vm/judge.sh --list selects the same way).
+selected() {
+	set -f
+	for sel_glob in $(echo "${KBT_TESTS:-*}" | tr ',' ' '); do
+		# shellcheck disable=SC2254
+		case "$1" in $sel_glob)
+			set +f
+			return 0 ;;
+		esac
+	done
+	set +f
+	return 1
+}
+
 # kmsg_mark TEXT: a line in the kernel log, so the host can charge a later
 # splat to whatever ran after it.
 kmsg_mark() {
 	echo "kbinder-runner: $*" >/dev/kmsg
+}
+
+# kmsg_handover: the whole kernel log on this script's output (ttyS1),
+# between "KBT-KMSG: begin" and "KBT-KMSG: end", for the host to scan like
+# the console (tests/vm/run.sh). A script that lowered the console's log
+# level (the bench: printk 1, kernel messages cost time on the serial
+# port) calls it before it ends, or the host would never see a splat.
+kmsg_handover() {
+	echo "KBT-KMSG: begin"
+	dmesg
+	echo "KBT-KMSG: end"
 }
 
 # load_driver [MODULE-ARGS...]: load the driver named by $KBT_DRIVER, with

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# usage: coverage.sh BUILT LABEL:FILE...
+# BUILT lists every test the selected programs have (judge.sh --list
+# GUEST_BIN GLOBS: <suite>/<test> a line); each FILE holds one boot's result
+# lines, LABEL names the boot (kbinder, reference@selinux, kbinder@debug,
+# ...). A test ran in a boot when that boot reported it PASS or FAIL (a
+# SKIP did not run it). Prints how many of the built tests each boot ran,
+# and a FAIL for every built test that ran in no boot at all (a test that
+# skips everywhere tests nothing, and make check would pass without it), or
+# PASS coverage/every_built_test_ran.
+set -u
+built=$1
+shift
+[ -r "$built" ] || { echo "FAIL coverage/(built): cannot read $built"; exit 0; }
+for arg in "$@"; do
+	label=${arg%%:*} file=${arg#*:}
+	[ -r "$file" ] || continue
+	tr -d '\r' <"$file" | awk -v label="$label" '/^(PASS|FAIL|SKIP) / {
+		name = $2; sub(/:$/, "", name); print label, $1, name }'
+done | awk -v built="$built" '
+	BEGIN {
+		while ((getline line < built) > 0)
+			if (line != "" && !(line in want)) { want[line] = 1; order[++n] = line }
+	}
+	{
+		label = $1; status = $2; name = $3
+		if (!(label in boots)) { boots[label] = 1; boot[++nb] = label }
+		if (!(name in want)) next
+		if (status == "SKIP") { skipped_in[name] = skipped_in[name] " " label; next }
+		if (!((label, name) in counted)) { counted[label, name] = 1; ran[label]++ }
+		anywhere[name] = 1
+	}
+	END {
+		line = "tests run per boot (of " n " built):"
+		for (i = 1; i <= nb; i++)
+			line = line sprintf(" %s %d%s", boot[i], ran[boot[i]], i < nb ? "," : "")
+		print line
+		for (i = 1; i <= n; i++) {
+			t = order[i]
+			if (t in anywhere) continue
+			why = (t in skipped_in) ? "skipped in" skipped_in[t] : "reported by no boot"
+			printf "FAIL coverage/%s: ran in no boot (%s)\n", t, why
+			missing++
+		}
+		if (!missing)
+			print "PASS coverage/every_built_test_ran"
+	}'
