@@ -93,7 +93,7 @@ if [ -z "$why" ]; then
 else
 	echo "FAIL cli/errors_are_one_line:$why"
 fi
-# demo apart: it is listed in tests/guest/known-failures.txt
+# demo: the device is checked before the first step is printed
 why=""
 one_line_error "-d $nodev demo" -d "$nodev" demo
 if [ -z "$why" ]; then

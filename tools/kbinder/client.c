@@ -50,8 +50,8 @@ int cmd_list(const struct tool *tool, int argc, char **argv)
 		return err;
 	if (tool_sm_client(tool, &proc, &t, &sm))
 		return 1;
-	err = tool_error(kbinder_sm_list(&sm, KBINDER_DUMP_FLAG_PRIORITY_ALL,
-						 print_service, &st), "list services");
+	err = tool_sm_error(kbinder_sm_list(&sm, KBINDER_DUMP_FLAG_PRIORITY_ALL,
+						    print_service, &st), "list services");
 	kbinder_proc_close(&proc);
 	return err ? 1 : 0;
 }
@@ -124,7 +124,7 @@ int cmd_detect(const struct tool *tool, int argc, char **argv)
 	if (err == -EPROTONOSUPPORT)
 		fprintf(stderr, "kbinder: the service manager's interface is none kbinder knows\n");
 	else if (err)
-		tool_error(err, "detect the service manager's release");
+		tool_sm_error(err, "detect the service manager's release");
 	else
 		print_release(&sm.wire);
 	return err ? 1 : 0;

@@ -97,7 +97,7 @@ static int list_services(struct demo *d)
 
 	if (!err && !n)
 		printf("    (none)\n");
-	return tool_error(err, "list");
+	return tool_sm_error(err, "list");
 }
 
 /* Look the service up and call it. */
@@ -236,7 +236,11 @@ int cmd_demo(const struct tool *tool, int argc, char **argv)
 
 	if (err >= 0)
 		return err;
-	err = 0;
+	/* The device first: a missing one is one line, before any step. */
+	err = tool_open(tool, &d.proc);
+	if (err)
+		return 1;
+	kbinder_proc_close(&d.proc);
 	STEP("start the service manager (context manager, handle 0)\n");
 	d.svcmgr = spawn(tool, NULL);
 	if (d.svcmgr < 0)

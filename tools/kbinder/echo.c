@@ -108,7 +108,7 @@ int echo_serve(const struct tool *tool, const char *name, int ready_fd)
 				     KBINDER_DUMP_FLAG_PRIORITY_DEFAULT);
 	if (err) {
 		kbinder_proc_close(&proc);
-		return tool_error(err, "register '%s'", name);
+		return tool_sm_error(err, "register '%s'", name);
 	}
 	tool_ready(ready_fd);
 	err = echo_loop(&t, &echo);

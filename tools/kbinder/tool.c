@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,23 @@
 
 #include "tool.h"
 
+/* "kbinder: <what>: <reason>"; a dead reply from @dead_is_sm's handle 0. */
+static void tool_verror(int err, bool dead_is_sm, const char *fmt, va_list ap)
+{
+	fputs("kbinder: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	if (err == (int)BR_DEAD_REPLY && dead_is_sm)
+		fputs(": no service manager (dead reply from handle 0)\n", stderr);
+	else if (err == (int)BR_DEAD_REPLY)
+		fputs(": the service is dead (dead reply)\n", stderr);
+	else if (err > 0)
+		fprintf(stderr, ": the driver answered %s\n", kbinder_return_name((uint32_t)err));
+	else if (err == -EREMOTEIO)
+		fputs(": the service answered with an exception\n", stderr);
+	else
+		fprintf(stderr, ": %s\n", strerror(-err));
+}
+
 int tool_error(int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -21,17 +39,20 @@ int tool_error(int err, const char *fmt, ...)
 	if (!err)
 		return 0;
 	va_start(ap, fmt);
-	fputs("kbinder: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	tool_verror(err, false, fmt, ap);
 	va_end(ap);
-	if (err == (int)BR_DEAD_REPLY)
-		fputs(": no answer (dead reply: no service manager, or a dead service)\n", stderr);
-	else if (err > 0)
-		fprintf(stderr, ": the driver answered %s\n", kbinder_return_name((uint32_t)err));
-	else if (err == -EREMOTEIO)
-		fputs(": the service answered with an exception\n", stderr);
-	else
-		fprintf(stderr, ": %s\n", strerror(-err));
+	return err;
+}
+
+int tool_sm_error(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return 0;
+	va_start(ap, fmt);
+	tool_verror(err, true, fmt, ap);
+	va_end(ap);
 	return err;
 }
 
@@ -143,7 +164,7 @@ int tool_lookup(const struct tool *tool, struct kbinder_thread *t, const char *n
 	if (err == -ENOENT)
 		fprintf(stderr, "kbinder: no service '%s'\n", name);
 	else if (err)
-		tool_error(err, "look up '%s'", name);
+		tool_sm_error(err, "look up '%s'", name);
 	return err;
 }
 

@@ -42,6 +42,8 @@ typedef int (*tool_cmd_fn)(const struct tool *tool, int argc, char **argv);
 
 /** tool_error() - print "kbinder: <what>: <reason>" if @err; return @err. */
 int tool_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** tool_sm_error() - tool_error() for a call to the service manager. */
+int tool_sm_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** tool_open() - open the device for a client, with a one-line error. */
 int tool_open(const struct tool *tool, struct kbinder_proc *proc);
 /** tool_connect() - tool_open() and a thread on it for the calling thread. */
