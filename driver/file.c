@@ -103,7 +103,7 @@ static void kb_file_cancel_thread_work(struct kb_proc *proc)
 
 	while ((thread = kb_thread_next(proc, after))) {
 		after = thread->pid;
-		kb_work_discard_owned(proc, &thread->inner.todo);
+		kb_thread_discard_owned(thread);
 		kb_thread_put(thread);
 		cond_resched();
 	}
@@ -118,7 +118,7 @@ static void kb_file_cancel_thread_work(struct kb_proc *proc)
  */
 static void kb_file_discard_incoming(struct kb_proc *proc)
 {
-	kb_work_discard_owned(proc, &proc->inner.todo);
+	kb_work_discard_proc_owned(proc);
 	kb_file_cancel_thread_work(proc);
 	kb_proc_cancel_async(proc);
 }

@@ -293,6 +293,35 @@ void kb_thread_release(struct kb_thread *thread, bool polled)
 }
 
 /**
+ * kb_thread_discard_owned() - cancel the transactions queued to a thread
+ * @thread: the thread; the caller holds a memory reference
+ *
+ * kb_work_discard_owned() on the thread's todo list. The notices it keeps
+ * are put back at its end; a thread that exited meanwhile had its list
+ * cancelled by its own release while they were aside, and nobody else
+ * would cancel them (a node's own notice would stay linked to a freed
+ * thread): they are cancelled here. is_dead is read under the lock the
+ * exit sets it under, after the put-back, so one of the two cancels sees
+ * every item (both take one item per critical section). A thread that is
+ * still there is woken: it may have gone to sleep while its list was aside.
+ */
+void kb_thread_discard_owned(struct kb_thread *thread)
+{
+	struct kb_proc *proc = thread->proc;
+	bool dead;
+
+	if (!kb_work_discard_owned(proc, &thread->inner.todo))
+		return;
+	spin_lock(&proc->inner_lock);
+	dead = thread->inner.is_dead;
+	spin_unlock(&proc->inner_lock);
+	if (dead)
+		kb_work_cancel_list(proc, &thread->inner.todo);
+	else
+		kb_thread_wake(thread, false);
+}
+
+/**
  * kb_thread_next() - walk a process's live threads by id
  * @proc: the process
  * @after: the id of the thread seen last (INT_MIN for the first)

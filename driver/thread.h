@@ -159,6 +159,7 @@ static inline pid_t kb_thread_tid_nr(struct kb_thread *thread,
 
 bool kb_thread_detach(struct kb_thread *thread, bool *polled);
 void kb_thread_release(struct kb_thread *thread, bool polled);
+void kb_thread_discard_owned(struct kb_thread *thread);
 struct kb_thread *kb_thread_next(struct kb_proc *proc, pid_t after);
 void kb_proc_flush_threads(struct kb_proc *proc);
 

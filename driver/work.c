@@ -414,15 +414,22 @@ void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list)
  * lock, like @list: a notice freed meanwhile (its ref went away) just
  * leaves them. Walking from the head of @list for every transaction, as
  * before, cost notices x transactions steps under the lock.
+ *
+ * While the items are aside, @list looks empty: a reader may go to sleep,
+ * and the list's owner may go (a thread's exit cancels its list). The
+ * caller wakes the owner's readers when notices were put back, and cancels
+ * them if the owner went meanwhile (kb_thread_discard_owned()).
+ *
+ * Return: whether notices were put back on @list.
  */
-void kb_work_discard_owned(struct kb_proc *proc, struct list_head *list)
+bool kb_work_discard_owned(struct kb_proc *proc, struct list_head *list)
 {
 	const struct kb_work_ops *ops = NULL;
 	struct kb_work *work, *found;
 	LIST_HEAD(pending);
 	LIST_HEAD(kept);
+	bool done, put_back = false;
 	unsigned int n;
-	bool done;
 
 	spin_lock(&proc->inner_lock);
 	list_splice_init(list, &pending);
@@ -444,13 +451,33 @@ void kb_work_discard_owned(struct kb_proc *proc, struct list_head *list)
 			}
 		}
 		done = list_empty(&pending);
-		if (done)
+		if (done) {
+			put_back = !list_empty(&kept);
 			list_splice_init(&kept, list);
+		}
 		spin_unlock(&proc->inner_lock);
 		if (found)
 			ops->cancel(found);
 		cond_resched();
 	} while (!done);
+	return put_back;
+}
+
+/**
+ * kb_work_discard_proc_owned() - cancel the transactions queued to a process
+ * @proc: the process, whose teardown has not begun (it is serialised with
+ *	this by the caller), so its todo list stays
+ *
+ * kb_work_discard_owned() on @proc's todo list; its readers are woken if
+ * notices were put back, in case one slept while the list was aside.
+ */
+void kb_work_discard_proc_owned(struct kb_proc *proc)
+{
+	if (!kb_work_discard_owned(proc, &proc->inner.todo))
+		return;
+	spin_lock(&proc->inner_lock);
+	kb_proc_wake(proc, NULL, false);
+	spin_unlock(&proc->inner_lock);
 }
 
 /* ---- delivered notices by cookie ---- */

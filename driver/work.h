@@ -209,7 +209,8 @@ struct kb_thread *kb_proc_select_thread(struct kb_proc *proc);
 void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync);
 void kb_thread_wake(struct kb_thread *thread, bool sync);
 void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list);
-void kb_work_discard_owned(struct kb_proc *proc, struct list_head *list);
+bool kb_work_discard_owned(struct kb_proc *proc, struct list_head *list);
+void kb_work_discard_proc_owned(struct kb_proc *proc);
 
 bool kb_thread_has_work(struct kb_thread *thread, bool proc_work);
 bool kb_thread_wants_proc_work(struct kb_thread *thread);
