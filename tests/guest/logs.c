@@ -431,3 +431,58 @@ TEST(exited_thread_is_not_named_by_its_reused_pid)
 	kb_close(&p);
 	fs_umount(dir);
 }
+
+/* A call on a handle nobody has, from a process of its own that exits. */
+static void fail_one_call(void *arg)
+{
+	struct kb_thread t;
+	struct kb_proc p;
+
+	kbt_open_dev(&p, arg, 0);
+	kb_thread_init(&t, p.fd);
+	EXPECT_EQ(kbt_call_status(&t, 99, 0x5e1f, NULL, 0), BR_FAILED_REPLY);
+	kb_close(&p);
+}
+
+/*
+ * The transaction logs remember their tasks by struct pid as well: a
+ * sender that exited shows as 0 there too, never by the number a new
+ * process has by now (issue 20, item 7).
+ */
+TEST(exited_sender_is_not_named_by_its_reused_pid_in_the_logs)
+{
+	char dir[DIR_MAX], dev[PATH_MAX + 8], line[64];
+	pid_t sender, child = 0;
+	const char *log;
+	int tries;
+	FILE *f;
+
+	private_mounts();
+	mount_with_device(dir);
+	snprintf(dev, sizeof(dev), "%s/logs", dir);
+	sender = kbt_fork(fail_one_call, dev);
+	ASSERT_CHILD_OK(sender);
+	for (tries = 0; tries < 20; tries++) {
+		f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+		if (!f)
+			SKIP("no ns_last_pid: %s", strerror(errno));
+		fprintf(f, "%d", sender - 1);
+		fclose(f);
+		child = kbt_fork(paused, NULL);
+		if (child == sender)
+			break;
+		kbt_kill(child);
+	}
+	if (child != sender)
+		SKIP("pid %d went elsewhere (got %d)", sender, child);
+	log = read_log(dir, "failed_transaction_log");
+	EXPECT_TRUE(has_line_with(log, "", " code 24095 "));
+	snprintf(line, sizeof(line), ": call from %d:", sender);
+	EXPECT_FALSE(has_line_with(log, "", line));
+	EXPECT_TRUE(has_line_with(log, "", ": call from 0:0 to 0:0 world "));
+	if (has_line_with(log, "", line))
+		kbt_log("failed_transaction_log names pid %d, now another process's:\n%s",
+			sender, log);
+	kbt_kill(child);
+	fs_umount(dir);
+}
