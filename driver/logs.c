@@ -8,10 +8,14 @@
  * which holds no global lock across the walk), taking the locks in the
  * documented order: refs_lock, then a node's lock, then inner_lock, then
  * a transaction's lock. A critical section of a spinlock prints a bounded
- * amount: one thread (its stack up to KB_LOGS_MAX_DEPTH, its todo up to
- * KB_LOGS_MAX_QUEUED), the process's todo up to KB_LOGS_MAX_QUEUED, or a
- * node. Threads are named by their struct pid: one that exited shows as
- * 0, never by a number another task may have by now. Objects are named by debug ids,
+ * amount of one list: one thread (its stack up to KB_LOGS_MAX_DEPTH, its
+ * todo up to KB_LOGS_MAX_QUEUED), the process's todo up to
+ * KB_LOGS_MAX_QUEUED, or a node with the refs on it (one per process that
+ * holds it). Two walks are not bounded that way: the stats file counts a
+ * process's threads, nodes and refs in one section each, a few
+ * instructions an object. Tasks are named by their struct pid: one that
+ * exited shows as 0 (in every file, the transaction logs included), never
+ * by a number another task may have by now. Objects are named by debug ids,
  * handles, and pids as the reader's pid namespace sees them; a process the
  * reader cannot see, or of a world outside the mount, is not printed.
  */
@@ -487,6 +491,22 @@ void kb_logs_record(int debug_id, struct kb_thread *from,
 	rcu_read_unlock();
 }
 
+/*
+ * A remembered task's number in @ns, 0 once it exited: the number may be
+ * another task's by now.
+ */
+static pid_t kb_logs_live_nr(struct pid *pid, enum pid_type type,
+			     struct pid_namespace *ns)
+{
+	pid_t nr = 0;
+
+	rcu_read_lock();
+	if (pid_task(pid, type))
+		nr = pid_nr_ns(pid, ns);
+	rcu_read_unlock();
+	return nr;
+}
+
 static int kb_logs_ring_show(struct seq_file *m, struct kb_log_ring *ring)
 {
 	const struct kb_logs_scope *scope = kb_logs_scope_of(m);
@@ -501,13 +521,16 @@ static int kb_logs_ring_show(struct seq_file *m, struct kb_log_ring *ring)
 		e = &ring->entries[i % KB_LOGS_RING];
 		if (!e->debug_id || !kb_logs_in_scope(scope, e->fs_id))
 			continue;
-		from = pid_nr_ns(e->from_tgid, ns);
-		if (!from)
+		/* A sender outside the reader's namespace is not shown. */
+		if (!pid_nr_ns(e->from_tgid, ns))
 			continue;
+		from = kb_logs_live_nr(e->from_tgid, PIDTYPE_TGID, ns);
 		seq_printf(m, "%d: %s from %d:%d to %d:%d world %d node %d handle %u size %llu code %u flags 0x%x ret %u err %d\n",
 			   e->debug_id, e->reply ? "reply" : "call", from,
-			   pid_nr_ns(e->from_tid, ns), pid_nr_ns(e->to_tgid, ns),
-			   pid_nr_ns(e->to_tid, ns), e->ctx_id, e->to_node,
+			   kb_logs_live_nr(e->from_tid, PIDTYPE_PID, ns),
+			   kb_logs_live_nr(e->to_tgid, PIDTYPE_TGID, ns),
+			   kb_logs_live_nr(e->to_tid, PIDTYPE_PID, ns),
+			   e->ctx_id, e->to_node,
 			   e->handle, e->data_size, e->code, e->flags, e->ret,
 			   e->err);
 	}
