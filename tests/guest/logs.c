@@ -130,6 +130,8 @@ static bool has_line_with(const char *log, const char *start,
 		if ((p == log || p[-1] == '\n') && (!part ||
 		    (memmem(p, end - p, part, strlen(part)))))
 			return true;
+		if (!*p)	/* an empty @start matches at the end too */
+			break;
 		p++;
 	}
 	return false;
