@@ -164,8 +164,8 @@ LIB_PIC_OBJECTS := $(patsubst lib/src/%.c,$(BUILD)/lib/pic/%.o,$(LIB_SOURCES))
 LIB_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h include/uapi/linux/android/*.h)
 LIB_CFLAGS := $(USER_CFLAGS) -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Ilib/src \
 	-fvisibility=hidden
-# The public headers that make install copies (legacy.h is in-tree only).
-LIB_PUBLIC_HEADERS := $(filter-out %/legacy.h,$(wildcard lib/include/kbinder/*.h))
+# The public headers that make install copies.
+LIB_PUBLIC_HEADERS := $(wildcard lib/include/kbinder/*.h)
 
 .PHONY: lib-shared
 lib: $(LIB) lib-shared
@@ -257,8 +257,7 @@ GUEST_HARNESS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%.o,$(GUEST_HARNESS_S
 GUEST_SOURCES := $(filter-out $(GUEST_HARNESS_SRCS),$(wildcard tests/guest/*.c))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST_BIN)/%,$(GUEST_SOURCES))
 GUEST_HEADERS := $(wildcard tests/guest/*.h lib/include/kbinder/*.h include/uapi/linux/android/*.h)
-# The guest tests still use the old names: lib/include/legacy/ first.
-GUEST_CFLAGS := -Ilib/include/legacy $(USER_CFLAGS) -Itests/guest -DKBINDER_LEGACY_NAMES
+GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest
 
 guest-tests: $(GUEST_TESTS)
 $(GUEST_HARNESS): $(BUILD)/guest/%.o: tests/guest/%.c $(GUEST_HEADERS)

@@ -43,36 +43,45 @@
  * @arg:   the server's argument
  * Return: KBT_REPLY, or an OR of KBT_REPLIED / KBT_KEPT.
  */
-typedef int (*kbt_handler_fn)(struct kb_thread *t,
+typedef int (*kbt_handler_fn)(struct kbinder_thread *t,
 			      const struct binder_transaction_data *tr,
-			      struct kb_parcel *reply, void *arg);
+			      struct kbinder_parcel *reply, void *arg);
 
 static inline pid_t kbt_gettid(void)
 {
 	return (pid_t)syscall(SYS_gettid);
 }
 
-/** kbt_open() - open $BINDER_DEVICE with a @map_size mapping (0: none). */
-static inline void kbt_open_dev(struct kb_proc *p, const char *dev,
-				size_t map_size)
+/**
+ * kbt_outcome_str() - a reply call's result: "BR_DEAD_REPLY" and the like
+ * for the driver's answer (positive), the errno's text otherwise.
+ */
+static inline const char *kbt_outcome_str(int err)
 {
-	int ret = kb_open(p, dev, map_size);
-
-	if (ret)
-		kbt_fail(__FILE__, __LINE__, true, "kb_open(%s): %s",
-			 dev ? dev : kb_default_device(), kbt_strerr(ret));
+	return err > 0 ? kbinder_return_name((uint32_t)err) : kbt_strerr(err);
 }
 
-static inline void kbt_open(struct kb_proc *p)
+/** kbt_open() - open $BINDER_DEVICE with a @map_size mapping (0: none). */
+static inline void kbt_open_dev(struct kbinder_proc *p, const char *dev,
+				size_t map_size)
+{
+	int ret = kbinder_proc_open(p, dev, map_size, 0);
+
+	if (ret)
+		kbt_fail(__FILE__, __LINE__, true, "kbinder_proc_open(%s): %s",
+			 dev ? dev : kbinder_proc_default_device(), kbt_strerr(ret));
+}
+
+static inline void kbt_open(struct kbinder_proc *p)
 {
 	kbt_open_dev(p, NULL, KBT_MAP_SIZE);
 }
 
 /** kbt_client() - open $BINDER_DEVICE and make @t this thread's handle on it. */
-static inline void kbt_client(struct kb_proc *p, struct kb_thread *t)
+static inline void kbt_client(struct kbinder_proc *p, struct kbinder_thread *t)
 {
 	kbt_open(p);
-	kb_thread_init(t, p->fd);
+	kbinder_thread_init(t, p->fd);
 }
 
 /**
@@ -88,8 +97,8 @@ static inline int kbt_become_ctxmgr(int fd,
 	int ret;
 
 	for (;;) {
-		ret = ext ? kb_set_context_mgr_ext(fd, ext) :
-			    kb_set_context_mgr(fd);
+		ret = ext ? kbinder_ioctl_set_context_mgr_ext(fd, ext) :
+			    kbinder_ioctl_set_context_mgr(fd);
 		if (ret != -EBUSY || kbt_now_ms() > deadline)
 			return ret;
 		kbt_msleep(10);
@@ -100,26 +109,26 @@ static inline int kbt_become_ctxmgr(int fd,
  * kbt_manager() - open $BINDER_DEVICE as its context manager (with node
  * object @ext, or NULL for a plain node) and enter the looper on @t: the
  * test process serves the calls its children make to handle 0.
- * kb_close(@p) when done.
+ * kbinder_proc_close(@p) when done.
  */
-static inline void kbt_manager(struct kb_proc *p, struct kb_thread *t,
+static inline void kbt_manager(struct kbinder_proc *p, struct kbinder_thread *t,
 			       const struct flat_binder_object *ext)
 {
 	kbt_open(p);
 	ASSERT_OK(kbt_become_ctxmgr(p->fd, ext));
-	kb_thread_init(t, p->fd);
-	ASSERT_OK(kb_enter_looper(t));
+	kbinder_thread_init(t, p->fd);
+	ASSERT_OK(kbinder_thread_enter_looper(t));
 }
 
-/** kbt_handle_or_fail() - kb_handle_default() that records failures. */
-static inline int kbt_default_event(struct kb_thread *t,
-				    const struct kb_return *ret, void *arg)
+/** kbt_handle_or_fail() - kbinder_thread_handle_default() that records failures. */
+static inline int kbt_default_event(struct kbinder_thread *t,
+				    const struct kbinder_return *ret, void *arg)
 {
-	int err = kb_handle_default(t, ret, arg);
+	int err = kbinder_thread_handle_default(t, ret, arg);
 
 	if (err)
 		kbt_fail(__FILE__, __LINE__, false, "unexpected %s: %s",
-			 kb_return_name(ret->cmd), kbt_strerr(err));
+			 kbinder_return_name(ret->cmd), kbt_strerr(err));
 	return err;
 }
 
@@ -127,18 +136,18 @@ static inline int kbt_default_event(struct kb_thread *t,
  * kbt_serve() - serve transactions on @t until KBT_CODE_QUIT arrives.
  * Return: 0 after QUIT, or the -errno that ended the loop.
  */
-static inline int kbt_serve(struct kb_thread *t, kbt_handler_fn fn, void *arg)
+static inline int kbt_serve(struct kbinder_thread *t, kbt_handler_fn fn, void *arg)
 {
-	struct kb_parcel reply;
-	struct kb_return ret;
+	struct kbinder_parcel reply;
+	struct kbinder_return ret;
 	int err;
 
-	kb_parcel_init(&reply);
+	kbinder_parcel_init(&reply);
 	for (;;) {
 		const struct binder_transaction_data *tr = &ret.u.txn;
 		int r = KBT_REPLY;
 
-		err = kb_next(t, &ret, -1);
+		err = kbinder_thread_next(t, &ret, -1);
 		if (err)
 			break;
 		if (ret.cmd != BR_TRANSACTION) {
@@ -147,25 +156,25 @@ static inline int kbt_serve(struct kb_thread *t, kbt_handler_fn fn, void *arg)
 				break;
 			continue;
 		}
-		kb_parcel_reset(&reply);
+		kbinder_parcel_reset(&reply);
 		if (tr->code != KBT_CODE_QUIT && fn)
 			r = fn(t, tr, &reply, arg);
 		/* reply first, as libbinder does: freeing the request drops
 		 * the references its objects carried
 		 */
 		if (!(tr->flags & TF_ONE_WAY) && !(r & KBT_REPLIED))
-			err = kb_send_reply(t, &reply, 0, KBT_WAIT_MS);
+			err = kbinder_thread_reply(t, &reply, 0, KBT_WAIT_MS);
 		if (!err && !(r & KBT_KEPT))
-			err = kb_free_buffer(t, tr->data.ptr.buffer);
+			err = kbinder_thread_free_buffer(t, tr->data.ptr.buffer);
 		if (err) {
 			kbt_fail(__FILE__, __LINE__, false, "serve: %s",
-				 kbt_strerr(err));
+				 kbt_outcome_str(err));
 			break;
 		}
 		if (tr->code == KBT_CODE_QUIT)
 			break;
 	}
-	kb_parcel_fini(&reply);
+	kbinder_parcel_fini(&reply);
 	return err;
 }
 
@@ -191,19 +200,19 @@ struct kbt_server {
 static inline void kbt_server_main(void *arg)
 {
 	struct kbt_server *s = arg;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	kbt_open(&p);
 	if (s->max_threads)
-		ASSERT_OK(kb_set_max_threads(p.fd, s->max_threads));
+		ASSERT_OK(kbinder_ioctl_set_max_threads(p.fd, s->max_threads));
 	if (s->ctxmgr)
 		ASSERT_OK(kbt_become_ctxmgr(p.fd, s->ext));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	ASSERT_SIGNAL(&s->chan, 'R');
 	ASSERT_OK(kbt_serve(&t, s->fn, s->arg));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /**
@@ -224,14 +233,14 @@ static inline void kbt_start_ctxmgr(struct kbt_server *s, kbt_handler_fn fn,
 
 /**
  * kbt_call() - a synchronous call that must get BR_REPLY; the caller frees
- * the reply buffer (kb_free_buffer).
+ * the reply buffer (kbinder_thread_free_buffer).
  */
-static inline void kbt_call(struct kb_thread *t, uint32_t handle,
-			    uint32_t code, const struct kb_parcel *data,
-			    struct kb_reply *reply)
+static inline void kbt_call(struct kbinder_thread *t, uint32_t handle,
+			    uint32_t code, const struct kbinder_parcel *data,
+			    struct kbinder_reply *reply)
 {
-	int err = kb_transact(t, handle, code, data, 0, reply,
-			      kbt_default_event, NULL, KBT_WAIT_MS);
+	int err = kbinder_thread_transact(t, handle, code, data, 0, reply,
+					  kbt_default_event, NULL, KBT_WAIT_MS);
 
 	if (err)
 		kbt_fail(__FILE__, __LINE__, true, "transact(%u, %#x): %s",
@@ -239,7 +248,7 @@ static inline void kbt_call(struct kb_thread *t, uint32_t handle,
 	if (reply->status != BR_REPLY)
 		kbt_fail(__FILE__, __LINE__, true,
 			 "transact(%u, %#x): got %s, want BR_REPLY", handle,
-			 code, kb_return_name(reply->status));
+			 code, kbinder_return_name(reply->status));
 }
 
 /** kbt_log_extended_error() - log BINDER_GET_EXTENDED_ERROR, if any. */
@@ -251,41 +260,41 @@ static inline void kbt_log_extended_error(int fd)
 	if (ioctl(fd, BINDER_GET_EXTENDED_ERROR, &ee) == 0 && ee.command &&
 	    ee.command != BR_OK)
 		kbt_log("extended error: id %u, %s, param %d (%s)", ee.id,
-			kb_return_name(ee.command), ee.param,
+			kbinder_return_name(ee.command), ee.param,
 			kbt_strerr(ee.param));
 }
 
 /** kbt_call_status() - a call whose outcome code is returned. */
-static inline uint32_t kbt_call_status(struct kb_thread *t, uint32_t handle,
+static inline uint32_t kbt_call_status(struct kbinder_thread *t, uint32_t handle,
 				       uint32_t code,
-				       const struct kb_parcel *data,
+				       const struct kbinder_parcel *data,
 				       uint32_t flags)
 {
-	struct kb_reply reply;
-	int err = kb_transact(t, handle, code, data, flags, &reply,
-			      kbt_default_event, NULL, KBT_WAIT_MS);
+	struct kbinder_reply reply;
+	int err = kbinder_thread_transact(t, handle, code, data, flags, &reply,
+					  kbt_default_event, NULL, KBT_WAIT_MS);
 
 	if (err)
 		kbt_fail(__FILE__, __LINE__, true, "transact(%u, %#x): %s",
 			 handle, code, kbt_strerr(err));
 	if (reply.status == BR_REPLY)
-		kb_free_buffer(t, reply.txn.data.ptr.buffer);
+		kbinder_thread_free_buffer(t, reply.txn.data.ptr.buffer);
 	if (reply.status == BR_FAILED_REPLY || reply.status == BR_DEAD_REPLY)
 		kbt_log_extended_error(t->fd);
 	return reply.status;
 }
 
 /** kbt_quit() - make the server behind @handle leave kbt_serve(). */
-static inline void kbt_quit(struct kb_thread *t, uint32_t handle)
+static inline void kbt_quit(struct kbinder_thread *t, uint32_t handle)
 {
-	struct kb_reply reply;
+	struct kbinder_reply reply;
 
 	kbt_call(t, handle, KBT_CODE_QUIT, NULL, &reply);
-	kb_free_buffer(t, reply.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(t, reply.txn.data.ptr.buffer);
 }
 
 /** kbt_stop() - quit a context manager server and check it exited 0. */
-static inline void kbt_stop_ctxmgr(struct kb_thread *t, struct kbt_server *s)
+static inline void kbt_stop_ctxmgr(struct kbinder_thread *t, struct kbt_server *s)
 {
 	kbt_quit(t, 0);
 	ASSERT_CHILD_OK(s->pid);
@@ -298,7 +307,7 @@ static inline void kbt_stop_ctxmgr(struct kb_thread *t, struct kbt_server *s)
  */
 static inline void kbt_start_with_client(struct kbt_server *s,
 					 kbt_handler_fn fn, void *arg,
-					 struct kb_proc *p, struct kb_thread *t)
+					 struct kbinder_proc *p, struct kbinder_thread *t)
 {
 	kbt_start_ctxmgr(s, fn, arg);
 	kbt_client(p, t);
@@ -308,30 +317,30 @@ static inline void kbt_start_with_client(struct kbt_server *s,
  * kbt_stop_with_client() - quit the context manager through @t, check it
  * exited 0 (kbt_stop_ctxmgr()) and close the client @p.
  */
-static inline void kbt_stop_with_client(struct kb_thread *t,
+static inline void kbt_stop_with_client(struct kbinder_thread *t,
 					struct kbt_server *s,
-					struct kb_proc *p)
+					struct kbinder_proc *p)
 {
 	kbt_stop_ctxmgr(t, s);
-	kb_close(p);
+	kbinder_proc_close(p);
 }
 
 /** kbt_expect() - the next event (skipping BR_NOOP) must be @cmd. */
 static inline void kbt_expect_at(const char *file, int line,
-				 struct kb_thread *t, uint32_t cmd,
-				 struct kb_return *ret)
+				 struct kbinder_thread *t, uint32_t cmd,
+				 struct kbinder_return *ret)
 {
 	int err;
 
 	do {
-		err = kb_next(t, ret, KBT_WAIT_MS);
+		err = kbinder_thread_next(t, ret, KBT_WAIT_MS);
 	} while (!err && ret->cmd == BR_NOOP);
 	if (err)
 		kbt_fail(file, line, true, "waiting for %s: %s",
-			 kb_return_name(cmd), kbt_strerr(err));
+			 kbinder_return_name(cmd), kbt_strerr(err));
 	if (ret->cmd != cmd)
 		kbt_fail(file, line, true, "got %s, want %s",
-			 kb_return_name(ret->cmd), kb_return_name(cmd));
+			 kbinder_return_name(ret->cmd), kbinder_return_name(cmd));
 }
 #define kbt_expect(t, cmd, ret) kbt_expect_at(__FILE__, __LINE__, t, cmd, ret)
 
@@ -342,7 +351,7 @@ static inline void kbt_expect_at(const char *file, int line,
  * an error is not silence.
  */
 static inline bool kbt_quiet_next(const char *file, int line,
-				  struct kb_thread *t, struct kb_return *ret,
+				  struct kbinder_thread *t, struct kbinder_return *ret,
 				  int64_t deadline)
 {
 	int64_t left = deadline - kbt_now_ms();
@@ -350,7 +359,7 @@ static inline bool kbt_quiet_next(const char *file, int line,
 
 	if (left <= 0)
 		return false;
-	err = kb_next(t, ret, (int)left);
+	err = kbinder_thread_next(t, ret, (int)left);
 	if (err == -ETIMEDOUT)
 		return false;
 	if (err)
@@ -365,10 +374,10 @@ static inline bool kbt_quiet_next(const char *file, int line,
  * unexpected command's code, or 0. A driver error fails the test.
  */
 static inline uint32_t kbt_no_event_at(const char *file, int line,
-				       struct kb_thread *t, int ms)
+				       struct kbinder_thread *t, int ms)
 {
 	int64_t deadline = kbt_now_ms() + ms;
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	while (kbt_quiet_next(file, line, t, &ret, deadline))
 		if (ret.cmd != BR_NOOP)
@@ -383,10 +392,10 @@ static inline uint32_t kbt_no_event_at(const char *file, int line,
  * error fails the test.
  */
 static inline uint32_t kbt_no_work_at(const char *file, int line,
-				      struct kb_thread *t, int ms)
+				      struct kbinder_thread *t, int ms)
 {
 	int64_t deadline = kbt_now_ms() + ms;
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	while (kbt_quiet_next(file, line, t, &ret, deadline)) {
 		switch (ret.cmd) {
@@ -439,16 +448,16 @@ static inline uint32_t kbt_txn_u32(const struct binder_transaction_data *tr,
 static inline void kbt_txn_object(const struct binder_transaction_data *tr,
 				  size_t i, struct flat_binder_object *obj)
 {
-	struct kb_parcel_view v;
+	struct kbinder_view v;
 
-	kb_view_init(&v, tr);
-	ASSERT_OK(kb_view_object(&v, i, obj));
+	kbinder_view_init(&v, tr);
+	ASSERT_OK(kbinder_view_get_object(&v, i, obj));
 }
 
 /** kbt_reply_u32() - a one-u32 reply parcel. */
-static inline void kbt_reply_u32(struct kb_parcel *reply, uint32_t v)
+static inline void kbt_reply_u32(struct kbinder_parcel *reply, uint32_t v)
 {
-	kb_parcel_write_u32(reply, v);
+	kbinder_parcel_write_u32(reply, v);
 }
 
 #endif /* KBINDER_TEST_BINDER_UTIL_H */

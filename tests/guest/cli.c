@@ -114,7 +114,7 @@ static pid_t start_sm(void)
 		if (err)
 			kbt_msleep(50);
 	}
-	kbinder_close(&p);
+	kbinder_proc_close(&p);
 	ASSERT_OK(err);
 	return pid;
 }

@@ -18,9 +18,9 @@
 /* The process (and this fd) is still usable: a ping gets its pong. */
 static void fd_still_works(int fd)
 {
-	struct kb_thread t;
+	struct kbinder_thread t;
 
-	kb_thread_init(&t, fd);
+	kbinder_thread_init(&t, fd);
 	cve_ping(&t, 0);
 }
 
@@ -28,8 +28,8 @@ TEST(epoll_del_after_thread_exit_is_safe)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int ep, i;
 
 	cve_registry_start(&s);
@@ -38,23 +38,23 @@ TEST(epoll_del_after_thread_exit_is_safe)
 		ep = epoll_create1(EPOLL_CLOEXEC);
 		ASSERT_GE(ep, 0);
 		ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
-		ASSERT_OK(kb_thread_exit(p.fd));
+		ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
 		/* the bug: DEL unlinked an entry from the freed wait queue */
 		ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_DEL, p.fd, &ev), 0);
 		ASSERT_EQ(close(ep), 0);
 	}
 	fd_still_works(p.fd);
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	cve_server_stop(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(epoll_close_after_thread_exit_is_safe)
 {
 	struct epoll_event ev = { .events = EPOLLIN }, out;
 	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int ep, i;
 
 	cve_registry_start(&s);
@@ -63,21 +63,21 @@ TEST(epoll_close_after_thread_exit_is_safe)
 		ep = epoll_create1(EPOLL_CLOEXEC);
 		ASSERT_GE(ep, 0);
 		ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
-		ASSERT_OK(kb_thread_exit(p.fd));
+		ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
 		/* waiting on the set must not touch the freed queue either */
 		ASSERT_GE(epoll_wait(ep, &out, 1, 0), 0);
 		ASSERT_EQ(close(ep), 0);	/* ep_free unhooks every entry */
 	}
 	fd_still_works(p.fd);
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	cve_server_stop(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(binder_close_before_epoll_after_thread_exit_is_safe)
 {
 	struct epoll_event ev = { .events = EPOLLIN }, out;
-	struct kb_proc p;
+	struct kbinder_proc p;
 	int ep, i;
 
 	for (i = 0; i < 50; i++) {
@@ -85,8 +85,8 @@ TEST(binder_close_before_epoll_after_thread_exit_is_safe)
 		ep = epoll_create1(EPOLL_CLOEXEC);
 		ASSERT_GE(ep, 0);
 		ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
-		ASSERT_OK(kb_thread_exit(p.fd));
-		kb_close(&p);	/* the binder file goes first */
+		ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
+		kbinder_proc_close(&p);	/* the binder file goes first */
 		ASSERT_GE(epoll_wait(ep, &out, 1, 0), 0);
 		ASSERT_EQ(close(ep), 0);
 	}
@@ -97,8 +97,8 @@ TEST(thread_in_two_epoll_sets_exits_safely)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int ep1, ep2, i;
 
 	cve_registry_start(&s);
@@ -110,15 +110,15 @@ TEST(thread_in_two_epoll_sets_exits_safely)
 		ASSERT_GE(ep2, 0);
 		ASSERT_EQ(epoll_ctl(ep1, EPOLL_CTL_ADD, p.fd, &ev), 0);
 		ASSERT_EQ(epoll_ctl(ep2, EPOLL_CTL_ADD, p.fd, &ev), 0);
-		ASSERT_OK(kb_thread_exit(p.fd));
+		ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
 		ASSERT_EQ(epoll_ctl(ep2, EPOLL_CTL_DEL, p.fd, &ev), 0);
 		ASSERT_EQ(close(ep1), 0);
 		ASSERT_EQ(close(ep2), 0);
 	}
 	fd_still_works(p.fd);
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	cve_server_stop(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 struct hook_arg {
@@ -133,7 +133,7 @@ static void *hook_and_exit(void *arg)
 	struct epoll_event ev = { .events = EPOLLIN };
 
 	EXPECT_EQ(epoll_ctl(a->ep, EPOLL_CTL_ADD, a->fd, &ev), 0);
-	EXPECT_OK(kb_thread_exit(a->fd));
+	EXPECT_OK(kbinder_ioctl_thread_exit(a->fd));
 	return NULL;
 }
 
@@ -146,8 +146,8 @@ TEST(thread_exit_then_del_from_another_thread_is_safe)
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct hook_arg a[4];
 	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	pthread_t th[4];
 	int i, j;
 
@@ -168,9 +168,9 @@ TEST(thread_exit_then_del_from_another_thread_is_safe)
 		}
 	}
 	fd_still_works(p.fd);
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	cve_server_stop(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* After the exit, the fd can be hooked again and reports pending work. */
@@ -178,8 +178,8 @@ TEST(epoll_works_again_after_thread_exit)
 {
 	struct epoll_event ev = { .events = EPOLLIN }, out;
 	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	struct cve_txn x = { .code = CVE_NOP, .flags = TF_ONE_WAY };
 	int ep;
 
@@ -188,19 +188,19 @@ TEST(epoll_works_again_after_thread_exit)
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	ASSERT_GE(ep, 0);
 	ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
-	ASSERT_OK(kb_thread_exit(p.fd));
+	ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
 	ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_DEL, p.fd, &ev), 0);
 	ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
 	/* a one-way call leaves BR_TRANSACTION_COMPLETE for this thread */
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	cve_write_txn(p.fd, &x);
 	ASSERT_EQ(epoll_wait(ep, &out, 1, KBT_WAIT_MS), 1);
 	ASSERT_TRUE(out.events & EPOLLIN);
 	ASSERT_EQ(cve_outcome(&t, true, NULL), BR_TRANSACTION_COMPLETE);
-	ASSERT_OK(kb_thread_exit(p.fd));
+	ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
 	ASSERT_EQ(close(ep), 0);
 	fd_still_works(p.fd);
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	cve_server_stop(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

@@ -23,7 +23,7 @@
 #define TARGET_SLOT 1
 
 /* A dead node, unacknowledged by its owner, held by the registry. */
-static void dead_unacked_node(struct kb_thread *t)
+static void dead_unacked_node(struct kbinder_thread *t)
 {
 	int64_t deadline = kbt_now_ms() + 5000;
 	struct cve_owner o;
@@ -38,7 +38,7 @@ static void dead_unacked_node(struct kb_thread *t)
 	kbt_chan_close(&o.chan);
 }
 
-static uint32_t send_weak(struct kb_thread *t, uint32_t target,
+static uint32_t send_weak(struct kbinder_thread *t, uint32_t target,
 			  uint32_t handle, uint32_t flags)
 {
 	uint8_t data[2 * CVE_FLAT_SIZE];
@@ -61,11 +61,11 @@ static bool acceptable(uint32_t st)
 
 TEST(weak_handle_to_unacknowledged_dead_node_fails_cleanly)
 {
-	struct kb_reply dead_get, target_get;
+	struct kbinder_reply dead_get, target_get;
 	struct cve_server s;
 	struct cve_owner target;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int64_t h, ht;
 	int i;
 
@@ -90,23 +90,23 @@ TEST(weak_handle_to_unacknowledged_dead_node_fails_cleanly)
 	}
 	cve_ping(&t, 0);
 	/* everyone lets go; the target's node is released exactly once */
-	ASSERT_OK(kb_free_buffer(&t, target_get.txn.data.ptr.buffer));
-	ASSERT_OK(kb_free_buffer(&t, dead_get.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, target_get.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, dead_get.txn.data.ptr.buffer));
 	cve_drop(&t, TARGET_SLOT);
 	cve_drop(&t, DEAD_SLOT);
 	cve_owner_expect_released(&target);
 	cve_owner_stop(&target);
 	cve_server_stop(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST_TIMEOUT(failed_weak_handle_races_target_release, 90)
 {
-	struct kb_reply dead_get, target_get;
+	struct kbinder_reply dead_get, target_get;
 	struct cve_server s;
 	struct cve_owner target;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int64_t h, ht;
 	int i, n[4] = { 0 };
 
@@ -134,13 +134,13 @@ TEST_TIMEOUT(failed_weak_handle_races_target_release, 90)
 		n[st == BR_DEAD_REPLY ? 0 : st == BR_FAILED_REPLY ? 1 : 2]++;
 		ASSERT_EQ(kbt_reap(target.pid, 10000), 128 + SIGKILL);
 		kbt_chan_close(&target.chan);
-		ASSERT_OK(kb_free_buffer(&t, target_get.txn.data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_free_buffer(&t, target_get.txn.data.ptr.buffer));
 		cve_drop(&t, TARGET_SLOT);
 	}
 	kbt_log("dead %d, failed %d, delivered %d", n[0], n[1], n[2]);
 	cve_ping(&t, 0);
-	ASSERT_OK(kb_free_buffer(&t, dead_get.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, dead_get.txn.data.ptr.buffer));
 	cve_drop(&t, DEAD_SLOT);
 	cve_server_stop(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

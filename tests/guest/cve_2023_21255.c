@@ -159,18 +159,18 @@ TEST(failure_after_fd_array_releases_its_files)
 TEST(failed_reply_releases_what_it_translated)
 {
 	struct cve_world w;
-	struct kb_parcel d;
+	struct kbinder_parcel d;
 	int round;
 
 	cve_world_up(&w);
-	kb_parcel_init(&d);
+	kbinder_parcel_init(&d);
 	for (round = 0; round < 6; round++) {
-		kb_parcel_reset(&d);
-		kb_parcel_write_u32(&d, 0);
-		kb_parcel_write_u32(&d, (uint32_t)(round & 1));
+		kbinder_parcel_reset(&d);
+		kbinder_parcel_write_u32(&d, 0);
+		kbinder_parcel_write_u32(&d, (uint32_t)(round & 1));
 		ASSERT_STATUS(kbt_call_status(&w.t, 0, CVE_BAD_REPLY, &d, 0),
 			      BR_FAILED_REPLY);
 	}
-	kb_parcel_fini(&d);
+	kbinder_parcel_fini(&d);
 	cve_world_check_down(&w);
 }

@@ -18,8 +18,8 @@
 
 struct fixture {
 	struct cve_server r;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 };
 
 static void up(struct fixture *f)
@@ -32,7 +32,7 @@ static void down(struct fixture *f)
 {
 	cve_ping(&f->t, 0);
 	cve_server_stop(&f->t, &f->r);
-	kb_close(&f->p);
+	kbinder_proc_close(&f->p);
 }
 
 /*
@@ -44,7 +44,7 @@ static void empty_at(struct fixture *f, const uint8_t *buf, size_t len,
 {
 	uint8_t data[CVE_PTR_SIZE + CVE_FDA_SIZE];
 	binder_size_t offs[2] = { 0, CVE_PTR_SIZE };
-	struct kb_reply r;
+	struct kbinder_reply r;
 	struct cve_txn x = {
 		.code = CVE_SG_SUM, .flags = flags, .data = data,
 		.size = sizeof(data), .offs = offs, .offs_size = sizeof(offs),
@@ -67,7 +67,7 @@ static void empty_at(struct fixture *f, const uint8_t *buf, size_t len,
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 5), 0);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 6), at);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 7), 0);	/* no fd in the receiver */
-	ASSERT_OK(kb_free_buffer(&f->t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&f->t, r.txn.data.ptr.buffer));
 }
 
 TEST(empty_fd_array_at_end_of_parent_is_accepted)
@@ -117,7 +117,7 @@ TEST(empty_fd_arrays_next_to_real_ones_work)
 	binder_size_t offs[5];
 	int32_t parent[4];
 	struct kbt_fd_snap before;
-	struct kb_reply r;
+	struct kbinder_reply r;
 	struct fixture f;
 	int pfd[2], i;
 	struct cve_txn x = {
@@ -148,7 +148,7 @@ TEST(empty_fd_arrays_next_to_real_ones_work)
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 14), 0);
 		/* the receiver got exactly the real array's two fds ... */
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 16), 2);
-		ASSERT_OK(kb_free_buffer(&f.t, r.txn.data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_free_buffer(&f.t, r.txn.data.ptr.buffer));
 		/* ... and the sender's table is as it was */
 		ASSERT_FDS_UNCHANGED(&before);
 	}
@@ -166,7 +166,7 @@ TEST(empty_fd_array_in_last_buffer_of_sg_area_is_accepted)
 	uint8_t data[2 * CVE_PTR_SIZE + CVE_FDA_SIZE];
 	binder_size_t offs[3] = { 0, CVE_PTR_SIZE, 2 * CVE_PTR_SIZE };
 	uint64_t a = 0x1111111111111111ull, b = 0x2222222222222222ull;
-	struct kb_reply r;
+	struct kbinder_reply r;
 	struct fixture f;
 	struct cve_txn x = {
 		.code = CVE_SG_SUM, .data = data, .size = sizeof(data),
@@ -183,6 +183,6 @@ TEST(empty_fd_array_in_last_buffer_of_sg_area_is_accepted)
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 6), cve_sum(&b, 8));
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 8), 0);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 10), 0);	/* no fd in the receiver */
-	ASSERT_OK(kb_free_buffer(&f.t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&f.t, r.txn.data.ptr.buffer));
 	down(&f);
 }

@@ -56,7 +56,7 @@ static inline void cve_write_txn(int fd, const struct cve_txn *x)
 	struct binder_transaction_data_sg sg;
 	struct binder_transaction_data *tr = &sg.transaction_data;
 	uint8_t wbuf[128];
-	struct kb_writer w;
+	struct kbinder_writer w;
 
 	memset(&sg, 0, sizeof(sg));
 	tr->target.handle = x->handle;
@@ -67,13 +67,13 @@ static inline void cve_write_txn(int fd, const struct cve_txn *x)
 	tr->data.ptr.buffer = (binder_uintptr_t)(uintptr_t)x->data;
 	tr->data.ptr.offsets = (binder_uintptr_t)(uintptr_t)x->offs;
 	sg.buffers_size = x->sg_size;
-	kb_writer_init(&w, wbuf, sizeof(wbuf));
+	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
 	if (x->sg)
-		kb_put_txn_sg(&w, x->reply ? BC_REPLY_SG : BC_TRANSACTION_SG, &sg);
+		kbinder_writer_put_txn_sg(&w, x->reply ? BC_REPLY_SG : BC_TRANSACTION_SG, &sg);
 	else
-		kb_put_txn(&w, x->reply ? BC_REPLY : BC_TRANSACTION, tr);
+		kbinder_writer_put_txn(&w, x->reply ? BC_REPLY : BC_TRANSACTION, tr);
 	ASSERT_OK(w.err);
-	ASSERT_OK(kb_write(fd, wbuf, w.len, NULL));
+	ASSERT_OK(kbinder_ioctl_write(fd, wbuf, w.len, NULL));
 }
 
 /**
@@ -81,15 +81,15 @@ static inline void cve_write_txn(int fd, const struct cve_txn *x)
  * BR_REPLY (kept in @reply if not NULL, else freed), BR_TRANSACTION_COMPLETE
  * for a one-way one, BR_FAILED_REPLY, BR_DEAD_REPLY or BR_FROZEN_REPLY.
  */
-static inline uint32_t cve_outcome(struct kb_thread *t, bool oneway,
-				   struct kb_reply *reply)
+static inline uint32_t cve_outcome(struct kbinder_thread *t, bool oneway,
+				   struct kbinder_reply *reply)
 {
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	if (reply)
 		memset(reply, 0, sizeof(*reply));
 	for (;;) {
-		ASSERT_OK(kb_next(t, &ret, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS));
 		switch (ret.cmd) {
 		case BR_NOOP:
 			continue;
@@ -102,7 +102,7 @@ static inline uint32_t cve_outcome(struct kb_thread *t, bool oneway,
 				reply->status = BR_REPLY;
 				reply->txn = ret.u.txn;
 			} else {
-				kb_free_buffer(t, ret.u.txn.data.ptr.buffer);
+				kbinder_thread_free_buffer(t, ret.u.txn.data.ptr.buffer);
 			}
 			return ret.cmd;
 		case BR_FAILED_REPLY:
@@ -116,9 +116,9 @@ static inline uint32_t cve_outcome(struct kb_thread *t, bool oneway,
 }
 
 /** cve_transact() - send @x and return its outcome (see cve_outcome()). */
-static inline uint32_t cve_transact(struct kb_thread *t,
+static inline uint32_t cve_transact(struct kbinder_thread *t,
 				    const struct cve_txn *x,
-				    struct kb_reply *reply)
+				    struct kbinder_reply *reply)
 {
 	cve_write_txn(t->fd, x);
 	return cve_outcome(t, x->flags & TF_ONE_WAY, reply);
@@ -133,9 +133,9 @@ static inline uint32_t cve_transact(struct kb_thread *t,
  * upstream driver refuses a fix-up whose parent buffer object sits at offset
  * 0, so valid trees are sent this way.
  */
-static inline uint32_t cve_transact_hdr(struct kb_thread *t,
+static inline uint32_t cve_transact_hdr(struct kbinder_thread *t,
 					const struct cve_txn *x,
-					struct kb_reply *reply)
+					struct kbinder_reply *reply)
 {
 	size_t n = x->offs_size / sizeof(binder_size_t), i;
 	uint8_t *data = calloc(1, CVE_HDR + x->size);
@@ -159,7 +159,7 @@ static inline uint32_t cve_transact_hdr(struct kb_thread *t,
 /** cve_status_name() - a printable outcome. */
 static inline const char *cve_status_name(uint32_t st)
 {
-	return kb_return_name(st);
+	return kbinder_return_name(st);
 }
 
 #define ASSERT_STATUS(got, want) do {					\
@@ -267,10 +267,10 @@ struct cve_looper_arg {
 static inline void *cve_looper(void *arg)
 {
 	struct cve_looper_arg *a = arg;
-	struct kb_thread t;
+	struct kbinder_thread t;
 
-	kb_thread_init(&t, a->fd);
-	if (kb_register_looper(&t))
+	kbinder_thread_init(&t, a->fd);
+	if (kbinder_thread_register_looper(&t))
 		return NULL;
 	kbt_serve(&t, a->s->k.fn, a->s->k.arg);
 	return NULL;
@@ -284,17 +284,17 @@ static inline void cve_server_main(void *arg)
 	};
 	struct cve_server *s = arg;
 	struct cve_looper_arg la = { s, -1 };
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	pthread_t th;
 	int i;
 
 	kbt_open_dev(&p, NULL, s->map_size ? s->map_size : KBT_MAP_SIZE);
 	la.fd = p.fd;
-	ASSERT_OK(kb_set_max_threads(p.fd, (uint32_t)s->threads));
+	ASSERT_OK(kbinder_ioctl_set_max_threads(p.fd, (uint32_t)s->threads));
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, &fds_ok));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	ASSERT_OK(kbt_fd_snapshot(&cve_srv_fds));
 	for (i = 0; i < s->threads; i++)
 		ASSERT_EQ(pthread_create(&th, NULL, cve_looper, &la), 0);
@@ -326,7 +326,7 @@ static inline void cve_server_start(struct cve_server *s, size_t map_size,
 }
 
 /** cve_server_stop() - quit the server (through @t) and reap it. */
-static inline void cve_server_stop(struct kb_thread *t, struct cve_server *s)
+static inline void cve_server_stop(struct kbinder_thread *t, struct cve_server *s)
 {
 	kbt_quit(t, 0);
 	ASSERT_CHILD_OK(s->k.pid);
@@ -374,43 +374,43 @@ static inline uint32_t cve_sum(const void *buf, size_t n)
  * the transaction's fd objects and arrays installed.
  */
 static inline void cve_sg_describe(const struct binder_transaction_data *tr,
-				   struct kb_parcel *reply)
+				   struct kbinder_parcel *reply)
 {
 	const uint8_t *data = kbt_txn_data(tr);
 	const binder_size_t *offs =
 		(const binder_size_t *)(uintptr_t)tr->data.ptr.offsets;
 	size_t i, n = tr->offsets_size / sizeof(binder_size_t);
 
-	kb_parcel_write_u32(reply, (uint32_t)n);
+	kbinder_parcel_write_u32(reply, (uint32_t)n);
 	for (i = 0; i < n; i++) {
 		struct binder_object_header hdr;
 		struct binder_buffer_object bo;
 		struct binder_fd_array_object fda;
 
 		memcpy(&hdr, data + offs[i], sizeof(hdr));
-		kb_parcel_write_u32(reply, hdr.type);
+		kbinder_parcel_write_u32(reply, hdr.type);
 		if (hdr.type == BINDER_TYPE_PTR) {
 			memcpy(&bo, data + offs[i], sizeof(bo));
-			kb_parcel_write_u32(reply, (uint32_t)bo.length);
-			kb_parcel_write_u32(reply,
+			kbinder_parcel_write_u32(reply, (uint32_t)bo.length);
+			kbinder_parcel_write_u32(reply,
 				cve_sum((const void *)(uintptr_t)bo.buffer,
 					bo.length));
 		} else if (hdr.type == BINDER_TYPE_FDA) {
 			memcpy(&fda, data + offs[i], sizeof(fda));
-			kb_parcel_write_u32(reply, (uint32_t)fda.num_fds);
-			kb_parcel_write_u32(reply, (uint32_t)fda.parent_offset);
+			kbinder_parcel_write_u32(reply, (uint32_t)fda.num_fds);
+			kbinder_parcel_write_u32(reply, (uint32_t)fda.parent_offset);
 		} else {
-			kb_parcel_write_u32(reply, 0);
-			kb_parcel_write_u32(reply, 0);
+			kbinder_parcel_write_u32(reply, 0);
+			kbinder_parcel_write_u32(reply, 0);
 		}
 	}
-	kb_parcel_write_u32(reply,
-			    (uint32_t)kbt_fd_changes_since(&cve_srv_fds, NULL));
+	kbinder_parcel_write_u32(reply,
+				 (uint32_t)kbt_fd_changes_since(&cve_srv_fds, NULL));
 }
 
-static inline int cve_registry_fn(struct kb_thread *t,
+static inline int cve_registry_fn(struct kbinder_thread *t,
 				  const struct binder_transaction_data *tr,
-				  struct kb_parcel *reply, void *arg)
+				  struct kbinder_parcel *reply, void *arg)
 {
 	struct flat_binder_object obj;
 	struct binder_node_info_for_ref info;
@@ -420,18 +420,18 @@ static inline int cve_registry_fn(struct kb_thread *t,
 	(void)arg;
 	switch (tr->code) {
 	case CVE_PING:
-		kb_parcel_write_u32(reply, CVE_PONG);
+		kbinder_parcel_write_u32(reply, CVE_PONG);
 		break;
 	case CVE_REG:
 		slot = kbt_txn_u32(tr, CVE_FLAT_SIZE / 4) % CVE_SLOTS;
 		kbt_txn_object(tr, 0, &obj);
 		EXPECT_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
 		if (cve_reg_used[slot]) {
-			kb_ref(t, BC_RELEASE, cve_reg_handle[slot]);
-			kb_ref(t, BC_DECREFS, cve_reg_handle[slot]);
+			kbinder_thread_ref(t, BC_RELEASE, cve_reg_handle[slot]);
+			kbinder_thread_ref(t, BC_DECREFS, cve_reg_handle[slot]);
 		}
-		EXPECT_OK(kb_ref(t, BC_INCREFS, obj.handle));
-		EXPECT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
+		EXPECT_OK(kbinder_thread_ref(t, BC_INCREFS, obj.handle));
+		EXPECT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
 		cve_reg_handle[slot] = obj.handle;
 		cve_reg_used[slot] = true;
 		break;
@@ -439,24 +439,24 @@ static inline int cve_registry_fn(struct kb_thread *t,
 		slot = kbt_txn_u32(tr, 0) % CVE_SLOTS;
 		if (!cve_reg_used[slot])
 			break;	/* empty reply: not registered (yet) */
-		kb_parcel_write_handle(reply, cve_reg_handle[slot], 0, false);
-		kb_parcel_write_u32(reply, cve_reg_handle[slot]);
+		kbinder_parcel_write_handle(reply, cve_reg_handle[slot], 0, false);
+		kbinder_parcel_write_u32(reply, cve_reg_handle[slot]);
 		break;
 	case CVE_INFO:
 		slot = kbt_txn_u32(tr, 0) % CVE_SLOTS;
 		memset(&info, 0, sizeof(info));
 		info.handle = cve_reg_handle[slot];
-		err = cve_reg_used[slot] ? kb_get_node_info_for_ref(t->fd, &info)
+		err = cve_reg_used[slot] ? kbinder_ioctl_node_info_for_ref(t->fd, &info)
 					 : -ENOENT;
-		kb_parcel_write_u32(reply, (uint32_t)err);
-		kb_parcel_write_u32(reply, info.strong_count);
-		kb_parcel_write_u32(reply, info.weak_count);
+		kbinder_parcel_write_u32(reply, (uint32_t)err);
+		kbinder_parcel_write_u32(reply, info.strong_count);
+		kbinder_parcel_write_u32(reply, info.weak_count);
 		break;
 	case CVE_DROP:
 		slot = kbt_txn_u32(tr, 0) % CVE_SLOTS;
 		if (cve_reg_used[slot]) {
-			EXPECT_OK(kb_ref(t, BC_RELEASE, cve_reg_handle[slot]));
-			EXPECT_OK(kb_ref(t, BC_DECREFS, cve_reg_handle[slot]));
+			EXPECT_OK(kbinder_thread_ref(t, BC_RELEASE, cve_reg_handle[slot]));
+			EXPECT_OK(kbinder_thread_ref(t, BC_DECREFS, cve_reg_handle[slot]));
 			cve_reg_used[slot] = false;
 		}
 		break;
@@ -493,25 +493,25 @@ static inline void cve_registry_start(struct cve_server *s)
 }
 
 /** cve_call_u32() - a sync call with one u32 argument; reply kept. */
-static inline void cve_call_u32(struct kb_thread *t, uint32_t handle,
-				uint32_t code, uint32_t v, struct kb_reply *r)
+static inline void cve_call_u32(struct kbinder_thread *t, uint32_t handle,
+				uint32_t code, uint32_t v, struct kbinder_reply *r)
 {
-	struct kb_parcel p;
+	struct kbinder_parcel p;
 
-	kb_parcel_init(&p);
-	kb_parcel_write_u32(&p, v);
+	kbinder_parcel_init(&p);
+	kbinder_parcel_write_u32(&p, v);
 	kbt_call(t, handle, code, &p, r);
-	kb_parcel_fini(&p);
+	kbinder_parcel_fini(&p);
 }
 
 /** cve_ping() - the registry (or any cve server) answers a ping. */
-static inline void cve_ping(struct kb_thread *t, uint32_t handle)
+static inline void cve_ping(struct kbinder_thread *t, uint32_t handle)
 {
-	struct kb_reply r;
+	struct kbinder_reply r;
 
 	cve_call_u32(t, handle, CVE_PING, 0, &r);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), CVE_PONG);
-	ASSERT_OK(kb_free_buffer(t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
 }
 
 /**
@@ -526,16 +526,16 @@ struct cve_info {
 	uint32_t weak;
 };
 
-static inline struct cve_info cve_info(struct kb_thread *t, uint32_t slot)
+static inline struct cve_info cve_info(struct kbinder_thread *t, uint32_t slot)
 {
 	struct cve_info i;
-	struct kb_reply r;
+	struct kbinder_reply r;
 
 	cve_call_u32(t, 0, CVE_INFO, slot, &r);
 	i.err = (int32_t)kbt_txn_u32(&r.txn, 0);
 	i.strong = kbt_txn_u32(&r.txn, 1);
 	i.weak = kbt_txn_u32(&r.txn, 2);
-	ASSERT_OK(kb_free_buffer(t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
 	return i;
 }
 
@@ -553,14 +553,14 @@ static inline struct cve_info cve_info(struct kb_thread *t, uint32_t slot)
  * the reply buffer (which holds the reference) is kept in @r.
  * Return: the handle, or -1 if the slot is empty.
  */
-static inline int64_t cve_get(struct kb_thread *t, uint32_t slot,
-			      struct kb_reply *r)
+static inline int64_t cve_get(struct kbinder_thread *t, uint32_t slot,
+			      struct kbinder_reply *r)
 {
 	struct flat_binder_object obj;
 
 	cve_call_u32(t, 0, CVE_GET, slot, r);
 	if (r->txn.offsets_size == 0) {
-		kb_free_buffer(t, r->txn.data.ptr.buffer);
+		kbinder_thread_free_buffer(t, r->txn.data.ptr.buffer);
 		return -1;
 	}
 	kbt_txn_object(&r->txn, 0, &obj);
@@ -569,17 +569,17 @@ static inline int64_t cve_get(struct kb_thread *t, uint32_t slot,
 }
 
 /** cve_registry_handle() - the registry's own number for @slot's handle. */
-static inline uint32_t cve_registry_handle(const struct kb_reply *get_reply)
+static inline uint32_t cve_registry_handle(const struct kbinder_reply *get_reply)
 {
 	return kbt_txn_u32(&get_reply->txn, CVE_FLAT_SIZE / 4);
 }
 
-static inline void cve_drop(struct kb_thread *t, uint32_t slot)
+static inline void cve_drop(struct kbinder_thread *t, uint32_t slot)
 {
-	struct kb_reply r;
+	struct kbinder_reply r;
 
 	cve_call_u32(t, 0, CVE_DROP, slot, &r);
-	ASSERT_OK(kb_free_buffer(t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
 }
 
 /* ---------------------------------------------------------------- */
@@ -612,7 +612,7 @@ struct cve_counts {
 	uint32_t transactions;
 };
 
-static inline void cve_owner_register(struct cve_owner *o, struct kb_thread *t)
+static inline void cve_owner_register(struct cve_owner *o, struct kbinder_thread *t)
 {
 	uint8_t data[CVE_FLAT_SIZE + 4];
 	binder_size_t off = 0;
@@ -633,7 +633,7 @@ static inline void cve_owner_register(struct cve_owner *o, struct kb_thread *t)
 }
 
 /* Count one event of the owner's node; serve transactions to it. */
-static inline void cve_owner_event(struct kb_thread *t, struct kb_return *ret,
+static inline void cve_owner_event(struct kbinder_thread *t, struct kbinder_return *ret,
 				   struct cve_counts *c)
 {
 	switch (ret->cmd) {
@@ -663,9 +663,9 @@ static inline void cve_owner_main(void *arg)
 {
 	struct cve_owner *o = arg;
 	struct cve_counts c;
-	struct kb_return ret;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	char cmd;
 
 	memset(&c, 0, sizeof(c));
@@ -677,23 +677,23 @@ static inline void cve_owner_main(void *arg)
 		kbt_recv(&o->chan, &cmd, 1, 60000);
 		_exit(0);
 	}
-	ASSERT_OK(kb_enter_looper(&t));
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	cve_owner_register(o, &t);
 	ASSERT_SIGNAL(&o->chan, 'R');
 	for (;;) {
-		while (kb_next(&t, &ret, 10) == 0)
+		while (kbinder_thread_next(&t, &ret, 10) == 0)
 			cve_owner_event(&t, &ret, &c);
 		if (kbt_recv(&o->chan, &cmd, 1, 10))
 			continue;
 		if (cmd == 'x')
 			break;
 		if (cmd == 'c') {
-			while (kb_next(&t, &ret, 50) == 0)
+			while (kbinder_thread_next(&t, &ret, 50) == 0)
 				cve_owner_event(&t, &ret, &c);
 			ASSERT_OK(kbt_send(&o->chan, &c, sizeof(c)));
 		}
 	}
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /** cve_owner_start() - fork an owner; returns once its node is registered. */
@@ -757,9 +757,9 @@ static inline void cve_owner_expect_released(struct cve_owner *o)
 struct cve_world {
 	struct cve_server r;
 	struct cve_owner o;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply get;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply get;
 	uint32_t h;
 	uint32_t rh;
 	struct cve_info info0;
@@ -787,18 +787,18 @@ static inline void cve_world_up(struct cve_world *w)
  * Drain the test thread's events (acking ref-count work) until it owns no
  * node any more (BINDER_GET_NODE_DEBUG_INFO finds none), for up to 3 s.
  */
-static inline void cve_expect_no_nodes(struct kb_thread *t)
+static inline void cve_expect_no_nodes(struct kbinder_thread *t)
 {
 	int64_t deadline = kbt_now_ms() + 3000;
 	struct binder_node_debug_info info;
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	for (;;) {
-		while (kb_next(t, &ret, 20) == 0)
+		while (kbinder_thread_next(t, &ret, 20) == 0)
 			if (ret.cmd != BR_NOOP)
 				kbt_default_event(t, &ret, NULL);
 		memset(&info, 0, sizeof(info));
-		ASSERT_OK(kb_get_node_debug_info(t->fd, &info));
+		ASSERT_OK(kbinder_ioctl_node_debug_info(t->fd, &info));
 		if (info.ptr == 0)
 			return;
 		if (kbt_now_ms() >= deadline)
@@ -825,12 +825,12 @@ static inline void cve_world_check_down(struct cve_world *w)
 			 "owner told to release its node too early: release %u decrefs %u",
 			 c.release, c.decrefs);
 	cve_ping(&w->t, 0);
-	ASSERT_OK(kb_free_buffer(&w->t, w->get.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&w->t, w->get.txn.data.ptr.buffer));
 	cve_drop(&w->t, 0);
 	cve_owner_expect_released(&w->o);
 	cve_owner_stop(&w->o);
 	cve_server_stop(&w->t, &w->r);
-	kb_close(&w->p);
+	kbinder_proc_close(&w->p);
 }
 
 /* ---------------------------------------------------------------- */

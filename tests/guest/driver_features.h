@@ -71,8 +71,8 @@ static inline int kbt_feature_freeze(int fd, pid_t pid, bool enable)
 static inline bool kbt_probe_pending_frozen(void)
 {
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint32_t status = 0;
 
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
@@ -96,29 +96,29 @@ static inline bool kbt_probe_freeze_notification(void)
 		BC_CLEAR_FREEZE_NOTIFICATION, { 0, 0xfea7 },
 	};
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int ret;
 
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
-	ret = kb_write(p.fd, &req, sizeof(req), NULL);
+	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
+	ret = kbinder_ioctl_write(p.fd, &req, sizeof(req), NULL);
 	if (ret != -EINVAL)
 		ASSERT_OK(ret);
 	/* What it queued is read (and acknowledged) during the quit. */
 	if (!ret)
-		ASSERT_OK(kb_write(p.fd, &clr, sizeof(clr), NULL));
+		ASSERT_OK(kbinder_ioctl_write(p.fd, &clr, sizeof(clr), NULL));
 	kbt_stop_with_client(&t, &s, &p);
 	return !ret;
 }
 
 static inline bool kbt_probe_transaction_report(void)
 {
-	struct kb_report_listener l;
-	int ret = kb_report_open(&l);
+	struct kbinder_report_listener l;
+	int ret = kbinder_report_open(&l);
 
 	if (!ret)
-		kb_report_close(&l);
+		kbinder_report_close(&l);
 	return !ret;
 }
 

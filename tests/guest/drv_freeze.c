@@ -35,8 +35,8 @@ TEST(frozen_target_refuses_sync_and_queues_oneway)
 				 BR_TRANSACTION_COMPLETE;
 	struct binder_frozen_status_info info;
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_REPLY);
@@ -62,8 +62,8 @@ enum { CODE_HOLD = 2 };
 static int held_pipe[2];	/* the server writes a byte once it holds the call */
 static int release_pipe[2];	/* a byte here lets it reply */
 
-static int hold_handler(struct kb_thread *t, const struct binder_transaction_data *tr,
-			struct kb_parcel *reply, void *arg)
+static int hold_handler(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+			struct kbinder_parcel *reply, void *arg)
 {
 	char c = 'H';
 
@@ -79,13 +79,13 @@ static int hold_handler(struct kb_thread *t, const struct binder_transaction_dat
 
 static void held_caller(void *arg)
 {
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	(void)arg;
 	kbt_client(&p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HOLD, NULL, 0), BR_REPLY);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static void release_later(void *arg)
@@ -105,8 +105,8 @@ static void release_later(void *arg)
 TEST(freeze_with_a_pending_sync_call_gives_eagain_or_waits_for_it)
 {
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int64_t start, took;
 	pid_t caller_pid, releaser;
 	char c;

@@ -46,14 +46,14 @@ static int write_hc(int fd, uint32_t cmd, uint32_t handle, uint64_t cookie)
 {
 	struct hc_cmd c = { .cmd = cmd, .hc = { handle, cookie } };
 
-	return kb_write(fd, &c, sizeof(c), NULL);
+	return kbinder_ioctl_write(fd, &c, sizeof(c), NULL);
 }
 
 static int write_cookie(int fd, uint32_t cmd, uint64_t cookie)
 {
 	struct cookie_cmd c = { .cmd = cmd, .cookie = cookie };
 
-	return kb_write(fd, &c, sizeof(c), NULL);
+	return kbinder_ioctl_write(fd, &c, sizeof(c), NULL);
 }
 
 /*
@@ -82,7 +82,7 @@ static uint32_t next_event(int fd, void *payload, size_t size, int ms)
 		len = pos = 0;
 		if (poll(&pfd, 1, ms) <= 0)
 			return 0;
-		ASSERT_OK(kb_read(fd, buf, sizeof(buf), &len));
+		ASSERT_OK(kbinder_ioctl_read(fd, buf, sizeof(buf), &len));
 	}
 }
 
@@ -102,14 +102,14 @@ TEST(freeze_notification_reports_state_changes)
 {
 	binder_uintptr_t cookie = 0;
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint32_t dummy;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
-	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, 0));
+	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
+	ASSERT_OK(kbinder_thread_ref(&t, BC_ACQUIRE, 0));
 
 	/* The current state comes at once. */
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
@@ -144,8 +144,8 @@ TEST(freeze_notification_reports_state_changes)
 	ASSERT_OK(freeze(p.fd, s.pid, false));
 	ASSERT_EQ(next_event(p.fd, &dummy, sizeof(dummy), 200), 0);
 
-	ASSERT_OK(kb_ref(&t, BC_RELEASE, 0));
-	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
+	ASSERT_OK(kbinder_thread_ref(&t, BC_RELEASE, 0));
+	ASSERT_OK(kbinder_thread_ref(&t, BC_DECREFS, 0));
 	kbt_stop_with_client(&t, &s, &p);
 }
 
@@ -153,12 +153,12 @@ TEST(freeze_notification_cleared_while_sent_completes_after_done)
 {
 	binder_uintptr_t cookie = 0;
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
+	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
 	expect_frozen_binder(p.fd, 0);
 	ASSERT_OK(write_hc(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
@@ -167,19 +167,19 @@ TEST(freeze_notification_cleared_while_sent_completes_after_done)
 	ASSERT_EQ(next_event(p.fd, &cookie, sizeof(cookie), KBT_WAIT_MS),
 		  BR_CLEAR_FREEZE_NOTIFICATION_DONE);
 	EXPECT_EQ(cookie, COOKIE);
-	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
+	ASSERT_OK(kbinder_thread_ref(&t, BC_DECREFS, 0));
 	kbt_stop_with_client(&t, &s, &p);
 }
 
 TEST(freeze_notification_left_pending_is_freed_at_exit)
 {
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
+	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
 	/* One delivered and never acknowledged, one change queued behind. */
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
 	expect_frozen_binder(p.fd, 0);
@@ -192,12 +192,12 @@ TEST(freeze_notification_left_pending_is_freed_at_exit)
 TEST(freeze_notification_cleared_but_unacknowledged_is_freed_at_exit)
 {
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
+	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
 	expect_frozen_binder(p.fd, 0);
 	/* The note now belongs to the delivered list, not to the ref. */
@@ -208,12 +208,12 @@ TEST(freeze_notification_cleared_but_unacknowledged_is_freed_at_exit)
 TEST(freeze_notification_never_read_is_freed_at_exit)
 {
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
 	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
+	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
 	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
 	/* Queued on the process, never read: the server quits from here. */
 	kbt_stop_with_client(&t, &s, &p);

@@ -43,9 +43,9 @@ static void expect_fd_object(const struct binder_transaction_data *tr,
 static void send_eventfd(void *arg)
 {
 	struct kbt_fd_snap before;
-	struct kb_parcel data;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_parcel data;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint64_t one = EFD_COUNT;
 	int efd = eventfd(0, EFD_CLOEXEC);
 
@@ -53,16 +53,16 @@ static void send_eventfd(void *arg)
 	ASSERT_GE(efd, 0);
 	ASSERT_EQ(write(efd, &one, sizeof(one)), sizeof(one));
 	kbt_client(&p, &t);
-	kb_parcel_init(&data);
-	kb_parcel_write_fd(&data, efd, FD_COOKIE);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_fd(&data, efd, FD_COOKIE);
 	ASSERT_OK(kbt_fd_snapshot(&before));
 	ASSERT_EQ(kbt_call_status(&t, 0, 2, &data, 0), BR_REPLY);
 	/* the sender keeps its fd and gets none */
 	ASSERT_FDS_UNCHANGED(&before);
 	kbt_fd_snap_free(&before);
-	kb_parcel_fini(&data);
+	kbinder_parcel_fini(&data);
 	close(efd);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(received_fd_is_the_senders_file_and_outlives_the_buffer)
@@ -73,20 +73,20 @@ TEST(received_fd_is_the_senders_file_and_outlives_the_buffer)
 	};
 	struct binder_fd_object fdo;
 	struct kbt_fd_snap before;
-	struct kb_return ret;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	pid_t c;
 
 	kbt_manager(&p, &t, &accepts_fds);
 	ASSERT_OK(kbt_fd_snapshot(&before));
 	c = kbt_fork(send_eventfd, NULL);
-	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
-			      NULL, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
+					  NULL, KBT_WAIT_MS));
 	expect_fd_object(&ret.u.txn, &fdo);
 	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
-	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
 	/* freeing the buffer and the sender's exit leave the fd ours */
 	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
@@ -94,13 +94,13 @@ TEST(received_fd_is_the_senders_file_and_outlives_the_buffer)
 	close((int)fdo.fd);
 	ASSERT_FDS_UNCHANGED(&before);
 	kbt_fd_snap_free(&before);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* The server replies with a fresh eventfd (counter EFD_COUNT), then closes it. */
-static int reply_with_eventfd(struct kb_thread *t,
+static int reply_with_eventfd(struct kbinder_thread *t,
 			      const struct binder_transaction_data *tr,
-			      struct kb_parcel *reply, void *arg)
+			      struct kbinder_parcel *reply, void *arg)
 {
 	uint64_t n = EFD_COUNT;
 	int efd, err;
@@ -111,9 +111,9 @@ static int reply_with_eventfd(struct kb_thread *t,
 	efd = eventfd(0, EFD_CLOEXEC);
 	ASSERT_GE(efd, 0);
 	ASSERT_EQ(write(efd, &n, sizeof(n)), sizeof(n));
-	kb_parcel_write_fd(reply, efd, FD_COOKIE);
+	kbinder_parcel_write_fd(reply, efd, FD_COOKIE);
 	/* refused (caller without TF_ACCEPT_FDS): the replier hears nothing */
-	err = kb_send_reply(t, reply, 0, KBT_WAIT_MS);
+	err = kbinder_thread_reply(t, reply, 0, KBT_WAIT_MS);
 	EXPECT_OK(err);
 	close(efd);
 	return KBT_REPLIED;
@@ -124,18 +124,18 @@ TEST(fd_in_reply_reaches_the_caller_that_accepts_fds)
 	struct binder_fd_object fdo;
 	struct kbt_fd_snap before;
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
-	struct kb_reply r;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
+	struct kbinder_reply r;
 
 	kbt_start_with_client(&s, reply_with_eventfd, NULL, &p, &t);
 	ASSERT_OK(kbt_fd_snapshot(&before));
-	ASSERT_OK(kb_transact(&t, 0, CODE_FD_IN_REPLY, NULL, TF_ACCEPT_FDS,
-			      &r, kbt_default_event, NULL, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_transact(&t, 0, CODE_FD_IN_REPLY, NULL, TF_ACCEPT_FDS,
+					  &r, kbt_default_event, NULL, KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_REPLY);
 	expect_fd_object(&r.txn, &fdo);
 	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
 	expect_eventfd_holds((int)fdo.fd, EFD_COUNT);
 	close((int)fdo.fd);
@@ -148,8 +148,8 @@ TEST(fd_in_reply_to_a_caller_refusing_fds_fails_and_installs_nothing)
 {
 	struct kbt_fd_snap before;
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	kbt_start_with_client(&s, reply_with_eventfd, NULL, &p, &t);
 	ASSERT_OK(kbt_fd_snapshot(&before));

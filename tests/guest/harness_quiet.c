@@ -15,22 +15,22 @@
 /* A "binder thread" on /dev/null: every read is an error (ENOTTY). */
 static void demo_error_is_not_silence(void)
 {
-	struct kb_thread t;
+	struct kbinder_thread t;
 	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	ASSERT_GE(fd, 0);
-	kb_thread_init(&t, fd);
+	kbinder_thread_init(&t, fd);
 	ASSERT_EQ(kbt_no_event(&t, 200), 0);
 	close(fd);
 }
 
 static void demo_error_is_not_silence_for_no_work(void)
 {
-	struct kb_thread t;
+	struct kbinder_thread t;
 	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	ASSERT_GE(fd, 0);
-	kb_thread_init(&t, fd);
+	kbinder_thread_init(&t, fd);
 	ASSERT_EQ(kbt_no_work(&t, 200), 0);
 	close(fd);
 }
@@ -38,13 +38,13 @@ static void demo_error_is_not_silence_for_no_work(void)
 /* A real, idle binder thread: quiet. */
 static void demo_quiet_is_silence(void)
 {
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	kbt_client(&p, &t);
 	ASSERT_EQ(kbt_no_event(&t, 200), 0);
 	ASSERT_EQ(kbt_no_work(&t, 200), 0);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static struct kbt_test demos[] = {

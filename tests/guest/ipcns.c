@@ -32,31 +32,31 @@ static bool isolated(void)
 	return c == 'Y';
 }
 
-static int reply_with(struct kb_thread *t,
+static int reply_with(struct kbinder_thread *t,
 		      const struct binder_transaction_data *tr,
-		      struct kb_parcel *reply, void *arg)
+		      struct kbinder_parcel *reply, void *arg)
 {
 	(void)t;
 	(void)tr;
-	kb_parcel_write_u32(reply, (uint32_t)(uintptr_t)arg);
+	kbinder_parcel_write_u32(reply, (uint32_t)(uintptr_t)arg);
 	return KBT_REPLY;
 }
 
 /* Call handle 0 of $BINDER_DEVICE: the status, the answer in @value. */
 static uint32_t call_mgr(uint32_t *value)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 
 	kbt_client(&p, &t);
-	ASSERT_OK(kb_transact(&t, 0, 1, NULL, 0, &r, kbt_default_event, NULL,
-			      KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_transact(&t, 0, 1, NULL, 0, &r, kbt_default_event, NULL,
+					  KBT_WAIT_MS));
 	if (r.status == BR_REPLY) {
 		*value = kbt_txn_u32(&r.txn, 0);
-		ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	}
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	return r.status;
 }
 
@@ -67,8 +67,8 @@ static uint32_t call_mgr(uint32_t *value)
 static void namespace_main(void *arg)
 {
 	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	uint32_t v = 0;
 
 	(void)arg;
@@ -79,7 +79,7 @@ static void namespace_main(void *arg)
 	ASSERT_EQ(v, 0x1bc);
 	kbt_client(&p, &t);
 	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* The same, with worlds shared: the host's manager answers. */
@@ -101,8 +101,8 @@ TEST(ipc_namespaces_are_separate_worlds)
 {
 	bool iso = isolated();
 	struct kbt_server host;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	uint32_t v = 0;
 
 	kbt_start_ctxmgr(&host, reply_with, (void *)0x4057);
@@ -113,21 +113,21 @@ TEST(ipc_namespaces_are_separate_worlds)
 	ASSERT_EQ(v, 0x4057);
 	kbt_client(&p, &t);
 	kbt_stop_ctxmgr(&t, &host);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static void open_in_new_namespace(void *arg)
 {
 	long base = (long)(intptr_t)arg;
-	struct kb_proc a, b;
+	struct kbinder_proc a, b;
 
 	ASSERT_EQ(unshare(CLONE_NEWIPC), 0);
 	kbt_open(&a);
 	ASSERT_EQ(kbt_live("contexts"), base + 1);
 	kbt_open(&b);				/* the same world */
 	ASSERT_EQ(kbt_live("contexts"), base + 1);
-	kb_close(&a);
-	kb_close(&b);
+	kbinder_proc_close(&a);
+	kbinder_proc_close(&b);
 }
 
 /* A namespace's world is made on its first open and freed after its last. */

@@ -64,15 +64,15 @@ static void *waiter_main(void *arg)
 static void call_the_manager(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 
 	kbt_wait(chan, 'G', KBT_WAIT_MS);
 	kbt_client(&p, &t);
-	ASSERT_OK(kb_transact(&t, 0, CALL_CODE, NULL, TF_ONE_WAY, &r, NULL, NULL,
-			      KBT_WAIT_MS));
-	kb_close(&p);
+	ASSERT_OK(kbinder_thread_transact(&t, 0, CALL_CODE, NULL, TF_ONE_WAY, &r, NULL, NULL,
+					  KBT_WAIT_MS));
+	kbinder_proc_close(&p);
 }
 
 static int allow_high_fds(void)

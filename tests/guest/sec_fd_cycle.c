@@ -88,23 +88,23 @@ static int make_carrier(enum carrier kind, int fd)
 }
 
 /* A one-way call to @handle with @kind carrying the binder file @fd. */
-static void send_carrier_of(struct kb_thread *t, uint32_t handle,
+static void send_carrier_of(struct kbinder_thread *t, uint32_t handle,
 			    enum carrier kind, int fd)
 {
-	struct kb_parcel data;
+	struct kbinder_parcel data;
 	int carrier = make_carrier(kind, fd);
 
 	ASSERT_GE(carrier, 0);
-	kb_parcel_init(&data);
-	kb_parcel_write_fd(&data, carrier, 0);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_fd(&data, carrier, 0);
 	ASSERT_EQ(kbt_call_status(t, handle, CODE_CARRY, &data, TF_ONE_WAY),
 		  BR_TRANSACTION_COMPLETE);
-	kb_parcel_fini(&data);
+	kbinder_parcel_fini(&data);
 	close(carrier);
 }
 
 /* A one-way call to @handle with @kind carrying our own binder fd. */
-static void send_carrier(struct kb_thread *t, uint32_t handle,
+static void send_carrier(struct kbinder_thread *t, uint32_t handle,
 			 enum carrier kind)
 {
 	send_carrier_of(t, handle, kind, t->fd);
@@ -114,9 +114,9 @@ static void send_carrier(struct kb_thread *t, uint32_t handle,
  * The manager Q: on SETUP it takes the caller's node, sends it a carrier
  * of Q's binder fd, replies, and never reads again (until killed).
  */
-static int q_handler(struct kb_thread *t,
+static int q_handler(struct kbinder_thread *t,
 		     const struct binder_transaction_data *tr,
-		     struct kb_parcel *reply, void *arg)
+		     struct kbinder_parcel *reply, void *arg)
 {
 	enum carrier kind = *(enum carrier *)arg;
 	struct flat_binder_object obj;
@@ -124,10 +124,10 @@ static int q_handler(struct kb_thread *t,
 	if (tr->code != CODE_SETUP)
 		return KBT_REPLY;
 	kbt_txn_object(tr, 0, &obj);
-	ASSERT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
+	ASSERT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
 	send_carrier(t, obj.handle, kind);
-	kb_parcel_write_u32(reply, 1);
-	ASSERT_OK(kb_send_reply(t, reply, 0, KBT_WAIT_MS));
+	kbinder_parcel_write_u32(reply, 1);
+	ASSERT_OK(kbinder_thread_reply(t, reply, 0, KBT_WAIT_MS));
 	for (;;)
 		pause();
 	return KBT_REPLIED;
@@ -143,18 +143,18 @@ struct p_args {
 static void p_main(void *arg)
 {
 	struct p_args *a = arg;
-	struct kb_parcel data;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_parcel data;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 
 	kbt_client(&p, &t);
-	kb_parcel_init(&data);
-	kb_parcel_write_binder(&data, NODE_PTR, 0,
-			       FLAT_BINDER_FLAG_ACCEPTS_FDS, false);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_binder(&data, NODE_PTR, 0,
+				    FLAT_BINDER_FLAG_ACCEPTS_FDS, false);
 	kbt_call(&t, 0, CODE_SETUP, &data, &r);
-	kb_parcel_fini(&data);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&data);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	send_carrier(&t, 0, a->kind);
 	if (a->unmap)
 		ASSERT_OK(munmap(p.map, p.map_size));
@@ -242,8 +242,8 @@ static void self_cycle_main(void *arg)
 		.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS,
 	};
 	struct kbt_chan *chan = arg;
-	struct kb_proc mgr, p;
-	struct kb_thread t;
+	struct kbinder_proc mgr, p;
+	struct kbinder_thread t;
 
 	kbt_open(&mgr);
 	ASSERT_OK(kbt_become_ctxmgr(mgr.fd, &ext));

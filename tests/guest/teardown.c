@@ -12,41 +12,41 @@
 #include <signal.h>
 #include <stdio.h>
 
-static int keeper(struct kb_thread *t, const struct binder_transaction_data *tr,
-		  struct kb_parcel *reply, void *arg)
+static int keeper(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		  struct kbinder_parcel *reply, void *arg)
 {
 	struct flat_binder_object obj;
 
 	(void)arg;
 	if (tr->offsets_size) {
 		kbt_txn_object(tr, 0, &obj);
-		EXPECT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
-		EXPECT_OK(kb_request_death(t, obj.handle, 0x99));
+		EXPECT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
+		EXPECT_OK(kbinder_thread_request_death(t, obj.handle, 0x99));
 	}
 	if (tr->code == 3)	/* hang in the call: a transaction in flight */
 		for (;;)
 			pause();
-	kb_parcel_write_u32(reply, 1);
+	kbinder_parcel_write_u32(reply, 1);
 	return tr->code == 2 ? KBT_KEPT : KBT_REPLY;	/* 2: keep the buffer */
 }
 
 static void busy_client(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_parcel data;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
 	int i;
 
 	kbt_client(&p, &t);
-	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, 0));
-	ASSERT_OK(kb_request_death(&t, 0, 0x42));
-	kb_parcel_init(&data);
+	ASSERT_OK(kbinder_thread_ref(&t, BC_ACQUIRE, 0));
+	ASSERT_OK(kbinder_thread_request_death(&t, 0, 0x42));
+	kbinder_parcel_init(&data);
 	for (i = 0; i < 8; i++) {
-		kb_parcel_reset(&data);
-		kb_parcel_write_binder(&data, 0x1000 + i, i, 0, false);
-		kb_parcel_write(&data, "payload", 7);
+		kbinder_parcel_reset(&data);
+		kbinder_parcel_write_binder(&data, 0x1000 + i, i, 0, false);
+		kbinder_parcel_write(&data, "payload", 7);
 		kbt_call(&t, 0, 2, &data, &r);	/* the server keeps these */
 		/* and we keep the replies */
 	}
@@ -55,7 +55,7 @@ static void busy_client(void *arg)
 			  BR_TRANSACTION_COMPLETE);
 	ASSERT_SIGNAL(chan, 'S');
 	/* a call the server never answers */
-	kb_transact(&t, 0, 3, &data, 0, &r, NULL, NULL, -1);
+	kbinder_thread_transact(&t, 0, 3, &data, 0, &r, NULL, NULL, -1);
 	/* (or answers BR_DEAD_REPLY when killed first): hold everything
 	 * until this process is killed too
 	 */

@@ -118,12 +118,12 @@ int aosp_encode(struct kbinder_parcel *p, const struct kbinder_wire *w,
  * null), the first String to @str. 0, or -EBADMSG with the cursor
  * anywhere.
  */
-int aosp_decode(struct kbinder_parcel_view *v, const struct kbinder_wire *w,
+int aosp_decode(struct kbinder_view *v, const struct kbinder_wire *w,
 		const char *type, int col, uint32_t *binder, char *str,
 		size_t str_size);
 
 /** aosp_view_of() - a view over @p as its receiver sees it. */
-void aosp_view_of(struct kbinder_parcel *p, struct kbinder_parcel_view *v);
+void aosp_view_of(struct kbinder_parcel *p, struct kbinder_view *v);
 /** aosp_same_parcel() - the same bytes and object offsets. */
 bool aosp_same_parcel(const struct kbinder_parcel *a, const struct kbinder_parcel *b);
 

@@ -5,7 +5,7 @@
 # Each test links only the library unit it tests, so no driver is needed.
 
 LIB_HOST_BIN := build/host
-LIB_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib/include/legacy \
+LIB_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-Iinclude/uapi -Ilib/include -Ilib/src -Itests/host
 LIB_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h \
 	tests/host/lib_check.h include/uapi/linux/android/*.h)
@@ -54,7 +54,7 @@ COMPAT32_OK := $(shell printf 'int main(void){return 0;}\n' | \
 COMPAT32_SUITES := context_mgr death errors fds fileops looper nested oneway \
 	refcount sg transaction
 COMPAT32_DIR := build/guest32
-COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror -DKBINDER_LEGACY_NAMES -Ilib/include/legacy \
+COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-Iinclude/uapi -Ilib/include -Itests/guest
 COMPAT32_LIB_OBJS := $(patsubst lib/src/%.c,$(COMPAT32_DIR)/lib/%.o,$(wildcard lib/src/*.c))
 COMPAT32_BINS := $(if $(COMPAT32_OK),$(patsubst %,build/guest/bin/compat32_%,$(COMPAT32_SUITES)))

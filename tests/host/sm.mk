@@ -16,7 +16,7 @@ SM_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h lib/src/*.c \
 
 $(SM_HOST_BIN)/sm_tables: tests/host/sm_tables.c tests/host/aosp_data.c tests/host/aosp_data.h $(SM_HOST_DEPS)
 	@mkdir -p $(@D)
-	$(CC) -Ilib/include/legacy $(SM_HOST_CFLAGS) -o $@ tests/host/sm_tables.c tests/host/aosp_data.c \
+	$(CC) $(SM_HOST_CFLAGS) -o $@ tests/host/sm_tables.c tests/host/aosp_data.c \
 		$(wildcard lib/src/*.c)
 
 .PHONY: host-sm-tables-check
@@ -33,7 +33,7 @@ SM_DISPATCH_UNITS := lib/src/android.c lib/src/parcel.c lib/src/servicemanager.c
 $(SM_HOST_BIN)/sm_dispatch: tests/host/sm_dispatch.c tests/host/aosp_data.c \
 		tests/host/aosp_data.h $(SM_HOST_DEPS)
 	@mkdir -p $(@D)
-	$(CC) -Ilib/include/legacy $(SM_HOST_CFLAGS) -o $@ tests/host/sm_dispatch.c \
+	$(CC) $(SM_HOST_CFLAGS) -o $@ tests/host/sm_dispatch.c \
 		tests/host/aosp_data.c $(SM_DISPATCH_UNITS)
 
 .PHONY: host-sm-dispatch-check

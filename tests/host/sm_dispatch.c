@@ -17,6 +17,7 @@
  *
  *	build/host/sm_dispatch [DATA]
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "aosp_data.h"

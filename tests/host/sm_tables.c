@@ -321,7 +321,7 @@ static void check_service_value(struct aosp_check *c, const struct aosp_release 
 				const char *type, int layout, const struct aosp_sample *v)
 {
 	struct kbinder_parcel aosp, ours;
-	struct kbinder_parcel_view view;
+	struct kbinder_view view;
 	struct kbinder_sm_service got;
 	int err;
 
