@@ -100,7 +100,9 @@ VM_TIMEOUT ?= 900
 JOBS ?= 2
 
 CC ?= gcc
-USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude/uapi -Ilib/include
+# (-Iinclude: the in-tree headers beside the UAPI ones, e.g.
+# <kbinder/binder_cmds.h>, the one list of the protocol codes)
+USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude/uapi -Iinclude -Ilib/include
 STATIC_LDFLAGS := -static -pthread
 
 # ---------------------------------------------------------------- module
@@ -161,7 +163,8 @@ LIB_MAP := lib/libkbinder.map
 LIB_SOURCES := $(wildcard lib/src/*.c)
 LIB_OBJECTS := $(patsubst lib/src/%.c,$(BUILD)/lib/%.o,$(LIB_SOURCES))
 LIB_PIC_OBJECTS := $(patsubst lib/src/%.c,$(BUILD)/lib/pic/%.o,$(LIB_SOURCES))
-LIB_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h include/uapi/linux/android/*.h)
+LIB_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h include/uapi/linux/android/*.h \
+	include/kbinder/*.h)
 LIB_CFLAGS := $(USER_CFLAGS) -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Ilib/src \
 	-fvisibility=hidden
 # The public headers that make install copies.

@@ -6,8 +6,8 @@
 
 LIB_HOST_BIN := build/host
 LIB_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
-	-Iinclude/uapi -Ilib/include -Ilib/src -Itests/host
-LIB_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h \
+	-Iinclude/uapi -Iinclude -Ilib/include -Ilib/src -Itests/host
+LIB_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h include/kbinder/*.h \
 	tests/host/lib_check.h include/uapi/linux/android/*.h)
 LIB_HOST_TESTS := $(LIB_HOST_BIN)/lib_writer $(LIB_HOST_BIN)/lib_reader \
 	$(LIB_HOST_BIN)/lib_parcel $(LIB_HOST_BIN)/lib_report \
@@ -55,11 +55,11 @@ COMPAT32_SUITES := context_mgr death errors fds fileops looper nested oneway \
 	refcount sg transaction
 COMPAT32_DIR := build/guest32
 COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror \
-	-Iinclude/uapi -Ilib/include -Itests/guest
+	-Iinclude/uapi -Iinclude -Ilib/include -Itests/guest
 COMPAT32_LIB_OBJS := $(patsubst lib/src/%.c,$(COMPAT32_DIR)/lib/%.o,$(wildcard lib/src/*.c))
 COMPAT32_BINS := $(if $(COMPAT32_OK),$(patsubst %,build/guest/bin/compat32_%,$(COMPAT32_SUITES)))
 COMPAT32_DEPS := $(wildcard tests/guest/*.h lib/include/kbinder/*.h lib/src/*.h \
-	include/uapi/linux/android/*.h)
+	include/uapi/linux/android/*.h include/kbinder/*.h)
 
 $(COMPAT32_DIR)/lib/%.o: lib/src/%.c $(COMPAT32_DEPS)
 	@mkdir -p $(@D)

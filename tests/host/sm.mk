@@ -10,8 +10,8 @@ SM_HOST_BIN := build/host
 SM_HOST_DATA := tests/host/data/aosp/servicemanager.tab
 SM_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
-	-Iinclude/uapi -Ilib/include -Ilib/src -Itests/host
-SM_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h lib/src/*.c \
+	-Iinclude/uapi -Iinclude -Ilib/include -Ilib/src -Itests/host
+SM_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h lib/src/*.c include/kbinder/*.h \
 	include/uapi/linux/android/*.h)
 
 $(SM_HOST_BIN)/sm_tables: tests/host/sm_tables.c tests/host/aosp_data.c tests/host/aosp_data.h $(SM_HOST_DEPS)
