@@ -131,6 +131,42 @@ void kbt_call(struct kbinder_thread *t, uint32_t handle,
 	      uint32_t code, const struct kbinder_parcel *data,
 	      struct kbinder_reply *reply);
 
+/**
+ * struct kbt_oneway_call - what kbt_oneway_caller() does: once @chan says
+ * 'G', open a client and, @delay_ms later, make one one-way call @code to
+ * handle 0 (the context manager).
+ */
+struct kbt_oneway_call {
+	struct kbt_chan *chan;
+	uint32_t code;
+	int delay_ms;
+};
+/** kbt_oneway_caller() - a child's function: kbt_fork(kbt_oneway_caller, &call). */
+void kbt_oneway_caller(void *arg);
+
+/** KBT_NO_HANDLE - kbt_keep_sent_handle() when the call carried no object. */
+#define KBT_NO_HANDLE ((uint32_t)-1)
+/**
+ * kbt_keep_sent_handle() - if @tr carries an object (a handle), take a
+ * strong reference on it that the receiving process keeps.
+ * Return: the handle, or KBT_NO_HANDLE.
+ */
+uint32_t kbt_keep_sent_handle(struct kbinder_thread *t,
+			      const struct binder_transaction_data *tr);
+/**
+ * kbt_keeper() - a kbt_handler_fn that keeps a strong reference on every
+ * handle it is sent (kbt_keep_sent_handle()) and replies u32 1.
+ */
+int kbt_keeper(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+	       struct kbinder_parcel *reply, void *arg);
+/**
+ * kbt_deaf_manager() - a child's function (kbt_fork(kbt_deaf_manager,
+ * chan)): a context manager with a 4 MiB mapping that never reads, so
+ * one-way calls to it pile up; it says 'R' on @chan once it is the
+ * manager and leaves when @chan says anything (or in 10 minutes).
+ */
+void kbt_deaf_manager(void *chan);
+
 /** kbt_call_status() - a call whose outcome code is returned. */
 uint32_t kbt_call_status(struct kbinder_thread *t, uint32_t handle,
 			 uint32_t code,
@@ -191,6 +227,55 @@ uint32_t kbt_no_event_at(const char *file, int line,
 uint32_t kbt_no_work_at(const char *file, int line,
 			struct kbinder_thread *t, int ms);
 #define kbt_no_work(t, ms) kbt_no_work_at(__FILE__, __LINE__, (t), (ms))
+
+/* ---- raw transactions (fixtures/raw.c) ---- */
+
+/**
+ * struct kbt_txn - one raw transaction, sent as written.
+ * @handle, @code, @flags: as in binder_transaction_data
+ * @data, @size:           payload (may be NULL/0)
+ * @offs, @offs_size:      offsets array and its size in bytes (any value)
+ * @sg:                    send BC_TRANSACTION_SG with @sg_size extra bytes
+ * @reply:                 send it as BC_REPLY (BC_REPLY_SG)
+ */
+struct kbt_txn {
+	uint32_t handle;
+	uint32_t code;
+	uint32_t flags;
+	const void *data;
+	size_t size;
+	const void *offs;
+	size_t offs_size;
+	bool sg;
+	size_t sg_size;
+	bool reply;
+};
+
+/** kbt_write_txn() - write the BC_TRANSACTION(_SG) of @x without reading. */
+void kbt_write_txn(int fd, const struct kbt_txn *x);
+
+/**
+ * kbt_outcome() - read (each wait up to @ms) until the outcome of the
+ * transaction just written: BR_REPLY (kept in @reply if not NULL, else
+ * freed), BR_TRANSACTION_COMPLETE (or BR_ONEWAY_SPAM_SUSPECT, which
+ * stands for it) for a one-way one, BR_FAILED_REPLY, BR_DEAD_REPLY or
+ * BR_FROZEN_REPLY. Other work is handled by kbt_default_event().
+ */
+uint32_t kbt_outcome(struct kbinder_thread *t, bool oneway,
+		     struct kbinder_reply *reply, int ms);
+
+/** kbt_transact() - send @x and return its outcome (see kbt_outcome()). */
+uint32_t kbt_transact(struct kbinder_thread *t, const struct kbt_txn *x,
+		      struct kbinder_reply *reply);
+
+/** ASSERT_STATUS() - an outcome is @want; the message names both. */
+#define ASSERT_STATUS(got, want) do {					\
+	uint32_t _g = (got), _w = (want);				\
+	if (_g != _w)							\
+		kbt_fail(__FILE__, __LINE__, true, "%s: got %s, want %s", \
+			 #got, kbinder_return_name(_g),			\
+			 kbinder_return_name(_w));			\
+} while (0)
 
 /** kbt_fill() - a reproducible byte pattern. */
 void kbt_fill(void *buf, size_t n, uint32_t seed);

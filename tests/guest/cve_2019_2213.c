@@ -233,11 +233,11 @@ static void undelivered_server(void *arg)
 static void oneway_data(struct kbinder_thread *t, size_t size)
 {
 	uint8_t buf[256];
-	struct cve_txn x = { .code = CODE_DATA, .flags = TF_ONE_WAY,
+	struct kbt_txn x = { .code = CODE_DATA, .flags = TF_ONE_WAY,
 			     .data = buf, .size = size };
 
 	kbt_fill(buf, size, (uint32_t)size);
-	ASSERT_STATUS(cve_transact(t, &x, NULL), BR_TRANSACTION_COMPLETE);
+	ASSERT_STATUS(kbt_transact(t, &x, NULL), BR_TRANSACTION_COMPLETE);
 }
 
 TEST(free_of_undelivered_buffer_is_ignored)
@@ -366,21 +366,21 @@ static void race(enum race_mode mode)
 	kbt_client(&p, &t);
 	for (i = 0; i < RACE_ROUNDS; i++) {
 		uint8_t data[64];
-		struct cve_txn x = { .code = CODE_DATA, .data = data,
+		struct kbt_txn x = { .code = CODE_DATA, .data = data,
 				     .size = sizeof(data) };
 		uint32_t st, want = BR_REPLY;
 
 		kbt_fill(data, sizeof(data), sizeof(data));
 		if (mode == RACE_TWO_FREES)
 			x.flags = TF_ONE_WAY;
-		st = cve_transact(&t, &x, NULL);
+		st = kbt_transact(&t, &x, NULL);
 		if (mode == RACE_TWO_FREES)
 			want = BR_TRANSACTION_COMPLETE;
 		else if (mode == RACE_THREAD_EXIT && !(i & 1))
 			want = BR_DEAD_REPLY;
 		if (st != want)
 			kbt_fail(__FILE__, __LINE__, true, "round %d: got %s, want %s",
-				 i, cve_status_name(st), cve_status_name(want));
+				 i, kbinder_return_name(st), kbinder_return_name(want));
 	}
 	/* one-way calls may still be queued: let the server finish them */
 	ASSERT_OK(kbt_wait(&s.chan, 'D', 60000));

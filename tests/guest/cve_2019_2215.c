@@ -180,7 +180,7 @@ TEST(epoll_works_again_after_thread_exit)
 	struct cve_server s;
 	struct kbinder_thread t;
 	struct kbinder_proc p;
-	struct cve_txn x = { .code = CVE_NOP, .flags = TF_ONE_WAY };
+	struct kbt_txn x = { .code = CVE_NOP, .flags = TF_ONE_WAY };
 	int ep;
 
 	cve_registry_start(&s);
@@ -193,10 +193,10 @@ TEST(epoll_works_again_after_thread_exit)
 	ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
 	/* a one-way call leaves BR_TRANSACTION_COMPLETE for this thread */
 	kbinder_thread_init(&t, p.fd);
-	cve_write_txn(p.fd, &x);
+	kbt_write_txn(p.fd, &x);
 	ASSERT_EQ(epoll_wait(ep, &out, 1, KBT_WAIT_MS), 1);
 	ASSERT_TRUE(out.events & EPOLLIN);
-	ASSERT_EQ(cve_outcome(&t, true, NULL), BR_TRANSACTION_COMPLETE);
+	ASSERT_EQ(kbt_outcome(&t, true, NULL, KBT_WAIT_MS), BR_TRANSACTION_COMPLETE);
 	ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
 	ASSERT_EQ(close(ep), 0);
 	fd_still_works(p.fd);

@@ -57,7 +57,7 @@ static void down(struct fixture *f)
 static uint32_t send_sg(struct fixture *f, const uint8_t *data, size_t size,
 			const binder_size_t *offs, size_t n, size_t sg_size)
 {
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CVE_SG_SUM, .data = data, .size = size, .offs = offs,
 		.offs_size = n * sizeof(binder_size_t), .sg = true,
 		.sg_size = sg_size,
@@ -246,7 +246,7 @@ TEST(valid_pointer_tree_with_fd_array_arrives)
 	struct kbt_fd_snap before;
 	struct kbinder_reply r;
 	struct fixture f;
-	struct cve_txn x;
+	struct kbt_txn x;
 	int round;
 
 	up(&f);

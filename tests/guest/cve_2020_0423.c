@@ -31,7 +31,7 @@ static void send_nodes(int fd, binder_uintptr_t base)
 {
 	uint8_t data[3 * CVE_FLAT_SIZE];
 	binder_size_t offs[3] = { 0, CVE_FLAT_SIZE, 2 * CVE_FLAT_SIZE };
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CVE_NOP, .flags = TF_ONE_WAY, .data = data,
 		.size = sizeof(data), .offs = offs, .offs_size = sizeof(offs),
 	};
@@ -41,7 +41,7 @@ static void send_nodes(int fd, binder_uintptr_t base)
 		cve_put_flat(data, (size_t)i * CVE_FLAT_SIZE,
 			     i == 1 ? BINDER_TYPE_WEAK_BINDER : BINDER_TYPE_BINDER,
 			     base + (binder_uintptr_t)i * 0x10, base);
-	cve_write_txn(fd, &x);
+	kbt_write_txn(fd, &x);
 }
 
 static void *sender(void *arg)

@@ -43,14 +43,14 @@ static uint32_t send_weak(struct kbinder_thread *t, uint32_t target,
 {
 	uint8_t data[2 * CVE_FLAT_SIZE];
 	binder_size_t offs[2] = { 0, CVE_FLAT_SIZE };
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.handle = target, .code = 1, .flags = flags, .data = data,
 		.size = sizeof(data), .offs = offs, .offs_size = sizeof(offs),
 	};
 
 	cve_put_flat(data, 0, BINDER_TYPE_WEAK_HANDLE, handle, 0);
 	cve_put_flat(data, CVE_FLAT_SIZE, BINDER_TYPE_WEAK_HANDLE, handle, 0);
-	return cve_transact(t, &x, NULL);
+	return kbt_transact(t, &x, NULL);
 }
 
 static bool acceptable(uint32_t st)
@@ -83,10 +83,10 @@ TEST(weak_handle_to_unacknowledged_dead_node_fails_cleanly)
 
 		if (!acceptable(st))
 			kbt_fail(__FILE__, __LINE__, true, "weak handle: %s",
-				 cve_status_name(st));
+				 kbinder_return_name(st));
 		if (i == 0)
 			kbt_log("weak handle to a dead unacknowledged node: %s",
-				cve_status_name(st));
+				kbinder_return_name(st));
 	}
 	cve_ping(&t, 0);
 	/* everyone lets go; the target's node is released exactly once */
@@ -130,7 +130,7 @@ TEST_TIMEOUT(failed_weak_handle_races_target_release, 90)
 			       i & 1 ? TF_ONE_WAY : 0);
 		if (!acceptable(st))
 			kbt_fail(__FILE__, __LINE__, true, "round %d: %s", i,
-				 cve_status_name(st));
+				 kbinder_return_name(st));
 		n[st == BR_DEAD_REPLY ? 0 : st == BR_FAILED_REPLY ? 1 : 2]++;
 		ASSERT_EQ(kbt_reap(target.pid, 10000), 128 + SIGKILL);
 		kbt_chan_close(&target.chan);

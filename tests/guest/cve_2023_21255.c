@@ -25,12 +25,12 @@
 /* Stale bytes: the registry's own handle and node at offsets 24 and 48. */
 static void prime(struct cve_world *w, uint8_t *data, size_t size)
 {
-	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = size };
+	struct kbt_txn x = { .code = CVE_NOP, .data = data, .size = size };
 
 	memset(data, 0, size);
 	cve_put_flat(data, CVE_FLAT_SIZE, BINDER_TYPE_HANDLE, w->rh, 0);
 	cve_put_flat(data, 2 * CVE_FLAT_SIZE, BINDER_TYPE_BINDER, 0, 0);
-	ASSERT_STATUS(cve_transact(&w->t, &x, NULL), BR_REPLY);
+	ASSERT_STATUS(kbt_transact(&w->t, &x, NULL), BR_REPLY);
 }
 
 TEST(first_object_failing_releases_nothing)
@@ -38,7 +38,7 @@ TEST(first_object_failing_releases_nothing)
 	uint8_t data[3 * CVE_FLAT_SIZE];
 	binder_size_t offs[3] = { 0, CVE_FLAT_SIZE, 2 * CVE_FLAT_SIZE };
 	struct cve_world w;
-	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
+	struct kbt_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
 			     .offs = offs, .offs_size = sizeof(offs) };
 	struct binder_object_header bad_type = { .type = 0x12345678 };
 	int round;
@@ -49,15 +49,15 @@ TEST(first_object_failing_releases_nothing)
 		/* first object: a handle we do not have */
 		cve_put_flat(data, 0, BINDER_TYPE_HANDLE, BOGUS_HANDLE, 0);
 		x.flags = round & 1 ? TF_ONE_WAY : 0;
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 		prime(&w, data, sizeof(data));
 		/* first object: an unknown type */
 		memcpy(data, &bad_type, sizeof(bad_type));
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 		prime(&w, data, sizeof(data));
 		/* first object: a weak handle we do not have */
 		cve_put_flat(data, 0, BINDER_TYPE_WEAK_HANDLE, BOGUS_HANDLE, 0);
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 	}
 	cve_world_check_down(&w);
 }
@@ -67,7 +67,7 @@ TEST(failure_after_partial_translation_releases_exactly_that)
 	uint8_t data[5 * CVE_FLAT_SIZE];
 	binder_size_t offs[5];
 	struct cve_world w;
-	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
+	struct kbt_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
 			     .offs = offs, .offs_size = sizeof(offs) };
 	struct kbt_fd_snap before;
 	int pfd[2], round, i;
@@ -100,7 +100,7 @@ TEST(failure_after_partial_translation_releases_exactly_that)
 
 			memcpy(data + 96, &bad, sizeof(bad));
 		}
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 	}
 	/* the sender's table is as it was: no fd lost or gained */
 	ASSERT_FDS_UNCHANGED(&before);
@@ -119,7 +119,7 @@ TEST(failure_after_fd_array_releases_its_files)
 	uint8_t data[CVE_PTR_SIZE + CVE_FDA_SIZE + CVE_FLAT_SIZE];
 	binder_size_t offs[3] = { 0, CVE_PTR_SIZE, CVE_PTR_SIZE + CVE_FDA_SIZE };
 	struct cve_world w;
-	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
+	struct kbt_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
 			     .offs = offs, .offs_size = sizeof(offs),
 			     .sg = true, .sg_size = 8 };
 	int pfd[2], arr[2], round;

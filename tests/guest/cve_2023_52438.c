@@ -182,12 +182,12 @@ static uint32_t call_data(struct kbinder_thread *t, uint32_t code, size_t size)
 {
 	uint8_t *buf = malloc(size ? size : 1);
 	struct kbinder_reply r;
-	struct cve_txn x = { .code = code, .data = buf, .size = size };
+	struct kbt_txn x = { .code = code, .data = buf, .size = size };
 	uint32_t st, v;
 
 	ASSERT_TRUE(buf != NULL);
 	kbt_fill(buf, size, (uint32_t)size);
-	st = cve_transact(t, &x, &r);
+	st = kbt_transact(t, &x, &r);
 	free(buf);
 	if (st != BR_REPLY)
 		return 0x80000000u | st;

@@ -45,7 +45,7 @@ static void empty_at(struct fixture *f, const uint8_t *buf, size_t len,
 	uint8_t data[CVE_PTR_SIZE + CVE_FDA_SIZE];
 	binder_size_t offs[2] = { 0, CVE_PTR_SIZE };
 	struct kbinder_reply r;
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CVE_SG_SUM, .flags = flags, .data = data,
 		.size = sizeof(data), .offs = offs, .offs_size = sizeof(offs),
 		.sg = true, .sg_size = (len + 7) & ~(size_t)7,
@@ -120,7 +120,7 @@ TEST(empty_fd_arrays_next_to_real_ones_work)
 	struct kbinder_reply r;
 	struct fixture f;
 	int pfd[2], i;
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CVE_SG_SUM, .data = data, .size = sizeof(data),
 		.offs = offs, .offs_size = sizeof(offs), .sg = true,
 		.sg_size = sizeof(parent),
@@ -168,7 +168,7 @@ TEST(empty_fd_array_in_last_buffer_of_sg_area_is_accepted)
 	uint64_t a = 0x1111111111111111ull, b = 0x2222222222222222ull;
 	struct kbinder_reply r;
 	struct fixture f;
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CVE_SG_SUM, .data = data, .size = sizeof(data),
 		.offs = offs, .offs_size = sizeof(offs), .sg = true,
 		.sg_size = 16,

@@ -3,8 +3,8 @@
  * Shared fixtures of the regression programs (tests/guest/cve_*.c), on top
  * of the conformance fixtures in binder_util.h:
  *
- *  - cve_transact(): send one raw transaction (any data, offsets, sizes,
- *    scatter-gather) and return its outcome (BR_REPLY, BR_FAILED_REPLY, ...);
+ *  - cve_transact_hdr(): a raw transaction (binder_util.h's kbt_transact())
+ *    with a header in front of its objects, as scatter-gather payloads have;
  *  - a "registry" context manager: other processes register a node in a
  *    slot, the registry holds a strong+weak reference on it, hands the
  *    handle out (GET), reports the node's counts (GET_NODE_INFO_FOR_REF,
@@ -25,69 +25,18 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
-/* ---------------------------------------------------------------- */
-/* raw transactions                                                  */
-/* ---------------------------------------------------------------- */
-
-/**
- * struct cve_txn - one raw transaction.
- * @handle, @code, @flags: as in binder_transaction_data
- * @data, @size:           payload (may be NULL/0)
- * @offs, @offs_size:      offsets array and its size in bytes (any value)
- * @sg:                    send BC_TRANSACTION_SG with @sg_size extra bytes
- * @reply:                 send it as BC_REPLY (BC_REPLY_SG)
- */
-struct cve_txn {
-	uint32_t handle;
-	uint32_t code;
-	uint32_t flags;
-	const void *data;
-	size_t size;
-	const void *offs;
-	size_t offs_size;
-	bool sg;
-	size_t sg_size;
-	bool reply;
-};
-
-/** cve_write_txn() - write the BC_TRANSACTION(_SG) of @x without reading. */
-void cve_write_txn(int fd, const struct cve_txn *x);
-
-/**
- * cve_outcome() - read until the outcome of the transaction just written:
- * BR_REPLY (kept in @reply if not NULL, else freed), BR_TRANSACTION_COMPLETE
- * for a one-way one, BR_FAILED_REPLY, BR_DEAD_REPLY or BR_FROZEN_REPLY.
- */
-uint32_t cve_outcome(struct kbinder_thread *t, bool oneway,
-		     struct kbinder_reply *reply);
-
-/** cve_transact() - send @x and return its outcome (see cve_outcome()). */
-uint32_t cve_transact(struct kbinder_thread *t,
-		      const struct cve_txn *x,
-		      struct kbinder_reply *reply);
-
 #define CVE_HDR 8
 
 /**
- * cve_transact_hdr() - cve_transact() with CVE_HDR zero bytes put in front
+ * cve_transact_hdr() - kbt_transact() with CVE_HDR zero bytes put in front
  * of the payload and every offset moved by as much. Scatter-gather payloads
  * look like this in practice (a header before the first object); the
  * upstream driver refuses a fix-up whose parent buffer object sits at offset
  * 0, so valid trees are sent this way.
  */
 uint32_t cve_transact_hdr(struct kbinder_thread *t,
-			  const struct cve_txn *x,
+			  const struct kbt_txn *x,
 			  struct kbinder_reply *reply);
-
-/** cve_status_name() - a printable outcome. */
-const char *cve_status_name(uint32_t st);
-
-#define ASSERT_STATUS(got, want) do {					\
-	uint32_t _g = (got), _w = (want);				\
-	if (_g != _w)							\
-		kbt_fail(__FILE__, __LINE__, true, "%s: got %s, want %s", \
-			 #got, cve_status_name(_g), cve_status_name(_w)); \
-} while (0)
 
 /* ---------------------------------------------------------------- */
 /* object builders                                                   */

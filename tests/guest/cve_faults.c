@@ -59,22 +59,22 @@ static void deaf_main(void *arg)
 static void call_then_kill(struct kbt_server *s, struct kbinder_thread *t,
 			   bool delivered)
 {
-	struct cve_txn x = { .code = CODE_HANG };
+	struct kbt_txn x = { .code = CODE_HANG };
 
-	cve_write_txn(t->fd, &x);
+	kbt_write_txn(t->fd, &x);
 	if (delivered)
 		ASSERT_WAIT(&s->chan, 'H');
 	else
 		kbt_msleep(20);
 	ASSERT_EQ(kbt_kill(s->pid), 128 + SIGKILL);
 	kbt_chan_close(&s->chan);
-	ASSERT_STATUS(cve_outcome(t, false, NULL), BR_DEAD_REPLY);
+	ASSERT_STATUS(kbt_outcome(t, false, NULL, KBT_WAIT_MS), BR_DEAD_REPLY);
 }
 
 TEST(fault_target_dies_mid_transaction)
 {
-	struct cve_txn oneway = { .code = 1, .flags = TF_ONE_WAY };
-	struct cve_txn sync = { .code = 1 };
+	struct kbt_txn oneway = { .code = 1, .flags = TF_ONE_WAY };
+	struct kbt_txn sync = { .code = 1 };
 	struct kbt_server s;
 	struct cve_server r;
 	struct kbinder_thread t;
@@ -95,8 +95,8 @@ TEST(fault_target_dies_mid_transaction)
 		call_then_kill(&s, &t, false);
 	}
 	/* a dead target answers BR_DEAD_REPLY, sync and one-way */
-	ASSERT_STATUS(cve_transact(&t, &sync, NULL), BR_DEAD_REPLY);
-	ASSERT_STATUS(cve_transact(&t, &oneway, NULL), BR_DEAD_REPLY);
+	ASSERT_STATUS(kbt_transact(&t, &sync, NULL), BR_DEAD_REPLY);
+	ASSERT_STATUS(kbt_transact(&t, &oneway, NULL), BR_DEAD_REPLY);
 	/* and the caller is fine */
 	cve_registry_start(&r);
 	cve_ping(&t, 0);
@@ -133,12 +133,12 @@ static int exit_fn(struct kbinder_thread *t, const struct binder_transaction_dat
 		return KBT_REPLIED;
 	case CODE_NEST: {
 		struct flat_binder_object obj;
-		struct cve_txn back = { .code = CVE_PING };
+		struct kbt_txn back = { .code = CVE_PING };
 		uint32_t res[2];
 
 		kbt_txn_object(tr, 0, &obj);
 		back.handle = obj.handle;
-		res[0] = cve_transact(t, &back, NULL);
+		res[0] = kbt_transact(t, &back, NULL);
 		res[1] = (uint32_t)kbinder_thread_reply(t, reply, 0, KBT_WAIT_MS);
 		ASSERT_OK(kbt_send(&s->chan, res, sizeof(res)));
 		return KBT_REPLIED;
@@ -161,13 +161,13 @@ static void nested_exit(struct kbt_server *s, struct kbinder_thread *t, int roun
 	uint8_t data[CVE_FLAT_SIZE];
 	binder_size_t off = 0;
 	binder_uintptr_t ptr = 0xa5a50000 + (binder_uintptr_t)round * 0x100;
-	struct cve_txn x = { .code = CODE_NEST, .data = data, .size = sizeof(data),
+	struct kbt_txn x = { .code = CODE_NEST, .data = data, .size = sizeof(data),
 			     .offs = &off, .offs_size = sizeof(off) };
 	struct kbinder_return ret;
 	uint32_t res[2];
 
 	cve_put_flat(data, 0, BINDER_TYPE_BINDER, ptr, ptr);
-	cve_write_txn(t->fd, &x);
+	kbt_write_txn(t->fd, &x);
 	for (;;) {
 		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS));
 		if (ret.cmd == BR_TRANSACTION)
@@ -186,7 +186,7 @@ static void nested_exit(struct kbt_server *s, struct kbinder_thread *t, int roun
 
 TEST(fault_thread_exits_with_transaction_on_stack)
 {
-	struct cve_txn x = { .code = CODE_EXIT_THREAD };
+	struct kbt_txn x = { .code = CODE_EXIT_THREAD };
 	struct kbt_server s;
 	struct kbinder_thread t;
 	struct kbinder_proc p;
@@ -196,12 +196,12 @@ TEST(fault_thread_exits_with_transaction_on_stack)
 	kbt_start_with_client(&s, exit_fn, &s, &p, &t);
 	for (round = 0; round < 5; round++) {
 		/* the serving thread exits: the caller gets BR_DEAD_REPLY */
-		ASSERT_STATUS(cve_transact(&t, &x, NULL), BR_DEAD_REPLY);
+		ASSERT_STATUS(kbt_transact(&t, &x, NULL), BR_DEAD_REPLY);
 		cve_ping(&t, 0);
 
 		/* the calling thread exits: the reply finds nobody */
 		x.code = CODE_SLOW;
-		cve_write_txn(p.fd, &x);
+		kbt_write_txn(p.fd, &x);
 		ASSERT_WAIT(&s.chan, 'S');
 		ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
 		kbinder_thread_init(&t, p.fd);
@@ -316,10 +316,10 @@ static void fill_server_main(void *arg)
 static uint32_t send_chunk(struct kbinder_thread *t, uint32_t flags)
 {
 	static uint8_t chunk[FILL_CHUNK];
-	struct cve_txn x = { .code = CODE_KEEP, .flags = flags, .data = chunk,
+	struct kbt_txn x = { .code = CODE_KEEP, .flags = flags, .data = chunk,
 			     .size = sizeof(chunk) };
 
-	return cve_transact(t, &x, NULL);
+	return kbt_transact(t, &x, NULL);
 }
 
 /* Send chunks until one fails; return how many went through. */

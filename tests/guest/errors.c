@@ -37,38 +37,12 @@ static uint32_t raw_call(struct kbinder_thread *t, const void *data,
 			 binder_size_t size, const void *offs,
 			 binder_size_t offs_size)
 {
-	struct binder_transaction_data tr;
-	uint8_t wbuf[128];
-	struct kbinder_writer w;
-	struct kbinder_reply r;
-	struct kbinder_return ret;
+	struct kbt_txn x = {
+		.code = CODE_PING, .data = data, .size = size,
+		.offs = offs, .offs_size = offs_size,
+	};
 
-	memset(&tr, 0, sizeof(tr));
-	tr.code = CODE_PING;
-	tr.data_size = size;
-	tr.offsets_size = offs_size;
-	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)data;
-	tr.data.ptr.offsets = (binder_uintptr_t)(uintptr_t)offs;
-	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
-	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
-	ASSERT_OK(kbinder_ioctl_write(t->fd, wbuf, w.len, NULL));
-	memset(&r, 0, sizeof(r));
-	for (;;) {
-		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS));
-		switch (ret.cmd) {
-		case BR_NOOP:
-		case BR_TRANSACTION_COMPLETE:
-			continue;
-		case BR_REPLY:
-			kbinder_thread_free_buffer(t, ret.u.txn.data.ptr.buffer);
-			return BR_REPLY;
-		case BR_DEAD_REPLY:
-		case BR_FAILED_REPLY:
-			return ret.cmd;
-		default:
-			kbt_default_event(t, &ret, NULL);
-		}
-	}
+	return kbt_transact(t, &x, NULL);
 }
 
 TEST(unknown_handle_gives_failed_reply)

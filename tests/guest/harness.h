@@ -219,6 +219,11 @@ bool kbt_kmsg_scan(int fd, char *why, size_t size);
 void kbt_report_hang(pid_t pgid);
 
 /** kbt_fd_count() - number of open fds of this process (/proc/self/fd). */
+/**
+ * kbt_allow_fd() - raise RLIMIT_NOFILE so that fd number @fd can be
+ * opened (the soft limit is often 1024). Return: 0 or -errno.
+ */
+int kbt_allow_fd(int fd);
 int kbt_fd_count(void);
 /** ASSERT_FD_COUNT() - the fd table has exactly @before entries again. */
 #define ASSERT_FD_COUNT(before) ASSERT_EQ(kbt_fd_count(), (before))
@@ -380,6 +385,43 @@ int kbt_signal(struct kbt_chan *c, char token);
 int kbt_wait(struct kbt_chan *c, char token, int timeout_ms);
 #define ASSERT_SIGNAL(c, tok) ASSERT_OK(kbt_signal((c), (tok)))
 #define ASSERT_WAIT(c, tok) ASSERT_OK(kbt_wait((c), (tok), 10000))
+
+/*
+ * Demo tests: the harness's own tests (harness_*.c) run their program
+ * again with tests that exist only in that copy, registered when the
+ * environment variable @env is set, and check the result lines it prints.
+ *
+ *	static struct kbt_test demos[] = { { "demo_leaks", demo_leaks, 10, NULL } };
+ *	KBT_DEMOS("KBT_FDCHECK_DEMO", demos);
+ *	...
+ *	EXPECT_DEMO("KBT_FDCHECK_DEMO", "demo_leaks", "FAIL harness_fdcheck/...");
+ */
+void kbt_register_demos(const char *env, struct kbt_test *demos, size_t n);
+#define KBT_DEMOS(env, demos)						\
+	__attribute__((constructor)) static void kbt_demos_ctor(void)	\
+	{								\
+		kbt_register_demos((env), (demos),			\
+				   sizeof(demos) / sizeof((demos)[0]));	\
+	}
+/**
+ * kbt_demo_run() - run this program again (/proc/self/exe, as the same
+ * suite) with @env set and the demos matching @globs (NULL-terminated)
+ * selected, with KBT_PROGRAM_TIMEOUT=@budget (0: none) and without
+ * $KBINDER_RESULTS (no demo result in the run's tally); SIGTERM it after
+ * @term_ms (0: never). Its stdout goes to @out, its stderr (the demos'
+ * expected failures) nowhere.
+ * Return: its exit status, as kbt_reap() gives it.
+ */
+int kbt_demo_run(const char *env, const char *const *globs, int budget,
+		 int term_ms, char *out, size_t size);
+/** kbt_demo_result() - run demo @name alone; its (last) result line into @line. */
+void kbt_demo_result(const char *env, const char *name, char *line,
+		     size_t size);
+/** EXPECT_DEMO() - demo @name's result line is exactly @want. */
+void kbt_expect_demo_at(const char *file, int line, const char *env,
+			const char *name, const char *want);
+#define EXPECT_DEMO(env, name, want)					\
+	kbt_expect_demo_at(__FILE__, __LINE__, (env), (name), (want))
 
 /** kbt_msleep() - sleep @ms milliseconds. */
 void kbt_msleep(int ms);

@@ -80,15 +80,8 @@ static int scan_dir(const char *dir, int depth)
 static int holder(struct kbinder_thread *t, const struct binder_transaction_data *tr,
 		  struct kbinder_parcel *reply, void *arg)
 {
-	struct flat_binder_object obj;
-
-	(void)arg;
-	if (tr->offsets_size) {
-		kbt_txn_object(tr, 0, &obj);
-		EXPECT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
-	}
-	kbinder_parcel_write_u32(reply, 1);
-	return KBT_KEPT;	/* keep the buffer: it shows up as in use */
+	/* keep the buffer too: it shows up as in use */
+	return kbt_keeper(t, tr, reply, arg) | KBT_KEPT;
 }
 
 /* Every 64-bit field of a return command must not be a kernel address. */

@@ -25,7 +25,6 @@
 #include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -67,42 +66,12 @@ static void *rescue_main(void *arg)
 
 #define CALL_CODE	5
 
-/* A one-way call to the manager, in the middle of its timed wait. */
-static void call_the_manager(void *arg)
-{
-	struct kbt_chan *chan = arg;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
-	struct kbinder_reply r;
-
-	kbt_wait(chan, 'G', KBT_WAIT_MS);
-	kbt_client(&p, &t);
-	kbt_msleep(DEADLINE_MS / 3);
-	ASSERT_OK(kbinder_thread_transact(&t, 0, CALL_CODE, NULL, TF_ONE_WAY, &r, NULL, NULL,
-					  KBT_WAIT_MS));
-	kbinder_proc_close(&p);
-}
-
-/* Room for fd HIGH_FD (the soft limit is often 1024). */
-static int allow_high_fds(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return -errno;
-	if (rl.rlim_cur > HIGH_FD)
-		return 0;
-	rl.rlim_cur = HIGH_FD + 1;
-	if (rl.rlim_max < rl.rlim_cur)
-		rl.rlim_max = rl.rlim_cur;
-	return setrlimit(RLIMIT_NOFILE, &rl) ? -errno : 0;
-}
-
 /* The call arrives within the deadline; then nothing, until the deadline. */
 TEST(timed_read_on_a_high_fd_keeps_its_deadline)
 {
 	struct rescue rescue = { .done = 0 };
 	struct kbt_chan chan;
+	struct kbt_oneway_call call = { &chan, CALL_CODE, DEADLINE_MS / 3 };
 	struct kbinder_proc p;
 	struct kbinder_thread t;
 	struct kbinder_return ret;
@@ -112,9 +81,9 @@ TEST(timed_read_on_a_high_fd_keeps_its_deadline)
 	pid_t c;
 	int err;
 
-	ASSERT_OK(allow_high_fds());
+	ASSERT_OK(kbt_allow_fd(HIGH_FD));
 	kbt_chan_init(&chan);
-	c = kbt_fork(call_the_manager, &chan);
+	c = kbt_fork(kbt_oneway_caller, &call);
 	kbt_manager(&p, &t, NULL);
 	ASSERT_EQ(dup2(p.fd, HIGH_FD), HIGH_FD);
 	kbinder_thread_init(&t, HIGH_FD);
@@ -182,16 +151,14 @@ static void *blocker_main(void *arg)
 struct timed {
 	struct kbinder_thread *t;
 	int err;
-	uint32_t cmd;
+	struct kbinder_return ret;
 };
 
 static void *timed_main(void *arg)
 {
 	struct timed *tr = arg;
-	struct kbinder_return ret;
 
-	tr->err = kbinder_thread_next(tr->t, &ret, RESCUE_MS);
-	tr->cmd = ret.cmd;
+	tr->err = kbinder_thread_next(tr->t, &tr->ret, RESCUE_MS);
 	return NULL;
 }
 
@@ -267,7 +234,7 @@ TEST(blocking_read_never_sees_eagain_while_another_thread_waits)
 	flush_until(p.fd, &b.done, 5000);
 	pthread_join(bth, NULL);
 	kbt_log("timed read: %d (%s); blocking read: %d, %zu bytes", tr.err,
-		kbinder_return_name(tr.cmd), b.err, b.consumed);
+		kbinder_return_name(tr.ret.cmd), b.err, b.consumed);
 	ASSERT_EQ(b.err, 0);
 	ASSERT_EQ(tr.err, 0);
 	close(uffd);

@@ -82,35 +82,6 @@ static void start_receiver(struct kbt_server *s, struct expect *e)
 }
 
 /*
- * The outcome of the call just written, waiting up to @ms (65536 fds take
- * tens of seconds under KASAN and TCG): BR_REPLY (in @r), or the error.
- */
-static uint32_t outcome(struct kbinder_thread *t, struct kbinder_reply *r, int ms)
-{
-	struct kbinder_return ret;
-
-	memset(r, 0, sizeof(*r));
-	for (;;) {
-		ASSERT_OK(kbinder_thread_next(t, &ret, ms));
-		switch (ret.cmd) {
-		case BR_NOOP:
-		case BR_TRANSACTION_COMPLETE:
-			continue;
-		case BR_REPLY:
-			r->status = BR_REPLY;
-			r->txn = ret.u.txn;
-			return ret.cmd;
-		case BR_FAILED_REPLY:
-		case BR_DEAD_REPLY:
-		case BR_FROZEN_REPLY:
-			return ret.cmd;
-		default:
-			kbt_default_event(t, &ret, NULL);
-		}
-	}
-}
-
-/*
  * Send an fd array of @num_fds entries in a parent buffer of @entries u32
  * (all the read end of @pipe_rd), after CVE_HDR bytes (see
  * cve_transact_hdr()). Return: the outcome, the reply in @r.
@@ -121,7 +92,7 @@ static uint32_t send_fds(struct kbinder_thread *t, int pipe_rd, size_t entries,
 	uint8_t data[CVE_HDR + CVE_PTR_SIZE + CVE_FDA_SIZE] = { 0 };
 	binder_size_t offs[2] = { CVE_HDR, CVE_HDR + CVE_PTR_SIZE };
 	uint32_t *fds = calloc(entries, sizeof(uint32_t));
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CODE_FDS, .data = data, .size = sizeof(data),
 		.offs = offs, .offs_size = sizeof(offs), .sg = true,
 		.sg_size = entries * sizeof(uint32_t),
@@ -134,10 +105,11 @@ static uint32_t send_fds(struct kbinder_thread *t, int pipe_rd, size_t entries,
 		fds[i] = (uint32_t)pipe_rd;
 	cve_put_ptr(data, CVE_HDR, fds, entries * sizeof(uint32_t), false, 0, 0);
 	cve_put_fda(data, CVE_HDR + CVE_PTR_SIZE, num_fds, 0, 0);
-	cve_write_txn(t->fd, &x);
-	st = outcome(t, r, 100000);
+	kbt_write_txn(t->fd, &x);
+	/* 65536 fds take tens of seconds under KASAN and TCG */
+	st = kbt_outcome(t, false, r, 100000);
 	kbt_log("%zu fds in a parent of %zu: %s after %lld ms", num_fds, entries,
-		cve_status_name(st), (long long)(kbt_now_ms() - start));
+		kbinder_return_name(st), (long long)(kbt_now_ms() - start));
 	free(fds);
 	return st;
 }
@@ -199,7 +171,7 @@ TEST(an_fd_array_longer_than_its_parent_buffer_is_refused)
 		if (st != BR_FAILED_REPLY)
 			kbt_fail(__FILE__, __LINE__, false,
 				 "an fd array of %zu entries in a parent of 16: %s, want BR_FAILED_REPLY",
-				 counts[i], cve_status_name(st));
+				 counts[i], kbinder_return_name(st));
 		if (st == BR_REPLY)
 			ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	}

@@ -535,21 +535,6 @@ static void oneway_charger(void *arg)
 	kbinder_proc_close(&p);
 }
 
-static void deaf_manager(void *arg)
-{
-	struct kbt_chan *chan = arg;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
-	char c;
-
-	kbt_open_dev(&p, NULL, (size_t)4 << 20);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kbinder_thread_init(&t, p.fd);
-	ASSERT_SIGNAL(chan, 'R');
-	kbt_recv(chan, &c, 1, 600000);
-	kbinder_proc_close(&p);
-}
-
 /*
  * Queued calls are charged to their sender: the transaction and its
  * BR_TRANSACTION_COMPLETE (their caches are SLAB_ACCOUNT), on top of the
@@ -570,7 +555,7 @@ TEST_TIMEOUT(queued_calls_are_charged_to_the_senders_memory_cgroup, 120)
 	if (mkdir(CG_DIR, 0755) && errno != EEXIST)
 		SKIP("cannot make a cgroup: %s", strerror(errno));
 	kbt_chan_init(&mgr);
-	deaf = kbt_fork(deaf_manager, &mgr);
+	deaf = kbt_fork(kbt_deaf_manager, &mgr);
 	ASSERT_WAIT(&mgr, 'R');
 	kbt_chan_init(&chan);
 	ASSERT_CHILD_OK(kbt_fork(oneway_charger, &chan));

@@ -46,34 +46,9 @@ struct caller {
 /* One BC_TRANSACTION_SG to handle 0 with @extra bytes of extra buffers. */
 static uint32_t call_sg(struct kbinder_thread *t, binder_size_t extra)
 {
-	struct binder_transaction_data_sg sg;
-	uint8_t wbuf[128];
-	struct kbinder_writer w;
-	struct kbinder_return ret;
+	struct kbt_txn x = { .code = CODE_HELLO, .sg = true, .sg_size = extra };
 
-	memset(&sg, 0, sizeof(sg));
-	sg.transaction_data.code = CODE_HELLO;
-	sg.buffers_size = extra;
-	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
-	kbinder_writer_put_txn_sg(&w, BC_TRANSACTION_SG, &sg);
-	ASSERT_OK(w.err);
-	ASSERT_OK(kbinder_ioctl_write(t->fd, wbuf, w.len, NULL));
-	for (;;) {
-		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS));
-		switch (ret.cmd) {
-		case BR_NOOP:
-		case BR_TRANSACTION_COMPLETE:
-			continue;
-		case BR_REPLY:
-			ASSERT_OK(kbinder_thread_free_buffer(t, ret.u.txn.data.ptr.buffer));
-			return ret.cmd;
-		case BR_FAILED_REPLY:
-		case BR_DEAD_REPLY:
-			return ret.cmd;
-		default:
-			kbt_default_event(t, &ret, NULL);
-		}
-	}
+	return kbt_transact(t, &x, NULL);
 }
 
 static void caller_main(void *arg)

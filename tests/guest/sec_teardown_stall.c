@@ -24,21 +24,6 @@
 #define DEATH_COOKIE 0xdead5e5
 #define STALL_MS 5000
 
-/* The server acquires every handle it is sent and keeps it. */
-static int keeper(struct kbinder_thread *t, const struct binder_transaction_data *tr,
-		  struct kbinder_parcel *reply, void *arg)
-{
-	struct flat_binder_object obj;
-
-	(void)arg;
-	if (tr->offsets_size) {
-		kbt_txn_object(tr, 0, &obj);
-		EXPECT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
-	}
-	kbinder_parcel_write_u32(reply, 1);
-	return KBT_REPLY;
-}
-
 struct stalled {
 	int fd;
 	void *page;
@@ -166,7 +151,7 @@ TEST_TIMEOUT(teardown_does_not_wait_for_a_stalled_sender, 60)
 	int64_t killed;
 	int uffd;
 
-	kbt_start_ctxmgr(&s, keeper, NULL);
+	kbt_start_ctxmgr(&s, kbt_keeper, NULL);
 	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	/* The server holds our node strongly. */

@@ -295,17 +295,9 @@ static void l_read_small(struct q_state *q, int fd)
 /* L's own synchronous call to Q's node, written without reading. */
 static void l_call_q(int fd, uint32_t h)
 {
-	struct binder_transaction_data tr;
-	uint8_t wbuf[128];
-	struct kbinder_writer w;
+	struct kbt_txn x = { .handle = h, .code = CODE_CALLQ };
 
-	memset(&tr, 0, sizeof(tr));
-	tr.target.handle = h;
-	tr.code = CODE_CALLQ;
-	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
-	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
-	ASSERT_OK(w.err);
-	ASSERT_OK(kbinder_ioctl_write(fd, wbuf, w.len, NULL));
+	kbt_write_txn(fd, &x);
 }
 
 /*

@@ -141,22 +141,6 @@ TEST(freeze_acts_only_in_the_callers_world)
 #define READ_MS 4000
 #define OPEN_BOUND_MS 300
 
-/* A manager that never reads: one-way calls to it pile up. */
-static void deaf_main(void *arg)
-{
-	struct kbt_chan *chan = arg;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
-	char c;
-
-	kbt_open_dev(&p, NULL, (size_t)4 << 20);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kbinder_thread_init(&t, p.fd);
-	ASSERT_SIGNAL(chan, 'R');
-	kbt_recv(chan, &c, 1, 600000);
-	kbinder_proc_close(&p);
-}
-
 /*
  * @n one-way calls to handle 0 that this thread never reads the
  * completions of: @n notices on its todo list, printed one line each.
@@ -218,7 +202,7 @@ TEST_TIMEOUT(reading_a_huge_log_does_not_stall_other_worlds, 120)
 		SKIP("cannot mount binderfs with stats=global: %s",
 		     strerror(errno));
 	kbt_chan_init(&chan);
-	deaf = kbt_fork(deaf_main, &chan);
+	deaf = kbt_fork(kbt_deaf_manager, &chan);
 	ASSERT_WAIT(&chan, 'R');
 	kbt_open_dev(&p, NULL, 0);
 	pile_up(p.fd, NOTICES);

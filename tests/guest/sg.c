@@ -94,7 +94,7 @@ TEST(sg_buffers_are_copied_and_the_parent_pointer_fixed_up)
 	struct kbinder_thread t;
 	struct kbinder_proc p;
 	struct kbinder_reply r;
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CODE_TREE, .data = data, .size = sizeof(data),
 		.offs = offs, .offs_size = sizeof(offs), .sg = true,
 		.sg_size = sizeof(parent) + ((CHILD_LEN + 7) & ~7),
@@ -130,7 +130,7 @@ TEST(fd_array_in_an_sg_buffer_is_installed_in_the_receiver)
 	struct kbinder_thread t;
 	struct kbinder_proc p;
 	struct kbinder_reply r;
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CODE_FDS, .data = data, .size = sizeof(data),
 		.offs = offs, .offs_size = sizeof(offs), .sg = true,
 		.sg_size = sizeof(fds),

@@ -32,34 +32,12 @@ static void silent_receiver(void *arg)
 /* Send one one-way call; return how it completed. */
 static uint32_t send_oneway(struct kbinder_thread *t, const struct kbinder_parcel *d)
 {
-	struct binder_transaction_data tr;
-	struct kbinder_return ret;
-	struct kbinder_writer w;
-	uint8_t wbuf[128];
+	struct kbt_txn x = {
+		.code = 1, .flags = TF_ONE_WAY, .data = d->data, .size = d->size,
+		.offs = d->offsets, .offs_size = d->n_offsets * sizeof(binder_size_t),
+	};
 
-	memset(&tr, 0, sizeof(tr));
-	tr.target.handle = 0;
-	tr.code = 1;
-	tr.flags = TF_ONE_WAY;
-	kbinder_parcel_to_txn(d, &tr);
-	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
-	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
-	ASSERT_OK(w.err);
-	ASSERT_OK(kbinder_ioctl_write(t->fd, wbuf, w.len, NULL));
-	for (;;) {
-		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS));
-		switch (ret.cmd) {
-		case BR_NOOP:
-			continue;
-		case BR_TRANSACTION_COMPLETE:
-		case BR_ONEWAY_SPAM_SUSPECT:
-		case BR_FAILED_REPLY:
-		case BR_DEAD_REPLY:
-			return ret.cmd;
-		default:
-			kbt_default_event(t, &ret, NULL);
-		}
-	}
+	return kbt_transact(t, &x, NULL);
 }
 
 /* Flood a silent receiver; return at which call (1-based) the one flag came. */

@@ -15,14 +15,11 @@
 static int keeper(struct kbinder_thread *t, const struct binder_transaction_data *tr,
 		  struct kbinder_parcel *reply, void *arg)
 {
-	struct flat_binder_object obj;
+	uint32_t h = kbt_keep_sent_handle(t, tr);
 
 	(void)arg;
-	if (tr->offsets_size) {
-		kbt_txn_object(tr, 0, &obj);
-		EXPECT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
-		EXPECT_OK(kbinder_thread_request_death(t, obj.handle, 0x99));
-	}
+	if (h != KBT_NO_HANDLE)
+		EXPECT_OK(kbinder_thread_request_death(t, h, 0x99));
 	if (tr->code == 3)	/* hang in the call: a transaction in flight */
 		for (;;)
 			pause();

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -32,6 +33,20 @@ int kbt_fd_count(void)
 			n++;
 	closedir(d);
 	return n - 1;	/* the directory stream's own fd */
+}
+
+int kbt_allow_fd(int fd)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return -errno;
+	if (rl.rlim_cur > (rlim_t)fd)
+		return 0;
+	rl.rlim_cur = (rlim_t)fd + 1;
+	if (rl.rlim_max < rl.rlim_cur)
+		rl.rlim_max = rl.rlim_cur;
+	return setrlimit(RLIMIT_NOFILE, &rl) ? -errno : 0;
 }
 
 static int kbt_fd_cmp(const void *a, const void *b)
