@@ -159,6 +159,15 @@ uint32_t kbt_keep_sent_handle(struct kbinder_thread *t,
  */
 int kbt_keeper(struct kbinder_thread *t, const struct binder_transaction_data *tr,
 	       struct kbinder_parcel *reply, void *arg);
+/** kbt_reply_arg() - a kbt_handler_fn that answers every call with u32 @arg. */
+int kbt_reply_arg(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		  struct kbinder_parcel *reply, void *arg);
+/**
+ * kbt_watch_handles() - for every object (a handle) of @tr, in one write:
+ * take a weak reference and ask for its death (the cookie is the handle).
+ */
+void kbt_watch_handles(struct kbinder_thread *t,
+		       const struct binder_transaction_data *tr);
 /**
  * kbt_deaf_manager() - a child's function (kbt_fork(kbt_deaf_manager,
  * chan)): a context manager with a 4 MiB mapping that never reads, so
@@ -194,6 +203,23 @@ void kbt_start_with_client(struct kbt_server *s,
 void kbt_stop_with_client(struct kbinder_thread *t,
 			  struct kbt_server *s,
 			  struct kbinder_proc *p);
+
+/**
+ * struct kbt_pair - the commonest scenario: a context manager serving
+ * (kbt_serve()) in a forked process, and this process as its client.
+ * @mgr: the manager's process
+ * @p:   this process's connection
+ * @t:   this thread's handle on it
+ */
+struct kbt_pair {
+	struct kbt_server mgr;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+};
+/** kbt_pair_start() - fork the manager serving with @fn, @arg; open the client. */
+void kbt_pair_start(struct kbt_pair *w, kbt_handler_fn fn, void *arg);
+/** kbt_pair_stop() - quit the manager, check it exited 0, close the client. */
+void kbt_pair_stop(struct kbt_pair *w);
 
 /** kbt_expect() - the next event (skipping BR_NOOP) must be @cmd. */
 void kbt_expect_at(const char *file, int line,

@@ -95,22 +95,11 @@ static int fs_add(const char *dir, const char *name,
 	return ret;
 }
 
-/* Answers every call with its u32 argument. */
-static int reply_with(struct kbinder_thread *t,
-		      const struct binder_transaction_data *tr,
-		      struct kbinder_parcel *reply, void *arg)
-{
-	(void)t;
-	(void)tr;
-	kbinder_parcel_write_u32(reply, (uint32_t)(uintptr_t)arg);
-	return KBT_REPLY;
-}
-
 /* A context manager on @dev answering @value; stop it with stop_mgr(). */
 static void start_mgr(struct kbt_server *s, const char *dev, uint32_t value)
 {
 	ASSERT_EQ(setenv("BINDER_DEVICE", dev, 1), 0);
-	kbt_start_ctxmgr(s, reply_with, (void *)(uintptr_t)value);
+	kbt_start_ctxmgr(s, kbt_reply_arg, (void *)(uintptr_t)value);
 }
 
 /* Call handle 0 on @dev; return the status, and the answer in @value. */

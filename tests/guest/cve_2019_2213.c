@@ -121,13 +121,13 @@ static void server_main(void *arg)
 	kbinder_proc_close(&p);
 }
 
-static void start(struct kbt_server *s, struct kbinder_proc *p, struct kbinder_thread *t)
+static void start(struct kbt_pair *pair)
 {
-	memset(s, 0, sizeof(*s));
-	kbt_chan_init(&s->chan);
-	s->pid = kbt_fork(server_main, s);
-	ASSERT_WAIT(&s->chan, 'R');
-	kbt_client(p, t);
+	memset(&pair->mgr, 0, sizeof(pair->mgr));
+	kbt_chan_init(&pair->mgr.chan);
+	pair->mgr.pid = kbt_fork(server_main, &pair->mgr);
+	ASSERT_WAIT(&pair->mgr.chan, 'R');
+	kbt_client(&pair->p, &pair->t);
 }
 
 /* A call with a kbt_fill()ed payload of @size; returns the u32 reply. */
@@ -166,30 +166,26 @@ static void mapping_still_whole(struct kbinder_thread *t)
 
 TEST(double_free_is_harmless)
 {
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 	int i;
 
-	start(&s, &p, &t);
+	start(&pair);
 	for (i = 0; i < 50; i++)
-		ASSERT_EQ(call_data(&t, CODE_DOUBLE_FREE, 64 + 8 * (size_t)i), 1);
-	mapping_still_whole(&t);
-	kbt_stop_with_client(&t, &s, &p);
+		ASSERT_EQ(call_data(&pair.t, CODE_DOUBLE_FREE, 64 + 8 * (size_t)i), 1);
+	mapping_still_whole(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(free_of_bogus_addresses_is_harmless)
 {
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 	int i;
 
-	start(&s, &p, &t);
+	start(&pair);
 	for (i = 0; i < 10; i++)
-		ASSERT_EQ(call_data(&t, CODE_BOGUS_FREES, 8192), 1);
-	mapping_still_whole(&t);
-	kbt_stop_with_client(&t, &s, &p);
+		ASSERT_EQ(call_data(&pair.t, CODE_BOGUS_FREES, 8192), 1);
+	mapping_still_whole(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 /* ---------------------------------------------------------------- */

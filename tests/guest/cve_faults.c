@@ -187,26 +187,24 @@ static void nested_exit(struct kbt_server *s, struct kbinder_thread *t, int roun
 TEST(fault_thread_exits_with_transaction_on_stack)
 {
 	struct kbt_txn x = { .code = CODE_EXIT_THREAD };
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 	int round, ret;
 
-	memset(&s, 0, sizeof(s));
-	kbt_start_with_client(&s, exit_fn, &s, &p, &t);
+	memset(&pair.mgr, 0, sizeof(pair.mgr));
+	kbt_pair_start(&pair, exit_fn, &pair.mgr);
 	for (round = 0; round < 5; round++) {
 		/* the serving thread exits: the caller gets BR_DEAD_REPLY */
-		ASSERT_STATUS(kbt_transact(&t, &x, NULL), BR_DEAD_REPLY);
-		cve_ping(&t, 0);
+		ASSERT_STATUS(kbt_transact(&pair.t, &x, NULL), BR_DEAD_REPLY);
+		cve_ping(&pair.t, 0);
 
 		/* the calling thread exits: the reply finds nobody */
 		x.code = CODE_SLOW;
-		kbt_write_txn(p.fd, &x);
-		ASSERT_WAIT(&s.chan, 'S');
-		ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
-		kbinder_thread_init(&t, p.fd);
-		ASSERT_SIGNAL(&s.chan, 'G');
-		ASSERT_OK(kbt_recv(&s.chan, &ret, sizeof(ret), KBT_WAIT_MS));
+		kbt_write_txn(pair.p.fd, &x);
+		ASSERT_WAIT(&pair.mgr.chan, 'S');
+		ASSERT_OK(kbinder_ioctl_thread_exit(pair.p.fd));
+		kbinder_thread_init(&pair.t, pair.p.fd);
+		ASSERT_SIGNAL(&pair.mgr.chan, 'G');
+		ASSERT_OK(kbt_recv(&pair.mgr.chan, &ret, sizeof(ret), KBT_WAIT_MS));
 		/*
 		 * Upstream tells a replier BR_TRANSACTION_COMPLETE even when
 		 * its reply found nobody: nothing is left for it to do.
@@ -216,13 +214,13 @@ TEST(fault_thread_exits_with_transaction_on_stack)
 				 "reply to an exited thread: %s, want BR_TRANSACTION_COMPLETE",
 				 kbt_outcome_str(ret));
 		/* the new thread gets its own answers, not the stale reply */
-		cve_ping(&t, 0);
+		cve_ping(&pair.t, 0);
 		x.code = CODE_EXIT_THREAD;
 
-		nested_exit(&s, &t, round);
-		cve_ping(&t, 0);
+		nested_exit(&pair.mgr, &pair.t, round);
+		cve_ping(&pair.t, 0);
 	}
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /* ---------------------------------------------------------------- */

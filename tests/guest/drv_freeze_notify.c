@@ -101,120 +101,110 @@ static void expect_frozen_binder(int fd, uint32_t is_frozen)
 TEST(freeze_notification_reports_state_changes)
 {
 	binder_uintptr_t cookie = 0;
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 	uint32_t dummy;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
-	ASSERT_OK(kbinder_thread_ref(&t, BC_ACQUIRE, 0));
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_ACQUIRE, 0));
 
 	/* The current state comes at once. */
-	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
-	expect_frozen_binder(p.fd, 0);
-	ASSERT_EQ(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE),
+	ASSERT_OK(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	expect_frozen_binder(pair.p.fd, 0);
+	ASSERT_EQ(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE),
 		  -EINVAL);
-	ASSERT_OK(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
+	ASSERT_OK(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
 
-	ASSERT_OK(freeze(p.fd, s.pid, true));
-	expect_frozen_binder(p.fd, 1);
-	ASSERT_OK(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
-	ASSERT_OK(freeze(p.fd, s.pid, false));
-	expect_frozen_binder(p.fd, 0);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true));
+	expect_frozen_binder(pair.p.fd, 1);
+	ASSERT_OK(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false));
+	expect_frozen_binder(pair.p.fd, 0);
 
 	/* Not acknowledged yet: the next change waits for the DONE. */
-	ASSERT_OK(freeze(p.fd, s.pid, true));
-	ASSERT_EQ(next_event(p.fd, &dummy, sizeof(dummy), 200), 0);
-	ASSERT_OK(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
-	expect_frozen_binder(p.fd, 1);
-	ASSERT_OK(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
-	ASSERT_EQ(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE),
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true));
+	ASSERT_EQ(next_event(pair.p.fd, &dummy, sizeof(dummy), 200), 0);
+	ASSERT_OK(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
+	expect_frozen_binder(pair.p.fd, 1);
+	ASSERT_OK(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
+	ASSERT_EQ(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE),
 		  -EINVAL);
 
-	ASSERT_EQ(write_hc(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE + 1),
+	ASSERT_EQ(write_hc(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE + 1),
 		  -EINVAL);
-	ASSERT_OK(write_hc(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
-	ASSERT_EQ(next_event(p.fd, &cookie, sizeof(cookie), KBT_WAIT_MS),
+	ASSERT_OK(write_hc(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
+	ASSERT_EQ(next_event(pair.p.fd, &cookie, sizeof(cookie), KBT_WAIT_MS),
 		  BR_CLEAR_FREEZE_NOTIFICATION_DONE);
 	EXPECT_EQ(cookie, COOKIE);
 
 	/* Cleared: thawing says nothing any more. */
-	ASSERT_OK(freeze(p.fd, s.pid, false));
-	ASSERT_EQ(next_event(p.fd, &dummy, sizeof(dummy), 200), 0);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false));
+	ASSERT_EQ(next_event(pair.p.fd, &dummy, sizeof(dummy), 200), 0);
 
-	ASSERT_OK(kbinder_thread_ref(&t, BC_RELEASE, 0));
-	ASSERT_OK(kbinder_thread_ref(&t, BC_DECREFS, 0));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_RELEASE, 0));
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_DECREFS, 0));
+	kbt_pair_stop(&pair);
 }
 
 TEST(freeze_notification_cleared_while_sent_completes_after_done)
 {
 	binder_uintptr_t cookie = 0;
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
-	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
-	expect_frozen_binder(p.fd, 0);
-	ASSERT_OK(write_hc(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
-	ASSERT_EQ(next_event(p.fd, &cookie, sizeof(cookie), 200), 0);
-	ASSERT_OK(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
-	ASSERT_EQ(next_event(p.fd, &cookie, sizeof(cookie), KBT_WAIT_MS),
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
+	ASSERT_OK(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	expect_frozen_binder(pair.p.fd, 0);
+	ASSERT_OK(write_hc(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
+	ASSERT_EQ(next_event(pair.p.fd, &cookie, sizeof(cookie), 200), 0);
+	ASSERT_OK(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
+	ASSERT_EQ(next_event(pair.p.fd, &cookie, sizeof(cookie), KBT_WAIT_MS),
 		  BR_CLEAR_FREEZE_NOTIFICATION_DONE);
 	EXPECT_EQ(cookie, COOKIE);
-	ASSERT_OK(kbinder_thread_ref(&t, BC_DECREFS, 0));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_DECREFS, 0));
+	kbt_pair_stop(&pair);
 }
 
 TEST(freeze_notification_left_pending_is_freed_at_exit)
 {
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
 	/* One delivered and never acknowledged, one change queued behind. */
-	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
-	expect_frozen_binder(p.fd, 0);
-	ASSERT_OK(freeze(p.fd, s.pid, true));
-	ASSERT_OK(freeze(p.fd, s.pid, false));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	expect_frozen_binder(pair.p.fd, 0);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true));
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false));
+	kbt_pair_stop(&pair);
 	/* The runner checks that every live counter returns to 0. */
 }
 
 TEST(freeze_notification_cleared_but_unacknowledged_is_freed_at_exit)
 {
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
-	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
-	expect_frozen_binder(p.fd, 0);
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
+	ASSERT_OK(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	expect_frozen_binder(pair.p.fd, 0);
 	/* The note now belongs to the delivered list, not to the ref. */
-	ASSERT_OK(write_hc(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(write_hc(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
+	kbt_pair_stop(&pair);
 }
 
 TEST(freeze_notification_never_read_is_freed_at_exit)
 {
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
-	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
+	ASSERT_OK(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
 	/* Queued on the process, never read: the server quits from here. */
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }

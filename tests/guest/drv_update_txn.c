@@ -182,20 +182,18 @@ TEST(oneway_to_frozen_target_without_update_keeps_both)
 
 TEST(update_txn_to_thawed_target_replaces_nothing)
 {
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 	uint32_t got[MAX_SEEN];
 
-	kbt_start_with_client(&s, record, NULL, &p, &t);
-	ASSERT_EQ(oneway(&t, CODE_FIRST, 0, 0), BR_TRANSACTION_COMPLETE);
-	ASSERT_EQ(oneway(&t, CODE_UPDATE, 1, TF_UPDATE_TXN),
+	kbt_pair_start(&pair, record, NULL);
+	ASSERT_EQ(oneway(&pair.t, CODE_FIRST, 0, 0), BR_TRANSACTION_COMPLETE);
+	ASSERT_EQ(oneway(&pair.t, CODE_UPDATE, 1, TF_UPDATE_TXN),
 		  BR_TRANSACTION_COMPLETE);
-	ASSERT_EQ(oneway(&t, CODE_UPDATE, 2, TF_UPDATE_TXN),
+	ASSERT_EQ(oneway(&pair.t, CODE_UPDATE, 2, TF_UPDATE_TXN),
 		  BR_TRANSACTION_COMPLETE);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_RELEASE, NULL, 0), BR_REPLY);
-	ASSERT_EQ(query_until(&t, 4, got), 4);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_RELEASE, NULL, 0), BR_REPLY);
+	ASSERT_EQ(query_until(&pair.t, 4, got), 4);
 	EXPECT_EQ(got[2], CODE_UPDATE << 8 | 1);
 	EXPECT_EQ(got[3], CODE_UPDATE << 8 | 2);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }

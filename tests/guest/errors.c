@@ -47,16 +47,14 @@ static uint32_t raw_call(struct kbinder_thread *t, const void *data,
 
 TEST(unknown_handle_gives_failed_reply)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	ASSERT_EQ(kbt_call_status(&t, 12345, CODE_PING, NULL, 0), BR_FAILED_REPLY);
-	ASSERT_EQ(kbt_call_status(&t, 12345, CODE_PING, NULL, TF_ONE_WAY),
+	kbt_pair_start(&pair, pong, NULL);
+	ASSERT_EQ(kbt_call_status(&pair.t, 12345, CODE_PING, NULL, 0), BR_FAILED_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 12345, CODE_PING, NULL, TF_ONE_WAY),
 		  BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(no_context_manager_gives_dead_reply)
@@ -80,17 +78,15 @@ TEST(no_context_manager_gives_dead_reply)
 
 TEST(offsets_not_multiple_of_8_fail)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[2] = { 0, 0 };
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 4), BR_FAILED_REPLY);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 12), BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_start(&pair, pong, NULL);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 4), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 12), BR_FAILED_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 /* Build a 24-byte BINDER_TYPE_BINDER object at @at in @data. */
@@ -107,160 +103,144 @@ static void put_binder(uint8_t *data, size_t at, binder_uintptr_t ptr)
 
 TEST(offset_not_4_byte_aligned_fails)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[1] = { 2 };
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	put_binder(data, 2, 0x100);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(offset_out_of_range_fails)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[1];
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	put_binder(data, 40, 0x100);
 	offs[0] = 48;		/* object would end 8 bytes past data_size */
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	offs[0] = 64;
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	offs[0] = (binder_size_t)-8;	/* wraps when the size is added */
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(overlapping_objects_fail)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	uint8_t data[96] = { 0 };
 	binder_size_t offs[2];
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	put_binder(data, 0, 0x100);
 	put_binder(data, 40, 0x200);
 	offs[0] = 0;
 	offs[1] = 16;		/* starts inside the first object */
 	put_binder(data, 16, 0x300);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 16), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 16), BR_FAILED_REPLY);
 	/* offsets going backwards are refused as well */
 	put_binder(data, 0, 0x100);
 	put_binder(data, 40, 0x200);
 	offs[0] = 40;
 	offs[1] = 0;
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 16), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 16), BR_FAILED_REPLY);
 	/* while the same two objects in order are fine */
 	offs[0] = 0;
 	offs[1] = 40;
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 16), BR_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 16), BR_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(unknown_object_type_fails)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	uint8_t data[32] = { 0 };
 	binder_size_t offs[1] = { 0 };
 	uint32_t type = 0x12345678;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	memcpy(data, &type, 4);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(handle_object_with_unknown_handle_fails)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_handle(&data, 4242, 0, false);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_PING, &data, 0), BR_FAILED_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_PING, &data, 0), BR_FAILED_REPLY);
 	kbinder_parcel_fini(&data);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(fd_to_node_refusing_fds_fails)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	struct kbt_fd_snap before;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	/* a plain context manager node does not accept fds */
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_fd(&data, 1, 0);
 	ASSERT_OK(kbt_fd_snapshot(&before));
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_PING, &data, TF_ACCEPT_FDS),
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_PING, &data, TF_ACCEPT_FDS),
 		  BR_FAILED_REPLY);
 	/* the sender keeps its fd (the server's own check: it got none) */
 	ASSERT_FDS_UNCHANGED(&before);
 	kbt_fd_snap_free(&before);
 	kbinder_parcel_fini(&data);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(sizes_that_overflow_fail)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[1] = { 0 };
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	ASSERT_EQ(raw_call(&t, data, (binder_size_t)-8, NULL, 0), BR_FAILED_REPLY);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, (binder_size_t)-8),
+	kbt_pair_start(&pair, pong, NULL);
+	ASSERT_EQ(raw_call(&pair.t, data, (binder_size_t)-8, NULL, 0), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, (binder_size_t)-8),
 		  BR_FAILED_REPLY);
-	ASSERT_EQ(raw_call(&t, data, (binder_size_t)1 << 62, offs,
+	ASSERT_EQ(raw_call(&pair.t, data, (binder_size_t)1 << 62, offs,
 			   (binder_size_t)1 << 62), BR_FAILED_REPLY);
 	/* sizes that only overflow a 32-bit size_t */
-	ASSERT_EQ(raw_call(&t, data, (binder_size_t)1 << 32, NULL, 0),
+	ASSERT_EQ(raw_call(&pair.t, data, (binder_size_t)1 << 32, NULL, 0),
 		  BR_FAILED_REPLY);
 	/* bigger than the target's whole 1 MiB area */
-	ASSERT_EQ(raw_call(&t, data, (size_t)2 << 20, NULL, 0), BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_EQ(raw_call(&pair.t, data, (size_t)2 << 20, NULL, 0), BR_FAILED_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(unreadable_payload_gives_failed_reply)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	uint8_t data[16] = { 0 };
 	binder_size_t offs[1] = { 0 };
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	ASSERT_EQ(raw_call(&t, (void *)16, 64, NULL, 0), BR_FAILED_REPLY);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), (void *)16, 8), BR_FAILED_REPLY);
+	kbt_pair_start(&pair, pong, NULL);
+	ASSERT_EQ(raw_call(&pair.t, (void *)16, 64, NULL, 0), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), (void *)16, 8), BR_FAILED_REPLY);
 	(void)offs;
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(reply_without_transaction_fails)
@@ -408,9 +388,7 @@ TEST(truncated_command_is_not_read_past_write_size)
 /* A read buffer too small for the next item leaves it queued. */
 TEST(read_buffer_too_small_keeps_work_queued)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct binder_transaction_data tr;
 	uint8_t wbuf[128], rbuf[256];
 	struct kbinder_writer w;
@@ -419,82 +397,76 @@ TEST(read_buffer_too_small_keeps_work_queued)
 	size_t consumed;
 	bool got_reply = false;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	memset(&tr, 0, sizeof(tr));
 	tr.code = CODE_PING;
 	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
 	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
-	ASSERT_OK(kbinder_ioctl_write(p.fd, wbuf, w.len, NULL));
+	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, wbuf, w.len, NULL));
 	kbt_msleep(200);	/* let the reply arrive */
 	/* room for BR_NOOP and BR_TRANSACTION_COMPLETE but not BR_REPLY */
-	ASSERT_OK(kbinder_ioctl_read(p.fd, rbuf, 12, &consumed));
+	ASSERT_OK(kbinder_ioctl_read(pair.p.fd, rbuf, 12, &consumed));
 	ASSERT_LE(consumed, 12);
 	kbinder_reader_init(&rd, rbuf, consumed);
 	while (kbinder_reader_next(&rd, &ret) == 1)
 		ASSERT_NE(ret.cmd, BR_REPLY);
 	/* a full-size read gets the reply intact */
 	while (!got_reply) {
-		ASSERT_OK(kbinder_ioctl_read(p.fd, rbuf, sizeof(rbuf), &consumed));
+		ASSERT_OK(kbinder_ioctl_read(pair.p.fd, rbuf, sizeof(rbuf), &consumed));
 		kbinder_reader_init(&rd, rbuf, consumed);
 		while (kbinder_reader_next(&rd, &ret) == 1) {
 			if (ret.cmd != BR_REPLY)
 				continue;
 			got_reply = true;
 			ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 0), 0x900d);
-			ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+			ASSERT_OK(kbinder_thread_free_buffer(&pair.t, ret.u.txn.data.ptr.buffer));
 		}
 	}
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(free_buffer_of_bad_pointer_is_harmless)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_reply r;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	EXPECT_OK(kbinder_thread_free_buffer(&t, 0));
-	EXPECT_OK(kbinder_thread_free_buffer(&t, 0x12345678));
-	EXPECT_OK(kbinder_thread_free_buffer(&t, (binder_uintptr_t)(uintptr_t)p.map + 8));
+	kbt_pair_start(&pair, pong, NULL);
+	EXPECT_OK(kbinder_thread_free_buffer(&pair.t, 0));
+	EXPECT_OK(kbinder_thread_free_buffer(&pair.t, 0x12345678));
+	EXPECT_OK(kbinder_thread_free_buffer(&pair.t, (binder_uintptr_t)(uintptr_t)pair.p.map + 8));
 	/* a double free of a real buffer is refused quietly, too */
-	kbt_call(&t, 0, CODE_PING, NULL, &r);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
-	EXPECT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_call(&pair.t, 0, CODE_PING, NULL, &r);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
+	EXPECT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(ref_commands_on_unknown_handle_are_harmless)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	EXPECT_OK(kbinder_thread_ref(&t, BC_ACQUIRE, 777));
-	EXPECT_OK(kbinder_thread_ref(&t, BC_RELEASE, 777));
-	EXPECT_OK(kbinder_thread_ref(&t, BC_DECREFS, 778));
-	EXPECT_OK(kbinder_thread_ref_done(&t, BC_ACQUIRE_DONE, 0x1234, 0x5678));
-	EXPECT_OK(kbinder_thread_request_death(&t, 779, 1));
-	EXPECT_OK(kbinder_thread_clear_death(&t, 779, 1));
-	EXPECT_OK(kbinder_thread_dead_binder_done(&t, 0x4444));
-	ASSERT_EQ(kbt_no_event(&t, 100), 0);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_start(&pair, pong, NULL);
+	EXPECT_OK(kbinder_thread_ref(&pair.t, BC_ACQUIRE, 777));
+	EXPECT_OK(kbinder_thread_ref(&pair.t, BC_RELEASE, 777));
+	EXPECT_OK(kbinder_thread_ref(&pair.t, BC_DECREFS, 778));
+	EXPECT_OK(kbinder_thread_ref_done(&pair.t, BC_ACQUIRE_DONE, 0x1234, 0x5678));
+	EXPECT_OK(kbinder_thread_request_death(&pair.t, 779, 1));
+	EXPECT_OK(kbinder_thread_clear_death(&pair.t, 779, 1));
+	EXPECT_OK(kbinder_thread_dead_binder_done(&pair.t, 0x4444));
+	ASSERT_EQ(kbt_no_event(&pair.t, 100), 0);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(garbage_command_streams_never_crash)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	uint32_t words[64];
 	uint32_t seed = 12345;
 	int i, j;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	for (i = 0; i < 300; i++) {
 		for (j = 0; j < 64; j++) {
 			seed = seed * 1103515245u + 12345u;
@@ -516,12 +488,12 @@ TEST(garbage_command_streams_never_crash)
 				words[j] = codes[n % 11];
 			}
 		}
-		(void)kbinder_ioctl_write(p.fd, words, sizeof(words), NULL);
+		(void)kbinder_ioctl_write(pair.p.fd, words, sizeof(words), NULL);
 	}
 	/* drain whatever the garbage caused, then check we still work */
-	kbt_no_event(&t, 200);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_no_event(&pair.t, 200);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 /*
@@ -531,16 +503,14 @@ TEST(garbage_command_streams_never_crash)
  */
 TEST(failed_transaction_stops_the_write_after_it)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct binder_transaction_data tr;
 	struct kbinder_return ret;
 	uint8_t wbuf[256];
 	struct kbinder_writer w;
 	size_t consumed = 0, first;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	memset(&tr, 0, sizeof(tr));
 	tr.target.handle = 4711;	/* no such handle */
 	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
@@ -549,15 +519,15 @@ TEST(failed_transaction_stops_the_write_after_it)
 	first = w.len;
 	kbinder_writer_put_handle(&w, BC_ACQUIRE, 0);
 	kbinder_writer_put_handle(&w, BC_RELEASE, 0);
-	ASSERT_OK(kbinder_ioctl_write(p.fd, wbuf, w.len, &consumed));
+	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, wbuf, w.len, &consumed));
 	ASSERT_EQ(consumed, first);
-	kbt_expect(&t, BR_FAILED_REPLY, &ret);
+	kbt_expect(&pair.t, BR_FAILED_REPLY, &ret);
 	/* the rest goes through once resubmitted */
-	ASSERT_OK(kbinder_ioctl_write(p.fd, wbuf + first, w.len - first, &consumed));
+	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, wbuf + first, w.len - first, &consumed));
 	ASSERT_EQ(consumed, w.len - first);
-	ASSERT_OK(kbinder_thread_ref(&t, BC_DECREFS, 0));
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_DECREFS, 0));
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 static void extended_error(int fd, struct binder_extended_error *ee)
@@ -572,35 +542,33 @@ static void extended_error(int fd, struct binder_extended_error *ee)
  */
 TEST(extended_error_describes_last_failure_once)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct binder_extended_error ee;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	extended_error(p.fd, &ee);
+	kbt_pair_start(&pair, pong, NULL);
+	extended_error(pair.p.fd, &ee);
 	ASSERT_EQ(ee.command, BR_OK);
 	ASSERT_EQ(ee.param, 0);
-	ASSERT_EQ(kbt_call_status(&t, 4711, CODE_PING, NULL, 0), BR_FAILED_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 4711, CODE_PING, NULL, 0), BR_FAILED_REPLY);
 	/* kbt_call_status read it to log it: fail again, then look */
-	ASSERT_EQ(kbt_call_status(&t, 4711, CODE_PING, NULL, TF_ONE_WAY),
+	ASSERT_EQ(kbt_call_status(&pair.t, 4711, CODE_PING, NULL, TF_ONE_WAY),
 		  BR_FAILED_REPLY);
-	extended_error(p.fd, &ee);
+	extended_error(pair.p.fd, &ee);
 	ASSERT_EQ(ee.command, BR_OK);	/* already taken by the logger */
 	{
 		struct kbinder_reply r;
 
-		ASSERT_OK(kbinder_thread_transact(&t, 4711, CODE_PING, NULL, 0, &r, NULL,
+		ASSERT_OK(kbinder_thread_transact(&pair.t, 4711, CODE_PING, NULL, 0, &r, NULL,
 						  NULL, KBT_WAIT_MS));
 		ASSERT_EQ(r.status, BR_FAILED_REPLY);
 	}
-	extended_error(p.fd, &ee);
+	extended_error(pair.p.fd, &ee);
 	ASSERT_EQ(ee.command, BR_FAILED_REPLY);
 	ASSERT_EQ(ee.param, -EINVAL);
 	ASSERT_NE(ee.id, 0);
-	extended_error(p.fd, &ee);
+	extended_error(pair.p.fd, &ee);
 	ASSERT_EQ(ee.command, BR_OK);
 	ASSERT_EQ(ee.param, 0);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }

@@ -123,40 +123,36 @@ TEST(fd_in_reply_reaches_the_caller_that_accepts_fds)
 {
 	struct binder_fd_object fdo;
 	struct kbt_fd_snap before;
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 	struct kbinder_reply r;
 
-	kbt_start_with_client(&s, reply_with_eventfd, NULL, &p, &t);
+	kbt_pair_start(&pair, reply_with_eventfd, NULL);
 	ASSERT_OK(kbt_fd_snapshot(&before));
-	ASSERT_OK(kbinder_thread_transact(&t, 0, CODE_FD_IN_REPLY, NULL, TF_ACCEPT_FDS,
+	ASSERT_OK(kbinder_thread_transact(&pair.t, 0, CODE_FD_IN_REPLY, NULL, TF_ACCEPT_FDS,
 					  &r, kbt_default_event, NULL, KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_REPLY);
 	expect_fd_object(&r.txn, &fdo);
 	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
 	expect_eventfd_holds((int)fdo.fd, EFD_COUNT);
 	close((int)fdo.fd);
 	ASSERT_FDS_UNCHANGED(&before);
 	kbt_fd_snap_free(&before);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(fd_in_reply_to_a_caller_refusing_fds_fails_and_installs_nothing)
 {
 	struct kbt_fd_snap before;
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 
-	kbt_start_with_client(&s, reply_with_eventfd, NULL, &p, &t);
+	kbt_pair_start(&pair, reply_with_eventfd, NULL);
 	ASSERT_OK(kbt_fd_snapshot(&before));
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_FD_IN_REPLY, NULL, 0),
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_FD_IN_REPLY, NULL, 0),
 		  BR_FAILED_REPLY);
 	ASSERT_FDS_UNCHANGED(&before);
 	kbt_fd_snap_free(&before);
 	/* the server is still there (its own check: it kept no fd) */
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }

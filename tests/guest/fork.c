@@ -54,27 +54,25 @@ static void child_calls(void *arg)
 TEST(a_forked_child_calls_through_the_parents_fd_as_the_parent)
 {
 	struct child_args a;
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 	struct kbinder_reply r;
 	pid_t pid;
 
-	kbt_start_with_client(&s, who_handler, NULL, &p, &t);
+	kbt_pair_start(&pair, who_handler, NULL);
 	/* the server sees the opener (this process) as the sender */
-	kbt_call(&t, 0, CODE_WHO, NULL, &r);
+	kbt_call(&pair.t, 0, CODE_WHO, NULL, &r);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), (uint32_t)getpid());
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 
-	a.fd = p.fd;
+	a.fd = pair.p.fd;
 	pid = kbt_fork(child_calls, &a);
 	ASSERT_CHILD_OK(pid);
 
 	/* the child's exit closed its copy of the fd: ours still works */
-	kbt_call(&t, 0, CODE_WHO, NULL, &r);
+	kbt_call(&pair.t, 0, CODE_WHO, NULL, &r);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), (uint32_t)getpid());
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
+	kbt_pair_stop(&pair);
 }
 
 /* What the child saw as the sender pid of its call, through the server. */
@@ -94,23 +92,21 @@ static int who_to_chan(struct kbinder_thread *t, const struct binder_transaction
 TEST(the_receiver_sees_the_opener_not_the_child_as_sender)
 {
 	struct child_args a;
-	struct kbt_server s;
+	struct kbt_pair pair;
 	struct kbt_chan seen;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
 	uint32_t pid_seen;
 	pid_t pid;
 
 	/* the server's handler runs in the server: its channel goes to us */
 	kbt_chan_init(&seen);
-	kbt_start_with_client(&s, who_to_chan, &seen, &p, &t);
-	a.fd = p.fd;
+	kbt_pair_start(&pair, who_to_chan, &seen);
+	a.fd = pair.p.fd;
 	pid = kbt_fork(child_calls, &a);
 	ASSERT_OK(kbt_recv(&seen, &pid_seen, sizeof(pid_seen), KBT_WAIT_MS));
 	ASSERT_CHILD_OK(pid);
 	EXPECT_EQ(pid_seen, (uint32_t)getpid());
 	EXPECT_NE(pid_seen, (uint32_t)pid);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 	kbt_chan_close(&seen);
 }
 

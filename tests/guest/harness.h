@@ -391,12 +391,15 @@ int kbt_wait(struct kbt_chan *c, char token, int timeout_ms);
  * again with tests that exist only in that copy, registered when the
  * environment variable @env is set, and check the result lines it prints.
  *
- *	static struct kbt_test demos[] = { { "demo_leaks", demo_leaks, 10, NULL } };
+ *	static struct kbt_test demos[] = { KBT_DEMO(demo_leaks), ... };
  *	KBT_DEMOS("KBT_FDCHECK_DEMO", demos);
  *	...
  *	EXPECT_DEMO("KBT_FDCHECK_DEMO", "demo_leaks", "FAIL harness_fdcheck/...");
  */
 void kbt_register_demos(const char *env, struct kbt_test *demos, size_t n);
+/** KBT_DEMO() - a demo test: function @fn, named as it, 10 s timeout. */
+#define KBT_DEMO(fn) KBT_DEMO_TIMEOUT(fn, 10)
+#define KBT_DEMO_TIMEOUT(fn, secs) { #fn, (fn), (secs), NULL }
 #define KBT_DEMOS(env, demos)						\
 	__attribute__((constructor)) static void kbt_demos_ctor(void)	\
 	{								\

@@ -233,12 +233,9 @@ static void demo_exit_is_not_checked(void)
 }
 
 static struct kbt_test demos[] = {
-	{ "demo_leaks_in_body", demo_leaks_in_body, 10, NULL },
-	{ "demo_closes_and_cleans_up", demo_closes_and_cleans_up, 10, NULL },
-	{ "demo_closes_stdin", demo_closes_stdin, 10, NULL },
-	{ "demo_child_leaks", demo_child_leaks, 10, NULL },
-	{ "demo_child_of_other_uid_leaks", demo_child_of_other_uid_leaks, 10, NULL },
-	{ "demo_exit_is_not_checked", demo_exit_is_not_checked, 10, NULL },
+	KBT_DEMO(demo_leaks_in_body), KBT_DEMO(demo_closes_and_cleans_up),
+	KBT_DEMO(demo_closes_stdin), KBT_DEMO(demo_child_leaks),
+	KBT_DEMO(demo_child_of_other_uid_leaks), KBT_DEMO(demo_exit_is_not_checked),
 };
 
 /* The demos exist only in the copy of this program that the tests run. */

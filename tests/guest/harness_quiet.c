@@ -54,9 +54,8 @@ static void demo_quiet_is_silence(void)
 }
 
 static struct kbt_test demos[] = {
-	{ "demo_error_is_not_silence", demo_error_is_not_silence, 10, NULL },
-	{ "demo_error_is_not_silence_for_no_work", demo_error_is_not_silence_for_no_work, 10, NULL },
-	{ "demo_quiet_is_silence", demo_quiet_is_silence, 10, NULL },
+	KBT_DEMO(demo_error_is_not_silence),
+	KBT_DEMO(demo_error_is_not_silence_for_no_work), KBT_DEMO(demo_quiet_is_silence),
 };
 KBT_DEMOS(DEMO_ENV, demos);
 

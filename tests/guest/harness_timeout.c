@@ -84,9 +84,8 @@ static void demo_passes(void)
 }
 
 static struct kbt_test demos[] = {
-	{ "demo_hangs_with_escaped_children", demo_hangs_with_escaped_children, 60, NULL },
-	{ "demo_short_timeout", demo_short_timeout, 2, NULL },
-	{ "demo_passes", demo_passes, 10, NULL },
+	KBT_DEMO_TIMEOUT(demo_hangs_with_escaped_children, 60),
+	KBT_DEMO_TIMEOUT(demo_short_timeout, 2), KBT_DEMO(demo_passes),
 };
 
 KBT_DEMOS(DEMO_ENV, demos);

@@ -84,13 +84,10 @@ static void demo_a_child_and_the_body_return(void)
 }
 
 static struct kbt_test demos[] = {
-	{ "demo_exit0_before_its_assertions", demo_exit0_before_its_assertions, 10, NULL },
-	{ "demo_helper_exits", demo_helper_exits, 10, NULL },
-	{ "demo_status_77_without_skip", demo_status_77_without_skip, 10, NULL },
-	{ "demo_skips", demo_skips, 10, NULL },
-	{ "demo_returns", demo_returns, 10, NULL },
-	{ "demo_only_a_child_returns", demo_only_a_child_returns, 10, NULL },
-	{ "demo_a_child_and_the_body_return", demo_a_child_and_the_body_return, 10, NULL },
+	KBT_DEMO(demo_exit0_before_its_assertions), KBT_DEMO(demo_helper_exits),
+	KBT_DEMO(demo_status_77_without_skip), KBT_DEMO(demo_skips),
+	KBT_DEMO(demo_returns), KBT_DEMO(demo_only_a_child_returns),
+	KBT_DEMO(demo_a_child_and_the_body_return),
 };
 
 KBT_DEMOS(DEMO_ENV, demos);

@@ -108,28 +108,26 @@ static int check_fields(struct kbinder_thread *t, const struct kbinder_return *r
 
 TEST(debugfs_and_returns_show_no_kernel_addresses)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	int files;
 
 	REQUIRE_KBINDER("scans kbinder's own debugfs files");
-	kbt_start_with_client(&s, holder, NULL, &p, &t);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	kbt_pair_start(&pair, holder, NULL);
+	ASSERT_OK(kbinder_thread_enter_looper(&pair.t));
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_binder(&data, 0x1230, 0x4560, 0, false);
-	ASSERT_OK(kbinder_thread_transact(&t, 0, 1, &data, 0, &r, check_fields, NULL,
+	ASSERT_OK(kbinder_thread_transact(&pair.t, 0, 1, &data, 0, &r, check_fields, NULL,
 					  KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_REPLY);
 	check_words(&(struct kbinder_return){ .cmd = BR_REPLY, .u.txn = r.txn });
-	ASSERT_OK(kbinder_thread_request_death(&t, 0, 0x77));
+	ASSERT_OK(kbinder_thread_request_death(&pair.t, 0, 0x77));
 	/* objects of every kind are alive now: look at what is shown */
 	files = scan_dir("/sys/kernel/debug/kbinder", 0);
 	kbt_log("scanned %d debugfs files", files);
 	ASSERT_GT(files, 0);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }

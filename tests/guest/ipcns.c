@@ -32,16 +32,6 @@ static bool isolated(void)
 	return c == 'Y';
 }
 
-static int reply_with(struct kbinder_thread *t,
-		      const struct binder_transaction_data *tr,
-		      struct kbinder_parcel *reply, void *arg)
-{
-	(void)t;
-	(void)tr;
-	kbinder_parcel_write_u32(reply, (uint32_t)(uintptr_t)arg);
-	return KBT_REPLY;
-}
-
 /* Call handle 0 of $BINDER_DEVICE: the status, the answer in @value. */
 static uint32_t call_mgr(uint32_t *value)
 {
@@ -74,7 +64,7 @@ static void namespace_main(void *arg)
 	(void)arg;
 	ASSERT_EQ(unshare(CLONE_NEWIPC), 0);
 	ASSERT_NE(call_mgr(&v), BR_REPLY);
-	kbt_start_ctxmgr(&s, reply_with, (void *)0x1bc);
+	kbt_start_ctxmgr(&s, kbt_reply_arg, (void *)0x1bc);
 	ASSERT_EQ(call_mgr(&v), BR_REPLY);
 	ASSERT_EQ(v, 0x1bc);
 	kbt_client(&p, &t);
@@ -105,7 +95,7 @@ TEST(ipc_namespaces_are_separate_worlds)
 	struct kbinder_thread t;
 	uint32_t v = 0;
 
-	kbt_start_ctxmgr(&host, reply_with, (void *)0x4057);
+	kbt_start_ctxmgr(&host, kbt_reply_arg, (void *)0x4057);
 	ASSERT_CHILD_OK(kbt_fork(iso ? namespace_main : shared_namespace_main,
 				 NULL));
 	/* the host's world still has its manager */

@@ -144,13 +144,13 @@ static void call_apply(struct kbinder_thread *t, uint32_t bc, struct rec *r)
 }
 
 /* Start the server, become a looper, hand our node to the server. */
-static void setup(struct kbt_server *s, struct kbinder_proc *p, struct kbinder_thread *t,
-		  struct rec *r)
+static void setup(struct kbt_pair *pair, struct rec *r)
 {
+	struct kbinder_thread *t = &pair->t;
 	struct kbinder_parcel data;
 	struct kbinder_reply reply;
 
-	kbt_start_with_client(s, ref_server, NULL, p, t);
+	kbt_pair_start(pair, ref_server, NULL);
 	ASSERT_OK(kbinder_thread_enter_looper(t));
 	memset(r, 0, sizeof(*r));
 	kbinder_parcel_init(&data);
@@ -170,104 +170,94 @@ static void node_debug(int fd, binder_uintptr_t after,
 
 TEST(first_strong_ref_sends_increfs_then_acquire)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 
-	setup(&s, &p, &t, &r);
+	setup(&pair, &r);
 	ASSERT_EQ(r.n, 2);
 	ASSERT_EVENT(&r, 0, BR_INCREFS);
 	ASSERT_EVENT(&r, 1, BR_ACQUIRE);
 	/* nothing more while the server holds its reference */
-	collect(&t, &r, 200);
+	collect(&pair.t, &r, 200);
 	ASSERT_EQ(r.n, 2);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(node_debug_info_lists_node_state)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 	struct binder_node_debug_info info;
 
-	setup(&s, &p, &t, &r);
-	node_debug(p.fd, 0, &info);
+	setup(&pair, &r);
+	node_debug(pair.p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, NODE_PTR);
 	ASSERT_EQ(info.cookie, NODE_COOKIE);
 	ASSERT_EQ(info.has_strong_ref, 1);
 	ASSERT_EQ(info.has_weak_ref, 1);
-	node_debug(p.fd, NODE_PTR, &info);
+	node_debug(pair.p.fd, NODE_PTR, &info);
 	ASSERT_EQ(info.ptr, 0);		/* the end of the list */
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(last_release_sends_release_then_decrefs_and_frees_node)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 	struct binder_node_debug_info info;
 
-	setup(&s, &p, &t, &r);
-	call_apply(&t, BC_RELEASE, &r);
-	collect_until(&t, &r, 4);
+	setup(&pair, &r);
+	call_apply(&pair.t, BC_RELEASE, &r);
+	collect_until(&pair.t, &r, 4);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
 	ASSERT_EVENT(&r, 3, BR_DECREFS);
-	collect(&t, &r, 100);
+	collect(&pair.t, &r, 100);
 	ASSERT_EQ(r.n, 4);
 	/* after BR_DECREFS the node is gone */
-	node_debug(p.fd, 0, &info);
+	node_debug(pair.p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(weak_reference_keeps_node_until_decrefs)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 	struct binder_node_debug_info info;
 
-	setup(&s, &p, &t, &r);
-	call_apply(&t, BC_INCREFS, &r);
-	call_apply(&t, BC_RELEASE, &r);
-	collect_until(&t, &r, 3);
+	setup(&pair, &r);
+	call_apply(&pair.t, BC_INCREFS, &r);
+	call_apply(&pair.t, BC_RELEASE, &r);
+	collect_until(&pair.t, &r, 3);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
-	collect(&t, &r, 300);
+	collect(&pair.t, &r, 300);
 	ASSERT_EQ(r.n, 3);		/* no BR_DECREFS: still weakly held */
-	node_debug(p.fd, 0, &info);
+	node_debug(pair.p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, NODE_PTR);
 	ASSERT_EQ(info.has_strong_ref, 0);
 	ASSERT_EQ(info.has_weak_ref, 1);
-	call_apply(&t, BC_DECREFS, &r);
-	collect_until(&t, &r, 4);
+	call_apply(&pair.t, BC_DECREFS, &r);
+	collect_until(&pair.t, &r, 4);
 	ASSERT_EVENT(&r, 3, BR_DECREFS);
-	node_debug(p.fd, 0, &info);
+	node_debug(pair.p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(strong_count_on_a_handle_is_counted)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 
-	setup(&s, &p, &t, &r);
-	call_apply(&t, BC_ACQUIRE, &r);	/* the handle now holds 2 */
-	call_apply(&t, BC_RELEASE, &r);
-	collect(&t, &r, 300);
+	setup(&pair, &r);
+	call_apply(&pair.t, BC_ACQUIRE, &r);	/* the handle now holds 2 */
+	call_apply(&pair.t, BC_RELEASE, &r);
+	collect(&pair.t, &r, 300);
 	ASSERT_EQ(r.n, 2);		/* one left: no BR_RELEASE */
-	call_apply(&t, BC_RELEASE, &r);
-	collect_until(&t, &r, 3);
+	call_apply(&pair.t, BC_RELEASE, &r);
+	collect_until(&pair.t, &r, 3);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /*
@@ -277,25 +267,23 @@ TEST(strong_count_on_a_handle_is_counted)
  */
 TEST(strong_ref_cannot_be_revived_from_weak)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 	struct kbinder_reply reply;
 
-	setup(&s, &p, &t, &r);
-	call_apply(&t, BC_INCREFS, &r);	/* keep the ref alive weakly */
-	call_apply(&t, BC_RELEASE, &r);
-	collect_until(&t, &r, 3);
+	setup(&pair, &r);
+	call_apply(&pair.t, BC_INCREFS, &r);	/* keep the ref alive weakly */
+	call_apply(&pair.t, BC_RELEASE, &r);
+	collect_until(&pair.t, &r, 3);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
-	call_apply(&t, BC_ACQUIRE, &r);
-	collect(&t, &r, 300);
+	call_apply(&pair.t, BC_ACQUIRE, &r);
+	collect(&pair.t, &r, 300);
 	ASSERT_EQ(r.n, 3);
 	/* and the handle has no strong reference to look the node up by */
-	call(&t, CODE_INFO, NULL, &r, &reply);
+	call(&pair.t, CODE_INFO, NULL, &r, &reply);
 	ASSERT_EQ((int32_t)kbt_txn_u32(&reply.txn, 0), -EINVAL);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, reply.txn.data.ptr.buffer));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, reply.txn.data.ptr.buffer));
+	kbt_pair_stop(&pair);
 }
 
 static void info(struct kbinder_thread *t, struct rec *r, uint32_t *strong,
@@ -333,89 +321,81 @@ static void third_holder(void *arg)
 
 TEST(node_info_for_ref_counts_strong_holders)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbt_chan chan;
 	struct rec r;
 	uint32_t strong, weak;
 	pid_t b;
 
-	setup(&s, &p, &t, &r);
-	info(&t, &r, &strong, &weak);
+	setup(&pair, &r);
+	info(&pair.t, &r, &strong, &weak);
 	ASSERT_EQ(strong, 1);		/* the manager's handle */
 	ASSERT_EQ(weak, 0);		/* acknowledged: no local weak refs */
 	kbt_chan_init(&chan);
 	b = kbt_fork(third_holder, &chan);
 	ASSERT_WAIT(&chan, 'A');
-	info(&t, &r, &strong, &weak);
+	info(&pair.t, &r, &strong, &weak);
 	ASSERT_EQ(strong, 2);		/* and the third process's */
 	ASSERT_SIGNAL(&chan, 'R');
 	ASSERT_WAIT(&chan, 'D');
-	info(&t, &r, &strong, &weak);
+	info(&pair.t, &r, &strong, &weak);
 	ASSERT_EQ(strong, 1);
 	ASSERT_SIGNAL(&chan, 'X');
 	ASSERT_CHILD_OK(b);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 	kbt_chan_close(&chan);
 }
 
 TEST(node_info_for_ref_is_for_the_context_manager_only)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 	struct kbinder_reply reply;
 	struct binder_node_info_for_ref in;
 
-	setup(&s, &p, &t, &r);
+	setup(&pair, &r);
 	memset(&in, 0, sizeof(in));
-	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));	/* a ref to handle 0 */
-	ASSERT_EQ(kbinder_ioctl_node_info_for_ref(p.fd, &in), -EPERM);
-	call(&t, CODE_INFO_BAD, NULL, &r, &reply);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));	/* a ref to handle 0 */
+	ASSERT_EQ(kbinder_ioctl_node_info_for_ref(pair.p.fd, &in), -EPERM);
+	call(&pair.t, CODE_INFO_BAD, NULL, &r, &reply);
 	ASSERT_EQ((int32_t)kbt_txn_u32(&reply.txn, 0), -EINVAL);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, reply.txn.data.ptr.buffer));
-	ASSERT_OK(kbinder_thread_ref(&t, BC_DECREFS, 0));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, reply.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_DECREFS, 0));
+	kbt_pair_stop(&pair);
 }
 
 /* When the holder dies, its references go and the owner hears of it. */
 TEST(dying_holder_releases_its_references)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 	struct binder_node_debug_info info;
 
-	setup(&s, &p, &t, &r);
-	kbt_stop_ctxmgr(&t, &s);	/* the holder exits */
-	collect_until(&t, &r, 4);
+	setup(&pair, &r);
+	kbt_stop_ctxmgr(&pair.t, &pair.mgr);	/* the holder exits */
+	collect_until(&pair.t, &r, 4);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
 	ASSERT_EVENT(&r, 3, BR_DECREFS);
-	node_debug(p.fd, 0, &info);
+	node_debug(pair.p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
-	kbinder_proc_close(&p);
+	kbinder_proc_close(&pair.p);
 }
 
 /* Sending the same node again does not ask for references again. */
 TEST(known_node_sent_again_sends_no_new_increfs)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 	struct kbinder_parcel data;
 	struct kbinder_reply reply;
 
-	setup(&s, &p, &t, &r);
+	setup(&pair, &r);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_binder(&data, NODE_PTR, NODE_COOKIE, 0, false);
-	call(&t, CODE_STASH, &data, &r, &reply);	/* acquires once more */
-	ASSERT_OK(kbinder_thread_free_buffer(&t, reply.txn.data.ptr.buffer));
-	collect(&t, &r, 200);
+	call(&pair.t, CODE_STASH, &data, &r, &reply);	/* acquires once more */
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, reply.txn.data.ptr.buffer));
+	collect(&pair.t, &r, 200);
 	ASSERT_EQ(r.n, 2);
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }

@@ -39,30 +39,6 @@ static void d_main(void *arg)
 		pause();
 }
 
-/* Take a weak count on every handle of @tr and ask for its death. */
-static void watch_all(struct kbinder_thread *t, const struct binder_transaction_data *tr)
-{
-	const binder_size_t *offs = (const void *)(uintptr_t)tr->data.ptr.offsets;
-	size_t n = tr->offsets_size / sizeof(*offs), i;
-	size_t cap = n * 24 + 16;
-	uint8_t *cmds = malloc(cap);
-	struct kbinder_writer w;
-
-	ASSERT_NE(cmds, NULL);
-	kbinder_writer_init(&w, cmds, cap);
-	for (i = 0; i < n; i++) {
-		const struct flat_binder_object *obj = (const void *)(uintptr_t)
-			(tr->data.ptr.buffer + offs[i]);
-
-		kbinder_writer_put_handle(&w, BC_INCREFS, obj->handle);
-		kbinder_writer_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, obj->handle,
-					 obj->handle);
-	}
-	ASSERT_OK(w.err);
-	ASSERT_OK(kbinder_ioctl_write(t->fd, cmds, w.len, NULL));
-	free(cmds);
-}
-
 TEST_TIMEOUT(dead_binder_done_does_not_walk_the_delivered_list, 200)
 {
 	binder_uintptr_t *cookies = calloc(K, sizeof(*cookies));
@@ -92,7 +68,7 @@ TEST_TIMEOUT(dead_binder_done_does_not_walk_the_delivered_list, 200)
 			kbt_default_event(&t, &ret, NULL);
 			continue;
 		}
-		watch_all(&t, &ret.u.txn);
+		kbt_watch_handles(&t, &ret.u.txn);
 		ASSERT_OK(kbinder_thread_reply(&t, &empty, 0, KBT_WAIT_MS));
 		ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	}

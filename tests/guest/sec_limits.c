@@ -55,9 +55,7 @@ static int drain_count(struct kbinder_thread *t, uint32_t cmd)
 
 TEST(death_request_clear_cycles_are_bounded)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct binder_handle_cookie hc = { .handle = 0, .cookie = COOKIE };
 	size_t cap = (size_t)CYCLES * 2 * (4 + sizeof(hc));
 	uint8_t *cmds = malloc(cap);
@@ -67,8 +65,8 @@ TEST(death_request_clear_cycles_are_bounded)
 
 	REQUIRE_KBINDER("the bound is kbinder's");
 	ASSERT_NE(cmds, NULL);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
 	base = live_count("deaths");
 	kbinder_writer_init(&w, cmds, cap);
 	for (i = 0; i < CYCLES; i++) {
@@ -77,21 +75,21 @@ TEST(death_request_clear_cycles_are_bounded)
 	}
 	ASSERT_OK(w.err);
 	/* Refused requests (and the clears after them) fail silently. */
-	ASSERT_OK(kbinder_ioctl_write(p.fd, cmds, w.len, NULL));
+	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, cmds, w.len, NULL));
 	deaths = live_count("deaths");
 	kbt_log("%d request/clear cycles unread: %ld death requests live",
 		CYCLES, deaths - base);
 	if (base >= 0)
 		EXPECT_LE(deaths - base, MAX_CLEARED);
-	done = drain_count(&t, BR_CLEAR_DEATH_NOTIFICATION_DONE);
+	done = drain_count(&pair.t, BR_CLEAR_DEATH_NOTIFICATION_DONE);
 	kbt_log("%d BR_CLEAR_DEATH_NOTIFICATION_DONE read", done);
 	EXPECT_EQ(done, MAX_CLEARED);
 	/* Once read, requests work again. */
-	ASSERT_OK(kbinder_thread_request_death(&t, 0, COOKIE + 1));
-	ASSERT_OK(kbinder_thread_clear_death(&t, 0, COOKIE + 1));
-	EXPECT_EQ(drain_count(&t, BR_CLEAR_DEATH_NOTIFICATION_DONE), 1);
+	ASSERT_OK(kbinder_thread_request_death(&pair.t, 0, COOKIE + 1));
+	ASSERT_OK(kbinder_thread_clear_death(&pair.t, 0, COOKIE + 1));
+	EXPECT_EQ(drain_count(&pair.t, BR_CLEAR_DEATH_NOTIFICATION_DONE), 1);
 	free(cmds);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 static int freeze_cmd(int fd, uint32_t cmd, uint32_t handle, uint64_t cookie)
@@ -107,20 +105,18 @@ static int freeze_cmd(int fd, uint32_t cmd, uint32_t handle, uint64_t cookie)
 
 TEST(freeze_notification_request_clear_cycles_are_bounded)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	int i, ok = 0, err = 0, done;
 
 	REQUIRE_KBINDER("the bound is kbinder's (mainline 6.12 has none)");
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
 	for (i = 0; i < CYCLES; i++) {
-		err = freeze_cmd(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0,
+		err = freeze_cmd(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0,
 				 COOKIE);
 		if (err)
 			break;
-		ASSERT_OK(freeze_cmd(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0,
+		ASSERT_OK(freeze_cmd(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0,
 				     COOKIE));
 		ok++;
 	}
@@ -128,12 +124,12 @@ TEST(freeze_notification_request_clear_cycles_are_bounded)
 		err ? kbt_strerr(err) : "no refusal");
 	EXPECT_EQ(ok, MAX_CLEARED);
 	EXPECT_EQ(err, -ENOSPC);
-	done = drain_count(&t, BR_CLEAR_FREEZE_NOTIFICATION_DONE);
+	done = drain_count(&pair.t, BR_CLEAR_FREEZE_NOTIFICATION_DONE);
 	EXPECT_EQ(done, ok);
-	ASSERT_OK(freeze_cmd(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
-	ASSERT_OK(freeze_cmd(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
-	EXPECT_EQ(drain_count(&t, BR_CLEAR_FREEZE_NOTIFICATION_DONE), 1);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(freeze_cmd(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	ASSERT_OK(freeze_cmd(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
+	EXPECT_EQ(drain_count(&pair.t, BR_CLEAR_FREEZE_NOTIFICATION_DONE), 1);
+	kbt_pair_stop(&pair);
 }
 
 /* ---- handles ---- */
@@ -205,16 +201,14 @@ static int64_t send_batch(struct kbinder_thread *t, int batch)
 
 TEST_TIMEOUT(new_handles_cost_the_same_with_many_handles, 150)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	int64_t first = 0, last = 0;
 	int b;
 
 	REQUIRE_KBINDER("measures kbinder's handle allocation");
-	kbt_start_with_client(&s, holder, NULL, &p, &t);
+	kbt_pair_start(&pair, holder, NULL);
 	for (b = 0; b < BATCHES; b++) {
-		int64_t ms = send_batch(&t, b);
+		int64_t ms = send_batch(&pair.t, b);
 
 		if (b < 3)
 			first += ms;
@@ -231,7 +225,7 @@ TEST_TIMEOUT(new_handles_cost_the_same_with_many_handles, 150)
 	 * (seen: 240 ms against 56 ms) must not fail the test.
 	 */
 	EXPECT_LE(last, 10 * first + 200);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /* ---- memory cgroup ---- */

@@ -59,28 +59,6 @@ static uint32_t txn_handle(const struct binder_transaction_data *tr, size_t i)
 	return obj->handle;
 }
 
-/* R takes a weak count on each handle and asks for its death. */
-static void hold_and_watch(struct kbinder_thread *t,
-			   const struct binder_transaction_data *tr)
-{
-	size_t n = tr->offsets_size / sizeof(binder_size_t), i;
-	size_t cap = n * 24 + 16;
-	uint8_t *cmds = malloc(cap);
-	struct kbinder_writer w;
-
-	ASSERT_NE(cmds, NULL);
-	kbinder_writer_init(&w, cmds, cap);
-	for (i = 0; i < n; i++) {
-		uint32_t h = txn_handle(tr, i);
-
-		kbinder_writer_put_handle(&w, BC_INCREFS, h);
-		kbinder_writer_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, h, h);
-	}
-	ASSERT_OK(w.err);
-	ASSERT_OK(kbinder_ioctl_write(t->fd, cmds, w.len, NULL));
-	free(cmds);
-}
-
 /* R: the context manager. Serves D and P until CODE_STOP, then reads no more. */
 static void r_main(void *arg)
 {
@@ -109,7 +87,7 @@ static void r_main(void *arg)
 		}
 		kbinder_parcel_reset(&reply);
 		if (tr->code == CODE_OBJECTS)
-			hold_and_watch(&t, tr);
+			kbt_watch_handles(&t, tr);
 		if (tr->code == CODE_GIVE)
 			for (i = 0; i < sc->m; i++)
 				kbinder_parcel_write_binder(&reply, R_NODE(i), 0, 0,

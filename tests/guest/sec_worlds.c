@@ -24,16 +24,6 @@
 
 #define CODE_HELLO 0x48454c4fu
 
-static int reply_with(struct kbinder_thread *t,
-		      const struct binder_transaction_data *tr,
-		      struct kbinder_parcel *reply, void *arg)
-{
-	(void)t;
-	(void)tr;
-	kbinder_parcel_write_u32(reply, (uint32_t)(uintptr_t)arg);
-	return KBT_REPLY;
-}
-
 struct two_worlds {
 	struct kbt_chan chan;
 	pid_t pid;
@@ -41,7 +31,7 @@ struct two_worlds {
 
 static void *serve_a(void *arg)
 {
-	kbt_serve(arg, reply_with, (void *)0xa);
+	kbt_serve(arg, kbt_reply_arg, (void *)0xa);
 	return NULL;
 }
 
@@ -62,7 +52,7 @@ static void two_worlds_main(void *arg)
 	kbt_manager(&pb, &tb, NULL);
 	ASSERT_EQ(pthread_create(&thread, NULL, serve_a, &ta), 0);
 	ASSERT_SIGNAL(&w->chan, 'R');
-	ASSERT_OK(kbt_serve(&tb, reply_with, (void *)0xb));
+	ASSERT_OK(kbt_serve(&tb, kbt_reply_arg, (void *)0xb));
 	ASSERT_EQ(pthread_join(thread, NULL), 0);
 	kbinder_proc_close(&pb);
 	kbinder_proc_close(&pa);

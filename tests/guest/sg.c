@@ -90,9 +90,7 @@ TEST(sg_buffers_are_copied_and_the_parent_pointer_fixed_up)
 	binder_size_t offs[2] = { 0, CVE_PTR_SIZE };
 	uint8_t child[CHILD_LEN] __attribute__((aligned(8)));
 	struct tree_parent parent = { .value = 0x7ee };
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 	struct kbinder_reply r;
 	struct kbt_txn x = {
 		.code = CODE_TREE, .data = data, .size = sizeof(data),
@@ -106,13 +104,13 @@ TEST(sg_buffers_are_copied_and_the_parent_pointer_fixed_up)
 	/* the child: parent is object 0, its pointer at offset 0 in it */
 	cve_put_ptr(data, CVE_PTR_SIZE, child, CHILD_LEN, true, 0,
 		    offsetof(struct tree_parent, child));
-	kbt_start_with_client(&s, sg_handler, NULL, &p, &t);
-	ASSERT_STATUS(cve_transact_hdr(&t, &x, &r), BR_REPLY);
+	kbt_pair_start(&pair, sg_handler, NULL);
+	ASSERT_STATUS(cve_transact_hdr(&pair.t, &x, &r), BR_REPLY);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), 1);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 	/* the sender's own buffers are untouched */
 	ASSERT_EQ(parent.child, (uint64_t)(uintptr_t)child);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 static const struct flat_binder_object accepts_fds = {

@@ -115,101 +115,94 @@ static void server_main(void *arg)
 	kbinder_proc_close(&server_proc);
 }
 
-static void start(struct kbt_server *s, struct kbinder_proc *p, struct kbinder_thread *t)
+/* The scenario of most tests: that manager, and this process its client. */
+static void start(struct kbt_pair *pair)
 {
-	kbt_chan_init(&s->chan);
-	s->pid = kbt_fork(server_main, s);
-	ASSERT_WAIT(&s->chan, 'R');
-	kbt_client(p, t);
+	kbt_chan_init(&pair->mgr.chan);
+	pair->mgr.pid = kbt_fork(server_main, &pair->mgr);
+	ASSERT_WAIT(&pair->mgr.chan, 'R');
+	kbt_client(&pair->p, &pair->t);
 }
 
 TEST(reply_payload_arrives_intact)
 {
 	static uint8_t msg[3001], want[3001];
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	size_t i;
 
-	start(&s, &p, &t);
+	start(&pair);
 	kbt_fill(msg, sizeof(msg), 7);
 	for (i = 0; i < sizeof(msg); i++)
 		want[i] = msg[sizeof(msg) - 1 - i];
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write(&data, msg, sizeof(msg));
-	kbt_call(&t, 0, CODE_ECHO_REVERSED, &data, &r);
+	kbt_call(&pair.t, 0, CODE_ECHO_REVERSED, &data, &r);
 	/* the server replied with exactly data_size bytes of its padded copy */
 	ASSERT_EQ(r.txn.data_size, 3004);
 	ASSERT_EQ(r.txn.offsets_size, 0);
 	/* the padding bytes were reversed to the front */
 	ASSERT_MEM_EQ(kbt_txn_data(&r.txn) + 3, want, sizeof(want));
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(large_payload_arrives_intact)
 {
 	const size_t n = 256 * 1024;
 	uint8_t *msg = malloc(n), *want = malloc(n);
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	size_t i;
 
-	start(&s, &p, &t);
+	start(&pair);
 	kbt_fill(msg, n, 99);
 	for (i = 0; i < n; i++)
 		want[i] = msg[n - 1 - i];
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write(&data, msg, n);
-	kbt_call(&t, 0, CODE_ECHO_REVERSED, &data, &r);
+	kbt_call(&pair.t, 0, CODE_ECHO_REVERSED, &data, &r);
 	ASSERT_EQ(r.txn.data_size, n);
 	ASSERT_MEM_EQ(kbt_txn_data(&r.txn), want, n);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(empty_transaction_gets_empty_reply)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_reply r;
 
-	start(&s, &p, &t);
-	kbt_call(&t, 0, CODE_ECHO_REVERSED, NULL, &r);
+	start(&pair);
+	kbt_call(&pair.t, 0, CODE_ECHO_REVERSED, NULL, &r);
 	ASSERT_EQ(r.txn.data_size, 0);
 	ASSERT_EQ(r.txn.offsets_size, 0);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
+	kbt_pair_stop(&pair);
 }
 
 /* Raw stream order seen by the caller of a synchronous call. */
 TEST(transaction_complete_precedes_reply)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct binder_transaction_data tr;
 	struct kbinder_return ret;
 	uint8_t wbuf[128];
 	struct kbinder_writer w;
 	bool complete = false;
 
-	start(&s, &p, &t);
+	start(&pair);
 	memset(&tr, 0, sizeof(tr));
 	tr.code = CODE_IDENTITY;
 	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
 	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
-	ASSERT_OK(kbinder_ioctl_write(p.fd, wbuf, w.len, NULL));
+	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, wbuf, w.len, NULL));
 	for (;;) {
-		ASSERT_OK(kbinder_thread_next(&t, &ret, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_next(&pair.t, &ret, KBT_WAIT_MS));
 		if (ret.cmd == BR_NOOP)
 			continue;
 		if (ret.cmd == BR_TRANSACTION_COMPLETE) {
@@ -224,24 +217,22 @@ TEST(transaction_complete_precedes_reply)
 	/* a reply carries no target, no code, no sender pid for the caller */
 	ASSERT_EQ(ret.u.txn.target.ptr, 0);
 	ASSERT_EQ(ret.u.txn.cookie, 0);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, ret.u.txn.data.ptr.buffer));
+	kbt_pair_stop(&pair);
 }
 
 TEST(sender_pid_and_euid_are_filled_in)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_reply r;
 
-	start(&s, &p, &t);
-	kbt_call(&t, 0, CODE_IDENTITY, NULL, &r);
+	start(&pair);
+	kbt_call(&pair.t, 0, CODE_IDENTITY, NULL, &r);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), getpid());
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 1), geteuid());
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 2), CODE_IDENTITY);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
+	kbt_pair_stop(&pair);
 }
 
 /* The caller's effective uid at call time is reported. */
@@ -264,15 +255,13 @@ static void call_as_uid(void *arg)
 
 TEST(sender_euid_is_the_callers_euid)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 
 	if (geteuid() != 0)
 		SKIP("needs root to change uid");
-	start(&s, &p, &t);
+	start(&pair);
 	ASSERT_CHILD_OK(kbt_fork(call_as_uid, NULL));
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /* A call from a second thread still reports the process id (tgid). */
@@ -292,34 +281,30 @@ static void *identity_thread(void *arg)
 
 TEST(sender_pid_is_the_process_not_the_thread)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	pthread_t th;
 
-	start(&s, &p, &t);
-	ASSERT_EQ(pthread_create(&th, NULL, identity_thread, &p), 0);
+	start(&pair);
+	ASSERT_EQ(pthread_create(&th, NULL, identity_thread, &pair.p), 0);
 	pthread_join(th, NULL);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(handle_zero_reaches_context_manager_node)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_reply r;
 	uint64_t ptr, cookie;
 
-	start(&s, &p, &t);
-	kbt_call(&t, 0, CODE_IDENTITY, NULL, &r);
+	start(&pair);
+	kbt_call(&pair.t, 0, CODE_IDENTITY, NULL, &r);
 	memcpy(&ptr, kbt_txn_data(&r.txn) + 16, 8);
 	memcpy(&cookie, kbt_txn_data(&r.txn) + 24, 8);
 	/* BINDER_SET_CONTEXT_MGR makes a node with ptr 0 and cookie 0 */
 	ASSERT_EQ(ptr, 0);
 	ASSERT_EQ(cookie, 0);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
+	kbt_pair_stop(&pair);
 }
 
 /* Acknowledge BR_INCREFS / BR_ACQUIRE for our own nodes and count them. */
@@ -346,22 +331,20 @@ static int count_refs(struct kbinder_thread *t, const struct kbinder_return *ret
 
 TEST(binder_object_becomes_handle_in_receiver)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	struct ref_events ev = { 0 };
 	struct flat_binder_object seen[3];
 	uint64_t offs_size;
 
-	start(&s, &p, &t);
+	start(&pair);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_u32(&data, 0xaabbccdd);
 	kbinder_parcel_write_binder(&data, 0x1000, 0x2000, 0x7f, false);
 	kbinder_parcel_write_binder(&data, 0x3000, 0x4000, 0, true);
 	kbinder_parcel_write_binder(&data, 0x1000, 0x2000, 0x7f, false);
-	ASSERT_OK(kbinder_thread_transact(&t, 0, CODE_OBJECTS, &data, 0, &r, count_refs,
+	ASSERT_OK(kbinder_thread_transact(&pair.t, 0, CODE_OBJECTS, &data, 0, &r, count_refs,
 					  &ev, KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_REPLY);
 	memcpy(&offs_size, kbt_txn_data(&r.txn), 8);
@@ -383,42 +366,40 @@ TEST(binder_object_becomes_handle_in_receiver)
 	/* the owner was asked to take references on its strong node */
 	ASSERT_GE(ev.increfs, 1);
 	ASSERT_GE(ev.acquire, 1);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(handle_returned_to_owner_becomes_binder)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	struct flat_binder_object obj;
 
-	start(&s, &p, &t);
+	start(&pair);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_binder(&data, 0x5550, 0x6660, 0, false);
-	kbt_call(&t, 0, CODE_RETURN_OBJECT, &data, &r);
+	kbt_call(&pair.t, 0, CODE_RETURN_OBJECT, &data, &r);
 	ASSERT_EQ(r.txn.offsets_size, 8);
 	kbt_txn_object(&r.txn, 0, &obj);
 	ASSERT_EQ(obj.hdr.type, BINDER_TYPE_BINDER);
 	ASSERT_EQ(obj.binder, 0x5550);
 	ASSERT_EQ(obj.cookie, 0x6660);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 
 	/* a weak binder comes back as a weak binder */
 	kbinder_parcel_reset(&data);
 	kbinder_parcel_write_binder(&data, 0x7770, 0x8880, 0, true);
-	kbt_call(&t, 0, CODE_RETURN_OBJECT, &data, &r);
+	kbt_call(&pair.t, 0, CODE_RETURN_OBJECT, &data, &r);
 	kbt_txn_object(&r.txn, 0, &obj);
 	ASSERT_EQ(obj.hdr.type, BINDER_TYPE_WEAK_BINDER);
 	ASSERT_EQ(obj.binder, 0x7770);
 	ASSERT_EQ(obj.cookie, 0x8880);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /*
@@ -454,24 +435,22 @@ static void third_party(void *arg)
 
 TEST(handle_passed_to_third_process_reaches_owner)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	struct kbinder_return ret;
 	pid_t b;
 
-	start(&s, &p, &t);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	start(&pair);
+	ASSERT_OK(kbinder_thread_enter_looper(&pair.t));
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_binder(&data, 0xa0a0, 0xc0c0, 0, false);
-	kbt_call(&t, 0, CODE_STASH, &data, &r);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	kbt_call(&pair.t, 0, CODE_STASH, &data, &r);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 
 	b = kbt_fork(third_party, NULL);
 	/* wait for B's call on our node, answering ref requests meanwhile */
-	ASSERT_OK(kbinder_thread_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
+	ASSERT_OK(kbinder_thread_wait_for(&pair.t, BR_TRANSACTION, &ret, kbt_default_event,
 					  NULL, KBT_WAIT_MS));
 	ASSERT_EQ(ret.u.txn.target.ptr, 0xa0a0);
 	ASSERT_EQ(ret.u.txn.cookie, 0xc0c0);
@@ -479,30 +458,28 @@ TEST(handle_passed_to_third_process_reaches_owner)
 	ASSERT_EQ(ret.u.txn.sender_pid, b);
 	ASSERT_EQ(ret.u.txn.data_size, 4);
 	ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 0), 0x12345678);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, ret.u.txn.data.ptr.buffer));
 	kbinder_parcel_reset(&data);
 	kbinder_parcel_write_u32(&data, 0xfeedf00d);
-	ASSERT_OK(kbinder_thread_reply(&t, &data, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_reply(&pair.t, &data, 0, KBT_WAIT_MS));
 	ASSERT_CHILD_OK(b);
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(buffer_lies_inside_receivers_mapping)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	uint64_t off, size;
 	uintptr_t lo;
 
-	start(&s, &p, &t);
-	lo = (uintptr_t)p.map;
+	start(&pair);
+	lo = (uintptr_t)pair.p.map;
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write(&data, "0123456789", 10);
-	kbt_call(&t, 0, CODE_BUFFER_INFO, &data, &r);
+	kbt_call(&pair.t, 0, CODE_BUFFER_INFO, &data, &r);
 	memcpy(&off, kbt_txn_data(&r.txn), 8);
 	memcpy(&size, kbt_txn_data(&r.txn) + 8, 8);
 	/* in the server, the request lay inside its map */
@@ -510,10 +487,10 @@ TEST(buffer_lies_inside_receivers_mapping)
 	ASSERT_EQ(size, KBT_MAP_SIZE);
 	/* in the client, the reply lies inside ours */
 	ASSERT_GE(r.txn.data.ptr.buffer, lo);
-	ASSERT_LE(r.txn.data.ptr.buffer + r.txn.data_size, lo + p.map_size);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_LE(r.txn.data.ptr.buffer + r.txn.data_size, lo + pair.p.map_size);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /* 64 KiB calls, far more than fit into 1 MiB: only works if freed. */
@@ -521,45 +498,41 @@ TEST(free_buffer_returns_space_for_reuse)
 {
 	const size_t n = 64 * 1024;
 	uint8_t *msg = malloc(n);
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	int i;
 
-	start(&s, &p, &t);
+	start(&pair);
 	kbt_fill(msg, n, 3);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write(&data, msg, n);
 	for (i = 0; i < 64; i++) {
-		kbt_call(&t, 0, CODE_ECHO_REVERSED, &data, &r);
+		kbt_call(&pair.t, 0, CODE_ECHO_REVERSED, &data, &r);
 		ASSERT_EQ(r.txn.data_size, n);
 		ASSERT_EQ(kbt_txn_data(&r.txn)[0], msg[n - 1]);
-		ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 	}
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(no_room_in_target_gives_failed_reply)
 {
 	const size_t n = 200 * 1024;
 	uint8_t *msg = malloc(n);
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	uint32_t st;
 	int i, accepted = 0;
 
-	start(&s, &p, &t);
+	start(&pair);
 	kbt_fill(msg, n, 5);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write(&data, msg, n);
 	/* the server keeps every buffer: 1 MiB holds at most five of them */
 	for (i = 0; i < 8; i++) {
-		st = kbt_call_status(&t, 0, CODE_KEEP, &data, 0);
+		st = kbt_call_status(&pair.t, 0, CODE_KEEP, &data, 0);
 		if (st != BR_REPLY)
 			break;
 		accepted++;
@@ -568,10 +541,10 @@ TEST(no_room_in_target_gives_failed_reply)
 	ASSERT_GE(accepted, 3);
 	ASSERT_LE(accepted, 5);
 	/* once the server frees them, the same call fits again */
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_FREE_KEPT, NULL, 0), BR_REPLY);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_ECHO_REVERSED, &data, 0), BR_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_FREE_KEPT, NULL, 0), BR_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_ECHO_REVERSED, &data, 0), BR_REPLY);
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /* mmap() more than 4 MiB: only the first 4 MiB are used for buffers. */
@@ -579,31 +552,29 @@ TEST(receive_area_is_capped_at_4mib)
 {
 	const size_t big = (size_t)3 << 20, too_big = (size_t)9 << 19;
 	uint8_t *msg = malloc(too_big);
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	uint64_t off, size;
 
 	server_map_size = (size_t)8 << 20;
-	start(&s, &p, &t);
+	start(&pair);
 	kbt_fill(msg, too_big, 11);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write(&data, msg, big);
-	kbt_call(&t, 0, CODE_BUFFER_INFO, &data, &r);
+	kbt_call(&pair.t, 0, CODE_BUFFER_INFO, &data, &r);
 	memcpy(&off, kbt_txn_data(&r.txn), 8);
 	memcpy(&size, kbt_txn_data(&r.txn) + 8, 8);
 	ASSERT_EQ(size, (size_t)8 << 20);
 	ASSERT_LE(off + big, (uint64_t)4 << 20);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 	/* 4.5 MiB cannot fit in the usable 4 MiB although 8 MiB are mapped */
 	kbinder_parcel_reset(&data);
 	kbinder_parcel_write(&data, msg, too_big);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_BUFFER_INFO, &data, 0),
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_BUFFER_INFO, &data, 0),
 		  BR_FAILED_REPLY);
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 static void call_nice(void *arg)
@@ -633,15 +604,13 @@ static void call_nice(void *arg)
  */
 TEST(callee_runs_at_callers_nice_level)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	int nice;
 	pid_t c;
 
 	if (geteuid() != 0)
 		SKIP("needs root to raise priority");
-	start(&s, &p, &t);
+	start(&pair);
 	nice = -7;
 	c = kbt_fork(call_nice, &nice);
 	ASSERT_CHILD_OK(c);
@@ -653,19 +622,17 @@ TEST(callee_runs_at_callers_nice_level)
 		struct kbinder_reply r;
 
 		ASSERT_EQ(setpriority(PRIO_PROCESS, 0, 3), 0);
-		kbt_call(&t, 0, CODE_NICE, NULL, &r);
+		kbt_call(&pair.t, 0, CODE_NICE, NULL, &r);
 		ASSERT_EQ((int)kbt_txn_u32(&r.txn, 0), 0);
-		kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
+		kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer);
 	}
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /* BC_TRANSACTION and the read of its outcome in a single WRITE_READ. */
 TEST(write_then_read_in_one_call)
 {
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct binder_transaction_data tr;
 	struct binder_write_read bwr;
 	uint8_t wbuf[128], rbuf[256];
@@ -674,7 +641,7 @@ TEST(write_then_read_in_one_call)
 	struct kbinder_return ret;
 	bool got_reply = false;
 
-	start(&s, &p, &t);
+	start(&pair);
 	memset(&tr, 0, sizeof(tr));
 	tr.code = CODE_IDENTITY;
 	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
@@ -685,12 +652,12 @@ TEST(write_then_read_in_one_call)
 	bwr.read_buffer = (binder_uintptr_t)(uintptr_t)rbuf;
 	bwr.read_size = sizeof(rbuf);
 	while (!got_reply) {
-		int err = kbinder_ioctl_write_read(p.fd, &bwr);
+		int err = kbinder_ioctl_write_read(pair.p.fd, &bwr);
 
 		/* the write was consumed whole on the first round */
 		ASSERT_EQ(bwr.write_consumed, bwr.write_size);
 		if (err == -EAGAIN) {	/* if a timed wait made the fd non-blocking */
-			struct pollfd pfd = { .fd = p.fd, .events = POLLIN };
+			struct pollfd pfd = { .fd = pair.p.fd, .events = POLLIN };
 
 			ASSERT_EQ(bwr.read_consumed, 0);
 			ASSERT_EQ(poll(&pfd, 1, KBT_WAIT_MS), 1);
@@ -706,14 +673,14 @@ TEST(write_then_read_in_one_call)
 				continue;
 			got_reply = true;
 			ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 2), CODE_IDENTITY);
-			ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+			ASSERT_OK(kbinder_thread_free_buffer(&pair.t, ret.u.txn.data.ptr.buffer));
 		}
 		ASSERT_EQ(rd.pos, bwr.read_consumed);	/* whole commands */
 		bwr.write_size = 0;	/* then read only */
 		bwr.write_consumed = 0;
 		bwr.read_consumed = 0;
 	}
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /*
@@ -724,28 +691,26 @@ TEST(freed_buffers_merge_into_one_large_buffer)
 {
 	const size_t n = 90 * 1024, big = 900 * 1024;
 	uint8_t *msg = malloc(big);
-	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
+	struct kbt_pair pair;
 	struct kbinder_parcel data;
 	int i, kept = 0;
 
-	start(&s, &p, &t);
+	start(&pair);
 	kbt_fill(msg, big, 17);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write(&data, msg, n);
 	for (i = 0; i < 10; i++)
-		if (kbt_call_status(&t, 0, CODE_KEEP, &data, 0) == BR_REPLY)
+		if (kbt_call_status(&pair.t, 0, CODE_KEEP, &data, 0) == BR_REPLY)
 			kept++;
 	ASSERT_GE(kept, 9);
 	/* full: the big one cannot fit now */
 	kbinder_parcel_reset(&data);
 	kbinder_parcel_write(&data, msg, big);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_BUFFER_INFO, &data, 0),
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_BUFFER_INFO, &data, 0),
 		  BR_FAILED_REPLY);
 	/* the server frees them last-kept first */
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_FREE_KEPT, NULL, 0), BR_REPLY);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_BUFFER_INFO, &data, 0), BR_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_FREE_KEPT, NULL, 0), BR_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_BUFFER_INFO, &data, 0), BR_REPLY);
 	kbinder_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
