@@ -49,10 +49,7 @@ static void receiver(void *arg)
 	struct kbinder_proc p;
 	int i;
 
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kbinder_thread_init(&t, p.fd);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	ASSERT_SIGNAL(c, 'R');
 	for (i = 0; i < 2; i++) {
 		const struct binder_transaction_data *tr = &ret.u.txn;

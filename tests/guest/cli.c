@@ -106,8 +106,7 @@ static pid_t start_sm(void)
 		execl(tool_path(), "kbinder", "servicemanager", (char *)NULL);
 		_exit(127);
 	}
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
 	for (int i = 0; i < 100 && err; i++) {
 		err = kbinder_sm_ping(&sm);

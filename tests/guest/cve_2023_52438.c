@@ -110,10 +110,7 @@ static void server_main(void *arg)
 	char cmd;
 	int i;
 
-	kbt_open(&s->p);
-	ASSERT_OK(kbt_become_ctxmgr(s->p.fd, NULL));
-	kbinder_thread_init(&t, s->p.fd);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	kbt_manager(&s->p, &t, NULL);
 	kbinder_parcel_init(&reply);
 	ASSERT_SIGNAL(&s->k.chan, 'R');
 	for (;;) {

@@ -98,6 +98,18 @@ static void expect_frozen_binder(int fd, uint32_t is_frozen)
 	EXPECT_EQ(info.reserved, 0);
 }
 
+/*
+ * The scenario of most tests: a manager, and this process its client,
+ * holding a weak reference on it and asking for its freeze notifications.
+ */
+static void watch_the_manager(struct kbt_pair *pair)
+{
+	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
+	kbt_pair_start(pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair->t, BC_INCREFS, 0));
+	ASSERT_OK(write_hc(pair->p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+}
+
 TEST(freeze_notification_reports_state_changes)
 {
 	binder_uintptr_t cookie = 0;
@@ -152,10 +164,7 @@ TEST(freeze_notification_cleared_while_sent_completes_after_done)
 	binder_uintptr_t cookie = 0;
 	struct kbt_pair pair;
 
-	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_pair_start(&pair, NULL, NULL);
-	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
-	ASSERT_OK(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	watch_the_manager(&pair);
 	expect_frozen_binder(pair.p.fd, 0);
 	ASSERT_OK(write_hc(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
 	ASSERT_EQ(next_event(pair.p.fd, &cookie, sizeof(cookie), 200), 0);
@@ -171,11 +180,8 @@ TEST(freeze_notification_left_pending_is_freed_at_exit)
 {
 	struct kbt_pair pair;
 
-	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_pair_start(&pair, NULL, NULL);
-	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
 	/* One delivered and never acknowledged, one change queued behind. */
-	ASSERT_OK(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	watch_the_manager(&pair);
 	expect_frozen_binder(pair.p.fd, 0);
 	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true));
 	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false));
@@ -187,10 +193,7 @@ TEST(freeze_notification_cleared_but_unacknowledged_is_freed_at_exit)
 {
 	struct kbt_pair pair;
 
-	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_pair_start(&pair, NULL, NULL);
-	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
-	ASSERT_OK(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	watch_the_manager(&pair);
 	expect_frozen_binder(pair.p.fd, 0);
 	/* The note now belongs to the delivered list, not to the ref. */
 	ASSERT_OK(write_hc(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
@@ -201,10 +204,7 @@ TEST(freeze_notification_never_read_is_freed_at_exit)
 {
 	struct kbt_pair pair;
 
-	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_pair_start(&pair, NULL, NULL);
-	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
-	ASSERT_OK(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	watch_the_manager(&pair);
 	/* Queued on the process, never read: the server quits from here. */
 	kbt_pair_stop(&pair);
 }

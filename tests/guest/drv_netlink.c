@@ -105,28 +105,24 @@ TEST(call_to_dead_node_is_reported)
 	struct flat_binder_object obj;
 	struct kbinder_return ret;
 	struct kbinder_reply reply;
-	struct kbt_server s;
+	struct kbt_pair pair;
 	struct kbinder_report r;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
 	uint32_t handle;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, give_node, NULL);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
-	kbt_call(&t, 0, 1, NULL, &reply);
+	kbt_pair_start(&pair, give_node, NULL);
+	kbt_call(&pair.t, 0, 1, NULL, &reply);
 	kbt_txn_object(&reply.txn, 0, &obj);
 	handle = obj.handle;
-	ASSERT_OK(kbinder_thread_ref(&t, BC_ACQUIRE, handle));
-	ASSERT_OK(kbinder_thread_request_death(&t, handle, 0x77));
-	ASSERT_OK(kbinder_thread_free_buffer(&t, reply.txn.data.ptr.buffer));
-	kbt_stop_ctxmgr(&t, &s);
-	kbt_expect(&t, BR_DEAD_BINDER, &ret);
-	ASSERT_OK(kbinder_thread_dead_binder_done(&t, ret.u.cookie));
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_ACQUIRE, handle));
+	ASSERT_OK(kbinder_thread_request_death(&pair.t, handle, 0x77));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, reply.txn.data.ptr.buffer));
+	kbt_stop_ctxmgr(&pair.t, &pair.mgr);
+	kbt_expect(&pair.t, BR_DEAD_BINDER, &ret);
+	ASSERT_OK(kbinder_thread_dead_binder_done(&pair.t, ret.u.cookie));
 	expect_none(&l);
 
-	ASSERT_EQ(kbt_call_status(&t, handle, CODE_HELLO, NULL, 0),
+	ASSERT_EQ(kbt_call_status(&pair.t, handle, CODE_HELLO, NULL, 0),
 		  BR_DEAD_REPLY);
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_DEAD_REPLY);
@@ -139,7 +135,7 @@ TEST(call_to_dead_node_is_reported)
 	EXPECT_EQ(r.code, CODE_HELLO);
 	EXPECT_EQ(r.flags, 0);
 	EXPECT_EQ(r.data_size, 0);
-	kbinder_proc_close(&p);
+	kbinder_proc_close(&pair.p);
 	kbinder_report_close(&l);
 }
 
@@ -149,15 +145,11 @@ TEST(malformed_call_is_reported)
 	struct kbinder_report_listener l;
 	uint64_t payload = 42;
 	struct kbinder_return ret;
-	struct kbt_server s;
+	struct kbt_pair pair;
 	struct kbinder_report r;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_pair_start(&pair, NULL, NULL);
 	memset(&tr, 0, sizeof(tr));
 	tr.code = CODE_HELLO;
 	tr.flags = TF_ACCEPT_FDS;
@@ -165,21 +157,20 @@ TEST(malformed_call_is_reported)
 	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&payload;
 	tr.offsets_size = 3;	/* not a whole offset */
 	tr.data.ptr.offsets = (binder_uintptr_t)(uintptr_t)&payload;
-	write_txn(&t, BC_TRANSACTION, &tr);
-	kbt_expect(&t, BR_FAILED_REPLY, &ret);
+	write_txn(&pair.t, BC_TRANSACTION, &tr);
+	kbt_expect(&pair.t, BR_FAILED_REPLY, &ret);
 
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_FAILED_REPLY);
 	EXPECT_EQ(strcmp(r.context, "binder"), 0);
 	expect_from_me(&r);
-	EXPECT_EQ(r.to_pid, s.pid);
+	EXPECT_EQ(r.to_pid, pair.mgr.pid);
 	EXPECT_EQ(r.to_tid, 0);
 	EXPECT_FALSE(r.is_reply);
 	EXPECT_EQ(r.code, CODE_HELLO);
 	EXPECT_EQ(r.flags, TF_ACCEPT_FDS);
 	EXPECT_EQ(r.data_size, sizeof(payload));
-	kbt_stop_ctxmgr(&t, &s);
-	kbinder_proc_close(&p);
+	kbt_pair_stop(&pair);
 	kbinder_report_close(&l);
 }
 
@@ -210,32 +201,27 @@ static int bad_reply(struct kbinder_thread *t,
 TEST(failed_reply_is_reported)
 {
 	struct kbinder_report_listener l;
-	struct kbt_server s;
+	struct kbt_pair pair;
 	struct kbinder_report r;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, bad_reply, NULL);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, TF_ACCEPT_FDS),
+	kbt_pair_start(&pair, bad_reply, NULL);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO, NULL, TF_ACCEPT_FDS),
 		  BR_FAILED_REPLY);
 
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_FAILED_REPLY);
 	EXPECT_EQ(strcmp(r.context, "binder"), 0);
 	/* the replier sent it; the caller it could not reach is the target */
-	EXPECT_EQ(r.from_pid, s.pid);
-	EXPECT_EQ(r.from_tid, s.pid);	/* kbt_serve runs on the main thread */
+	EXPECT_EQ(r.from_pid, pair.mgr.pid);
+	EXPECT_EQ(r.from_tid, pair.mgr.pid);	/* kbt_serve runs on the main thread */
 	EXPECT_EQ(r.to_pid, getpid());
 	EXPECT_EQ(r.to_tid, kbt_gettid());
 	EXPECT_TRUE(r.is_reply);
 	EXPECT_EQ(r.code, 0x5250);
 	EXPECT_EQ(r.flags, 0);
 	EXPECT_EQ(r.data_size, 4);
-	kbt_stop_ctxmgr(&t, &s);
-	kbinder_proc_close(&p);
+	kbt_pair_stop(&pair);
 	kbinder_report_close(&l);
 }
 
@@ -269,24 +255,20 @@ TEST(failed_nested_call_names_the_waiting_thread)
 	struct kbinder_report_listener l;
 	struct kbinder_parcel data;
 	struct kbinder_reply reply;
-	struct kbt_server s;
+	struct kbt_pair pair;
 	struct kbinder_report r;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, bad_nested_call, NULL);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_pair_start(&pair, bad_nested_call, NULL);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_binder(&data, 0x3000, 0x4000, 0, false);
-	kbt_call(&t, 0, CODE_HELLO, &data, &reply);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, reply.txn.data.ptr.buffer));
+	kbt_call(&pair.t, 0, CODE_HELLO, &data, &reply);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, reply.txn.data.ptr.buffer));
 
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_FAILED_REPLY);
-	EXPECT_EQ(r.from_pid, s.pid);
-	EXPECT_EQ(r.from_tid, s.pid);
+	EXPECT_EQ(r.from_pid, pair.mgr.pid);
+	EXPECT_EQ(r.from_tid, pair.mgr.pid);
 	/* the call back goes to the thread that waits for the server */
 	EXPECT_EQ(r.to_pid, getpid());
 	EXPECT_EQ(r.to_tid, kbt_gettid());
@@ -295,8 +277,7 @@ TEST(failed_nested_call_names_the_waiting_thread)
 	EXPECT_EQ(r.flags, 0);
 	EXPECT_EQ(r.data_size, 8);
 	kbinder_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
-	kbinder_proc_close(&p);
+	kbt_pair_stop(&pair);
 	kbinder_report_close(&l);
 }
 
@@ -313,25 +294,21 @@ TEST(calls_to_frozen_process_are_reported)
 {
 	struct kbinder_report_listener l;
 	struct kbinder_parcel data;
-	struct kbt_server s;
+	struct kbt_pair pair;
 	struct kbinder_report r;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_pair_start(&pair, NULL, NULL);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_u64(&data, 1);
-	ASSERT_OK(freeze(p.fd, s.pid, true));
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true));
 
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, &data, 0),
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO, &data, 0),
 		  BR_FROZEN_REPLY);
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_FROZEN_REPLY);
 	expect_from_me(&r);
-	EXPECT_EQ(r.to_pid, s.pid);
+	EXPECT_EQ(r.to_pid, pair.mgr.pid);
 	EXPECT_EQ(r.to_tid, 0);
 	EXPECT_FALSE(r.is_reply);
 	EXPECT_EQ(r.code, CODE_HELLO);
@@ -339,23 +316,22 @@ TEST(calls_to_frozen_process_are_reported)
 	EXPECT_EQ(r.data_size, 8);
 
 	/* one-way: queued until the thaw, and reported as pending */
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO + 1, &data, TF_ONE_WAY),
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO + 1, &data, TF_ONE_WAY),
 		  BR_TRANSACTION_PENDING_FROZEN);
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_TRANSACTION_PENDING_FROZEN);
 	expect_from_me(&r);
-	EXPECT_EQ(r.to_pid, s.pid);
+	EXPECT_EQ(r.to_pid, pair.mgr.pid);
 	EXPECT_EQ(r.to_tid, 0);
 	EXPECT_EQ(r.code, CODE_HELLO + 1);
 	EXPECT_EQ(r.flags, TF_ONE_WAY);
 	EXPECT_EQ(r.data_size, 8);
 
-	ASSERT_OK(freeze(p.fd, s.pid, false));
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, &data, 0), BR_REPLY);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false));
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO, &data, 0), BR_REPLY);
 	expect_none(&l);
 	kbinder_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
-	kbinder_proc_close(&p);
+	kbt_pair_stop(&pair);
 	kbinder_report_close(&l);
 }
 
@@ -391,8 +367,7 @@ TEST(oneway_spam_suspect_is_reported_once)
 	kbt_chan_init(&chan);
 	pid = kbt_fork(small_sleeping_ctxmgr, &chan);
 	ASSERT_WAIT(&chan, 'R');
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	kbinder_parcel_init(&data);
 	memset(blob, 0xab, sizeof(blob));
 	ASSERT_OK(kbinder_parcel_write(&data, blob, sizeof(blob)));
@@ -436,20 +411,16 @@ TEST(oneway_spam_suspect_is_reported_once)
 TEST(successful_calls_are_not_reported)
 {
 	struct kbinder_report_listener l;
-	struct kbt_server s;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
+	struct kbt_pair pair;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, 0), BR_REPLY);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, TF_ONE_WAY),
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO, NULL, 0), BR_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO, NULL, TF_ONE_WAY),
 		  BR_TRANSACTION_COMPLETE);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_ctxmgr(&pair.t, &pair.mgr);
 	expect_none(&l);
-	kbinder_proc_close(&p);
+	kbinder_proc_close(&pair.p);
 	kbinder_report_close(&l);
 }
 

@@ -119,10 +119,7 @@ static void ns_server_serve(void *arg)
 	struct kbinder_thread t;
 	struct kbinder_proc p;
 
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kbinder_thread_init(&t, p.fd);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	if (s->flags & CLONE_NEWUSER) {
 		ASSERT_EQ(unshare(CLONE_NEWUSER), 0);
 		/* The test maps the uids, then says go. */

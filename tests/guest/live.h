@@ -43,4 +43,28 @@ long kbt_live_wait(const char *name, long want, int ms);
 bool kbt_live_back_to(const struct kbt_live *base, int ms,
 		      char *why, size_t size);
 
+/**
+ * kbt_live_start() - read the counters before a scenario into @base; the
+ * test is kbinder-only and skips where the counters cannot be read.
+ */
+void kbt_live_start(struct kbt_live *base);
+
+/**
+ * kbt_live_changes() - how many counters read differently now than in
+ * @base (a scenario in flight must show up: the test sees what it counts);
+ * @log: log each counter's two readings.
+ */
+int kbt_live_changes(const struct kbt_live *base, bool log);
+
+/**
+ * ASSERT_LIVE_BACK() / EXPECT_LIVE_BACK() - within @ms every counter is
+ * back to @base (kbt_live_back_to()); else fail with "@what: <counter>".
+ */
+void kbt_live_back_at(const char *file, int line, bool fatal,
+		      const struct kbt_live *base, int ms, const char *what);
+#define ASSERT_LIVE_BACK(base, ms, what)				\
+	kbt_live_back_at(__FILE__, __LINE__, true, (base), (ms), (what))
+#define EXPECT_LIVE_BACK(base, ms, what)				\
+	kbt_live_back_at(__FILE__, __LINE__, false, (base), (ms), (what))
+
 #endif /* KBINDER_TEST_LIVE_H */

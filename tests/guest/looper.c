@@ -25,6 +25,14 @@ static void become_manager(struct kbinder_proc *p, struct kbinder_thread *t,
 	kbinder_thread_init(t, p->fd);
 }
 
+/* The same, and @t enters the looper. */
+static void looping_manager(struct kbinder_proc *p, struct kbinder_thread *t,
+			    uint32_t max_threads)
+{
+	become_manager(p, t, max_threads);
+	ASSERT_OK(kbinder_thread_enter_looper(t));
+}
+
 static void caller(void *arg)
 {
 	uint32_t code = (uint32_t)(uintptr_t)arg;
@@ -71,27 +79,32 @@ static uint32_t read_txn(struct kbinder_thread *t, struct kbinder_return *txn)
 	}
 }
 
+/*
+ * A child calls the manager and @t, its only looper, answers. Return: the
+ * first word of the read that brought the call (BR_SPAWN_LOOPER or BR_NOOP).
+ */
+static uint32_t serve_one_call(struct kbinder_thread *t)
+{
+	pid_t c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
+	struct kbinder_return txn;
+	uint32_t first = read_txn(t, &txn);
+
+	ASSERT_OK(kbinder_thread_reply(t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(t, txn.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+	return first;
+}
+
 TEST(spawn_looper_when_all_busy)
 {
 	struct kbinder_proc p;
 	struct kbinder_thread t;
-	struct kbinder_return txn;
-	pid_t c;
 
-	become_manager(&p, &t, 1);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
-	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
+	looping_manager(&p, &t, 1);
 	/* our only looper takes the call: nobody is left waiting */
-	ASSERT_EQ(read_txn(&t, &txn), BR_SPAWN_LOOPER);
-	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kbinder_thread_free_buffer(&t, txn.u.txn.data.ptr.buffer));
-	ASSERT_CHILD_OK(c);
+	ASSERT_EQ(serve_one_call(&t), BR_SPAWN_LOOPER);
 	/* only one request is outstanding: the next call asks for none */
-	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
-	ASSERT_EQ(read_txn(&t, &txn), BR_NOOP);
-	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kbinder_thread_free_buffer(&t, txn.u.txn.data.ptr.buffer));
-	ASSERT_CHILD_OK(c);
+	ASSERT_EQ(serve_one_call(&t), BR_NOOP);
 	kbinder_proc_close(&p);
 }
 
@@ -99,16 +112,9 @@ TEST(no_spawn_looper_when_max_threads_is_zero)
 {
 	struct kbinder_proc p;
 	struct kbinder_thread t;
-	struct kbinder_return txn;
-	pid_t c;
 
-	become_manager(&p, &t, 0);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
-	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
-	ASSERT_EQ(read_txn(&t, &txn), BR_NOOP);
-	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kbinder_thread_free_buffer(&t, txn.u.txn.data.ptr.buffer));
-	ASSERT_CHILD_OK(c);
+	looping_manager(&p, &t, 0);
+	ASSERT_EQ(serve_one_call(&t), BR_NOOP);
 	kbinder_proc_close(&p);
 }
 
@@ -133,13 +139,23 @@ static int pool_handler(struct kbinder_thread *t, const struct binder_transactio
 	return KBT_REPLY;
 }
 
-static void *spawned(void *arg)
+/*
+ * A pool thread on @fd serving pool_handler: a spawned one (asked for by
+ * BR_SPAWN_LOOPER) registers, the others enter the looper.
+ */
+struct pool_thread {
+	int fd;
+	bool spawned;
+};
+
+static void *pool_thread(void *arg)
 {
-	struct kbinder_proc *p = arg;
+	const struct pool_thread *pt = arg;
 	struct kbinder_thread t;
 
-	kbinder_thread_init(&t, p->fd);
-	EXPECT_OK(kbinder_thread_register_looper(&t));
+	kbinder_thread_init(&t, pt->fd);
+	EXPECT_OK(pt->spawned ? kbinder_thread_register_looper(&t) :
+				kbinder_thread_enter_looper(&t));
 	kbt_serve(&t, pool_handler, NULL);
 	return NULL;
 }
@@ -170,6 +186,7 @@ TEST(spawned_looper_serves_while_others_are_busy)
 	struct kbinder_proc p;
 	struct kbinder_thread t;
 	struct kbinder_return txn;
+	struct pool_thread spawned = { .spawned = true };
 	struct kbt_chan chan;
 	pthread_t th;
 	uint32_t tid;
@@ -177,12 +194,12 @@ TEST(spawned_looper_serves_while_others_are_busy)
 	char go = 'g';
 
 	ASSERT_EQ(pipe(release_pipe), 0);
-	become_manager(&p, &t, 1);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	looping_manager(&p, &t, 1);
 	blocker = kbt_fork(call_tid, NULL);
 	ASSERT_EQ(read_txn(&t, &txn), BR_SPAWN_LOOPER);
 	ASSERT_EQ(txn.u.txn.code, CODE_BLOCK);
-	ASSERT_EQ(pthread_create(&th, NULL, spawned, &p), 0);
+	spawned.fd = p.fd;
+	ASSERT_EQ(pthread_create(&th, NULL, pool_thread, &spawned), 0);
 	/* while we hold the blocking call, another call is served */
 	kbt_chan_init(&chan);
 	c = kbt_fork(call_tid, &chan);
@@ -211,20 +228,10 @@ TEST(spawned_looper_serves_while_others_are_busy)
 }
 
 /* Two loopers: one blocked in a call, the idle one takes the next call. */
-static void *pool_thread(void *arg)
-{
-	struct kbinder_proc *p = arg;
-	struct kbinder_thread t;
-
-	kbinder_thread_init(&t, p->fd);
-	EXPECT_OK(kbinder_thread_enter_looper(&t));
-	kbt_serve(&t, pool_handler, NULL);
-	return NULL;
-}
-
 static void pool_server(void *arg)
 {
 	struct kbt_chan *chan = arg;
+	struct pool_thread pt = { .spawned = false };
 	struct kbinder_proc p;
 	pthread_t th[2];
 
@@ -232,8 +239,9 @@ static void pool_server(void *arg)
 	block_started = chan;
 	kbt_open(&p);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	ASSERT_EQ(pthread_create(&th[0], NULL, pool_thread, &p), 0);
-	ASSERT_EQ(pthread_create(&th[1], NULL, pool_thread, &p), 0);
+	pt.fd = p.fd;
+	ASSERT_EQ(pthread_create(&th[0], NULL, pool_thread, &pt), 0);
+	ASSERT_EQ(pthread_create(&th[1], NULL, pool_thread, &pt), 0);
 	ASSERT_SIGNAL(chan, 'R');
 	ASSERT_WAIT(chan, 'Q');
 	ASSERT_EQ(write(release_pipe[1], "x", 1), 1);
@@ -327,21 +335,6 @@ TEST(set_max_threads_with_bad_pointer_fails)
 
 /* ---- looper misuse: accepted, but never counted as a spawned thread ---- */
 
-/* One call from a child, served by @t; return the read's first word. */
-static uint32_t serve_one_call(struct kbinder_thread *t)
-{
-	struct kbinder_return txn;
-	uint32_t first;
-	pid_t c;
-
-	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
-	first = read_txn(t, &txn);
-	ASSERT_OK(kbinder_thread_reply(t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kbinder_thread_free_buffer(t, txn.u.txn.data.ptr.buffer));
-	ASSERT_CHILD_OK(c);
-	return first;
-}
-
 /* A thread that sends BC_REGISTER_LOOPER, then leaves the driver. */
 static void *register_and_leave(void *arg)
 {
@@ -372,8 +365,7 @@ TEST(register_looper_after_enter_is_tolerated_and_not_counted)
 	struct kbinder_proc p;
 	struct kbinder_thread t;
 
-	become_manager(&p, &t, 1);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	looping_manager(&p, &t, 1);
 	ASSERT_OK(kbinder_thread_register_looper(&t));
 	ASSERT_EQ(serve_one_call(&t), BR_SPAWN_LOOPER);
 	kbinder_proc_close(&p);
@@ -390,8 +382,7 @@ TEST(register_looper_past_max_threads_is_not_counted)
 	struct kbinder_proc p;
 	struct kbinder_thread t;
 
-	become_manager(&p, &t, 1);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	looping_manager(&p, &t, 1);
 	register_in_a_thread(&p);		/* not asked for: not counted */
 	ASSERT_EQ(serve_one_call(&t), BR_SPAWN_LOOPER);
 	register_in_a_thread(&p);		/* answers the request */

@@ -46,6 +46,9 @@
 		INSN(0, 0, 0, 0, 0)
 #define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
 #define EXIT() INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* The end of both programs: on to program 0 of @map (the spin), with r6's context. */
+#define TAIL_CALL(map) MOV_REG(1, 6), LD_MAP(2, map), MOV_IMM(3, 0),	\
+		CALL(BPF_FUNC_tail_call), MOV_IMM(0, 0), EXIT()
 /*
  * The spin: read the clock until DELAY_NS went by, at most SPIN_MAX times
  * (each step is verified, so the verifier bounds it; under TCG a clock
@@ -149,12 +152,7 @@ static int delay_attach(struct delay *d, pid_t pid, int nth)
 			INSN(BPF_JMP | BPF_JGT | BPF_X, 0, 8, 2, 0),
 			INSN(BPF_ALU64 | BPF_SUB | BPF_K, 7, 0, 0, 1),
 			INSN(BPF_JMP | BPF_JNE | BPF_K, 7, 0, -4, 0),
-			MOV_REG(1, 6),
-			LD_MAP(2, d->progs),
-			MOV_IMM(3, 0),
-			CALL(BPF_FUNC_tail_call),
-			MOV_IMM(0, 0),
-			EXIT(),
+			TAIL_CALL(d->progs),
 		};
 
 		d->spin = prog_load(spin, sizeof(spin) / sizeof(spin[0]));
@@ -181,12 +179,7 @@ static int delay_attach(struct delay *d, pid_t pid, int nth)
 			INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 1),
 			INSN(BPF_STX | BPF_MEM | BPF_DW, 0, 1, 0, 0),
 			INSN(BPF_JMP | BPF_JNE | BPF_K, 1, 0, 5, nth),
-			MOV_REG(1, 6),
-			LD_MAP(2, d->progs),
-			MOV_IMM(3, 0),
-			CALL(BPF_FUNC_tail_call),
-			MOV_IMM(0, 0),
-			EXIT(),
+			TAIL_CALL(d->progs),
 		};
 
 		d->first = prog_load(first, sizeof(first) / sizeof(first[0]));

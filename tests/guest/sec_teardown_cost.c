@@ -327,13 +327,8 @@ static int64_t run(int k, int m)
 	EXPECT_GE(dead, 0);
 	EXPECT_OK(kbinder_thread_free_buffer(&t, give));
 	kbinder_proc_close(&p);
-	if (live) {
-		char why[128];
-
-		if (!kbt_live_back_to(&base, 20000, why, sizeof(why)))
-			kbt_fail(__FILE__, __LINE__, false,
-				 "live objects not back after the test: %s", why);
-	}
+	if (live)
+		EXPECT_LIVE_BACK(&base, 20000, "live objects not back after the test");
 	free(handles);
 	return gone;
 }

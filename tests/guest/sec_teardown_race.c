@@ -80,7 +80,6 @@ TEST_TIMEOUT(dying_with_queued_calls_tears_down_once, 240)
 	bool counted = false;
 	struct kbinder_thread t;
 	struct kbinder_proc c;
-	char why[128];
 	long txns = -1;
 	int round, fd;
 
@@ -111,8 +110,8 @@ TEST_TIMEOUT(dying_with_queued_calls_tears_down_once, 240)
 	}
 	kbinder_proc_close(&c);
 	close(fd);
-	if (counted && !kbt_live_back_to(&base, 5000, why, sizeof(why)))
-		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+	if (counted)
+		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
 }
 
 /*
@@ -222,7 +221,6 @@ TEST_TIMEOUT(a_thread_exiting_during_the_discard_leaves_nothing, 300)
 	bool counted = false;
 	struct kbinder_thread t;
 	struct kbinder_proc c;
-	char why[128];
 	int round;
 
 	if (!kbt_is_reference()) {
@@ -237,6 +235,6 @@ TEST_TIMEOUT(a_thread_exiting_during_the_discard_leaves_nothing, 300)
 		ASSERT_CHILD_OK(kbt_fork(discard_victim, &delay_us));
 	}
 	kbt_stop_with_client(&t, &s, &c);
-	if (counted && !kbt_live_back_to(&base, 5000, why, sizeof(why)))
-		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+	if (counted)
+		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
 }

@@ -46,8 +46,7 @@ static pid_t start_sm_release(const char *name)
 		      (char *)NULL);
 		_exit(127);
 	}
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
 	ASSERT_OK(kbinder_wire_init_name(&sm.wire, name));
 	for (int i = 0; i < 100; i++) {
@@ -160,8 +159,7 @@ static void adder_service(void *argp)
 	obj.handle = adder_handle;
 	obj.dump = adder_dump;
 	obj.n_codes = 2;
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
 	sm.wire = wire;
 	ASSERT_OK(kbinder_sm_add(&sm, a->name, (binder_uintptr_t)(uintptr_t)&obj,
@@ -268,8 +266,7 @@ TEST_TIMEOUT(a_client_finds_a_service_through_the_manager_at_every_api_level, 15
 
 		smpid = start_sm_release(release);
 		svc = start_adder_release(&a, release, "kbinder.test.adder", &chan);
-		kbt_open(&p);
-		kbinder_thread_init(&t, p.fd);
+		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
 		ASSERT_OK(kbinder_wire_init_name(&sm.wire, release));
 		ASSERT_OK(kbinder_sm_check(&sm, "kbinder.test.adder", &handle));
@@ -337,8 +334,7 @@ TEST(every_object_answers_the_standard_transactions)
 
 	smpid = start_sm(33);
 	svc = start_adder(&a, 33, "kbinder.test.std", &chan);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
 	ASSERT_OK(kbinder_sm_check(&sm, "kbinder.test.std", &handle));
 
@@ -445,8 +441,7 @@ TEST_TIMEOUT(callbacks_fire_and_a_dead_service_is_forgotten, 120)
 		int err = 0;
 
 		smpid = start_sm(level);
-		kbt_open(&p);
-		kbinder_thread_init(&t, p.fd);
+		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, level));
 		/* Watch a name before anyone has it. */
 		ASSERT_OK(kbinder_sm_notify(&sm, "kbinder.test.late", true, CB_COOKIE,
@@ -503,8 +498,7 @@ TEST(the_manager_answers_errors_as_androids_does)
 	uint32_t handle;
 
 	smpid = start_sm(33);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
 	/* An invalid name: EX_ILLEGAL_ARGUMENT. */
 	ASSERT_EQ(kbinder_sm_add(&sm, "bad name!", 0x100, 0x100, false,
@@ -609,8 +603,7 @@ TEST_TIMEOUT(the_examples_and_the_cli_work_against_the_manager, 90)
 		snprintf(cli_path, sizeof(cli_path), "%s/greeter-client", dir);
 		smpid = start_sm(level);
 		svc = spawn(svc_argv, level);
-		kbt_open(&p);
-		kbinder_thread_init(&t, p.fd);
+		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, level));
 		for (int k = 0; k < 100 && err; k++) {
 			err = kbinder_sm_check(&sm, "example.greeter", &h);
@@ -662,8 +655,7 @@ TEST_TIMEOUT(monitor_shows_rates_or_failures_per_process, 60)
 	snprintf(svc_path, sizeof(svc_path), "%s/greeter-service", dir);
 	smpid = start_sm(33);
 	svc = spawn(svc_argv, 33);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
 	for (int k = 0; k < 100 && err; k++) {
 		err = kbinder_sm_check(&sm, "example.greeter", &h);
@@ -780,8 +772,7 @@ TEST(an_object_passed_in_a_call_is_called_back_and_an_fd_passes_through)
 
 	smpid = start_sm(35);
 	svc = start_adder(&a, 35, "kbinder.test.relay", &chan);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 35));
 	ASSERT_OK(kbinder_sm_check(&sm, "kbinder.test.relay", &handle));
 	ASSERT_OK(kbinder_wire_init(&st.wire, 35));
@@ -903,8 +894,7 @@ TEST_TIMEOUT(lookups_answer_the_service_union_of_their_release, 90)
 		kbt_log("release %s", release);
 		smpid = start_sm_release(release);
 		svc = start_adder_release(&a, release, "kbinder.test.v2", &chan);
-		kbt_open(&p);
-		kbinder_thread_init(&t, p.fd);
+		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
 		ASSERT_OK(kbinder_wire_init_name(&sm.wire, release));
 		for (uint32_t code = 2; code <= 4; code++) {
@@ -962,8 +952,7 @@ TEST_TIMEOUT(an_android_13_client_s_codes_reach_android_13_s_methods, 60)
 
 	smpid = start_sm(33);
 	svc = start_adder(&a, 33, "kbinder.test.adder", &chan);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_wire_init(&w, 33));
 	/* getConnectionInfo(name): a null ConnectionInfo, nothing else. */
 	sm_call(&t, &w, 10, "kbinder.test.adder", &r);
@@ -1035,8 +1024,7 @@ TEST(check_service_access_is_code_17_from_16_qpr1)
 	pid_t smpid;
 
 	smpid = start_sm_release("36-qpr1");
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_wire_init_name(&w, "36-qpr1"));
 	check_access_call(&t, &w, "find", &r);
 	ASSERT_FALSE(r.txn.flags & TF_STATUS_CODE);
@@ -1056,8 +1044,7 @@ TEST(check_service_access_is_code_17_from_16_qpr1)
 	stop_sm(smpid);
 	/* Android 16's first release has no code 17. */
 	smpid = start_sm(36);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	check_access_call(&t, &w, "find", &r);
 	ASSERT_EQ(status_of(&t, &r), KBINDER_STATUS_UNKNOWN_TRANSACTION);
 	kbinder_proc_close(&p);
@@ -1089,8 +1076,7 @@ TEST_TIMEOUT(detect_finds_the_release_of_the_manager, 150)
 			if (!strcmp(same_as[k][0], release))
 				want = same_as[k][1];
 		smpid = start_sm_release(release);
-		kbt_open(&p);
-		kbinder_thread_init(&t, p.fd);
+		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
 		ASSERT_OK(kbinder_sm_detect(&sm));
 		if (strcmp(kbinder_wire_name(&sm.wire), want))
@@ -1121,8 +1107,7 @@ TEST_TIMEOUT(a_recovery_managers_header_is_detected_and_spoken, 60)
 		      "servicemanager", (char *)NULL);
 		_exit(127);
 	}
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
 	for (int i = 0; i < 100 && kbinder_sm_ping(&sm); i++)
 		kbt_msleep(50);

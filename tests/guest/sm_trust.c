@@ -115,8 +115,7 @@ TEST_TIMEOUT(the_manager_takes_a_binder_only_from_a_translated_object, 60)
 	int32_t ex;
 
 	smpid = spawn_tool("servicemanager", NULL);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, LEVEL));
 	for (int i = 0; i < 100 && kbinder_sm_ping(&sm); i++)
 		kbt_msleep(50);

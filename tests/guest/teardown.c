@@ -60,40 +60,34 @@ static void busy_client(void *arg)
 		pause();
 }
 
+/* A keeper server and a client whose last call is in flight: the client. */
+static pid_t busy_scenario(struct kbt_server *s, struct kbt_chan *chan)
+{
+	pid_t c;
+
+	kbt_start_ctxmgr(s, keeper, NULL);
+	kbt_chan_init(chan);
+	c = kbt_fork(busy_client, chan);
+	ASSERT_WAIT(chan, 'S');
+	kbt_msleep(300);	/* the last call is in flight */
+	return c;
+}
+
 TEST(killed_processes_leave_no_live_objects)
 {
 	struct kbt_live base;
 	struct kbt_server s;
 	struct kbt_chan chan;
-	char why[128];
 	pid_t c;
 
-	REQUIRE_KBINDER("counts kbinder's live objects");
-	if (kbt_live_read(&base))
-		SKIP("%s is not readable", KBT_LIVE);
+	kbt_live_start(&base);
 	ASSERT_GT(base.n, 0);
-	kbt_start_ctxmgr(&s, keeper, NULL);
-	kbt_chan_init(&chan);
-	c = kbt_fork(busy_client, &chan);
-	ASSERT_WAIT(&chan, 'S');
-	kbt_msleep(300);	/* the last call is in flight */
-	{
-		struct kbt_live mid;
-		int i, differ = 0;
-
-		ASSERT_OK(kbt_live_read(&mid));
-		for (i = 0; i < mid.n && i < base.n; i++) {
-			differ += mid.value[i] != base.value[i];
-			kbt_log("%s: %ld -> %ld", mid.name[i], base.value[i],
-				mid.value[i]);
-		}
-		ASSERT_GT(differ, 3);	/* the test sees what it counts */
-	}
+	c = busy_scenario(&s, &chan);
+	ASSERT_GT(kbt_live_changes(&base, true), 3);	/* the test sees what it counts */
 	kbt_kill(c);
 	kbt_msleep(100);
 	kbt_kill(s.pid);
-	if (!kbt_live_back_to(&base, 5000, why, sizeof(why)))
-		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+	ASSERT_LIVE_BACK(&base, 5000, "live objects left");
 	kbt_chan_close(&chan);
 	kbt_chan_close(&s.chan);
 }
@@ -104,22 +98,14 @@ TEST(killed_server_first_leaves_no_live_objects)
 	struct kbt_live base;
 	struct kbt_server s;
 	struct kbt_chan chan;
-	char why[128];
 	pid_t c;
 
-	REQUIRE_KBINDER("counts kbinder's live objects");
-	if (kbt_live_read(&base))
-		SKIP("%s is not readable", KBT_LIVE);
-	kbt_start_ctxmgr(&s, keeper, NULL);
-	kbt_chan_init(&chan);
-	c = kbt_fork(busy_client, &chan);
-	ASSERT_WAIT(&chan, 'S');
-	kbt_msleep(300);
+	kbt_live_start(&base);
+	c = busy_scenario(&s, &chan);
 	kbt_kill(s.pid);
 	kbt_msleep(100);
 	kbt_kill(c);
-	if (!kbt_live_back_to(&base, 5000, why, sizeof(why)))
-		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+	ASSERT_LIVE_BACK(&base, 5000, "live objects left");
 	kbt_chan_close(&chan);
 	kbt_chan_close(&s.chan);
 }
