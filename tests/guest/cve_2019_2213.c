@@ -103,20 +103,26 @@ static int handler(struct kbinder_thread *t, const struct binder_transaction_dat
 	}
 }
 
-/* A context manager serving @handler with a 1 MiB mapping. */
+/*
+ * The servers' start: this process is the context manager (a 1 MiB
+ * mapping, recorded in srv_map) and says 'R' to the test on @s's channel.
+ */
+static void become_server(struct kbt_server *s, struct kbinder_proc *p,
+			  struct kbinder_thread *t)
+{
+	kbt_manager(p, t, NULL);
+	srv_map = p->map;
+	srv_map_size = p->map_size;
+	ASSERT_SIGNAL(&s->chan, 'R');
+}
+
+/* A context manager serving @handler. */
 static void server_main(void *arg)
 {
-	struct kbt_server *s = arg;
 	struct kbinder_thread t;
 	struct kbinder_proc p;
 
-	kbt_open(&p);
-	srv_map = p.map;
-	srv_map_size = p.map_size;
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kbinder_thread_init(&t, p.fd);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
-	ASSERT_SIGNAL(&s->chan, 'R');
+	become_server(arg, &p, &t);
 	ASSERT_OK(kbt_serve(&t, handler, NULL));
 	kbinder_proc_close(&p);
 }
@@ -124,9 +130,7 @@ static void server_main(void *arg)
 static void start(struct kbt_pair *pair)
 {
 	memset(&pair->mgr, 0, sizeof(pair->mgr));
-	kbt_chan_init(&pair->mgr.chan);
-	pair->mgr.pid = kbt_fork(server_main, &pair->mgr);
-	ASSERT_WAIT(&pair->mgr.chan, 'R');
+	kbt_start_child(&pair->mgr, server_main);
 	kbt_client(&pair->p, &pair->t);
 }
 
@@ -201,13 +205,7 @@ static void undelivered_server(void *arg)
 	struct kbinder_proc p;
 	uint32_t ok;
 
-	kbt_open(&p);
-	srv_map = p.map;
-	srv_map_size = p.map_size;
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kbinder_thread_init(&t, p.fd);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
-	ASSERT_SIGNAL(&s->chan, 'R');
+	become_server(s, &p, &t);
 	/* learn where a buffer of this size goes, and free it */
 	kbt_expect(&t, BR_TRANSACTION, &ret);
 	x = ret.u.txn.data.ptr.buffer;
@@ -246,9 +244,7 @@ TEST(free_of_undelivered_buffer_is_ignored)
 
 	for (round = 0; round < 5; round++) {
 		memset(&s, 0, sizeof(s));
-		kbt_chan_init(&s.chan);
-		s.pid = kbt_fork(undelivered_server, &s);
-		ASSERT_WAIT(&s.chan, 'R');
+		kbt_start_child(&s, undelivered_server);
 		kbt_client(&p, &t);
 		oneway_data(&t, 256);
 		ASSERT_WAIT(&s.chan, 'A');
@@ -356,9 +352,7 @@ static void race(enum race_mode mode)
 	memset(&s, 0, sizeof(s));
 	r.mode = mode;
 	s.arg = &r;
-	kbt_chan_init(&s.chan);
-	s.pid = kbt_fork(race_server, &s);
-	ASSERT_WAIT(&s.chan, 'R');
+	kbt_start_child(&s, race_server);
 	kbt_client(&p, &t);
 	for (i = 0; i < RACE_ROUNDS; i++) {
 		uint8_t data[64];

@@ -89,9 +89,7 @@ TEST(fault_target_dies_mid_transaction)
 		call_then_kill(&s, &t, true);
 		/* the server dies with the call still queued, unread */
 		memset(&s, 0, sizeof(s));
-		kbt_chan_init(&s.chan);
-		s.pid = kbt_fork(deaf_main, &s);
-		ASSERT_WAIT(&s.chan, 'R');
+		kbt_start_child(&s, deaf_main);
 		call_then_kill(&s, &t, false);
 	}
 	/* a dead target answers BR_DEAD_REPLY, sync and one-way */
@@ -350,9 +348,7 @@ TEST(fault_mmap_area_fills_up)
 	int n_sync, n_async, n, round;
 
 	memset(&s, 0, sizeof(s));
-	kbt_chan_init(&s.chan);
-	s.pid = kbt_fork(fill_server_main, &s);
-	ASSERT_WAIT(&s.chan, 'R');
+	kbt_start_child(&s, fill_server_main);
 	kbt_client(&p, &t);
 	for (round = 0; round < 3; round++) {
 		/* sync: kept buffers fill the whole area */

@@ -426,6 +426,17 @@ void kbt_expect_demo_at(const char *file, int line, const char *env,
 #define EXPECT_DEMO(env, name, want)					\
 	kbt_expect_demo_at(__FILE__, __LINE__, (env), (name), (want))
 
+/**
+ * kbt_start_child() - for an object @x with a channel @x->chan and a pid
+ * @x->pid (a server, say): open the channel, fork @fn(@x) and wait for the
+ * child to say 'R' (ready).
+ */
+#define kbt_start_child(x, fn) do {					\
+	kbt_chan_init(&(x)->chan);					\
+	(x)->pid = kbt_fork(fn, (x));					\
+	ASSERT_WAIT(&(x)->chan, 'R');					\
+} while (0)
+
 /** kbt_msleep() - sleep @ms milliseconds. */
 void kbt_msleep(int ms);
 /** kbt_now_ms() - CLOCK_MONOTONIC in milliseconds. */

@@ -246,9 +246,7 @@ TEST(calls_outside_the_chain_skip_the_waiting_thread)
 	pthread_t th;
 
 	memset(&s, 0, sizeof(s));
-	kbt_chan_init(&s.chan);
-	s.pid = kbt_fork(side_server_main, &s);
-	ASSERT_WAIT(&s.chan, 'R');
+	kbt_start_child(&s, side_server_main);
 	kbt_client(&p, &t);
 	ASSERT_EQ(pthread_create(&th, NULL, side_idle_looper, &p), 0);
 	kbt_msleep(50);

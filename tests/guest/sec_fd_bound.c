@@ -76,9 +76,7 @@ static void start_receiver(struct kbt_server *s, struct expect *e)
 	s->arg = e;
 	s->ctxmgr = true;
 	s->ext = &accepts_fds;
-	kbt_chan_init(&s->chan);
-	s->pid = kbt_fork(kbt_server_main, s);
-	ASSERT_WAIT(&s->chan, 'R');
+	kbt_start_child(s, kbt_server_main);
 }
 
 /*

@@ -188,9 +188,7 @@ static void carrier_cycle_is_freed(enum carrier kind, bool unmap)
 	s.arg = &kind;
 	s.ctxmgr = true;
 	s.ext = &ext;
-	kbt_chan_init(&s.chan);
-	s.pid = kbt_fork(kbt_server_main, &s);
-	ASSERT_WAIT(&s.chan, 'R');
+	kbt_start_child(&s, kbt_server_main);
 	kbt_chan_init(&a.chan);
 	p = kbt_fork(p_main, &a);
 	ASSERT_WAIT(&a.chan, 'D');

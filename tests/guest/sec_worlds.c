@@ -107,9 +107,7 @@ TEST(freeze_acts_only_in_the_callers_world)
 	struct kbinder_thread t;
 
 	REQUIRE_KBINDER("no upstream driver has a world per IPC namespace");
-	kbt_chan_init(&w.chan);
-	w.pid = kbt_fork(two_worlds_main, &w);
-	ASSERT_WAIT(&w.chan, 'R');
+	kbt_start_child(&w, two_worlds_main);
 	kbt_client(&p, &t);
 
 	ASSERT_OK(freeze(p.fd, w.pid, true));

@@ -148,9 +148,7 @@ TEST(fd_array_in_an_sg_buffer_is_installed_in_the_receiver)
 	s.fn = sg_handler;
 	s.ctxmgr = true;
 	s.ext = &accepts_fds;
-	kbt_chan_init(&s.chan);
-	s.pid = kbt_fork(kbt_server_main, &s);
-	ASSERT_WAIT(&s.chan, 'R');
+	kbt_start_child(&s, kbt_server_main);
 	kbt_client(&p, &t);
 	ASSERT_STATUS(cve_transact_hdr(&t, &x, &r), BR_REPLY);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), 1);

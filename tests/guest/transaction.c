@@ -118,9 +118,7 @@ static void server_main(void *arg)
 /* The scenario of most tests: that manager, and this process its client. */
 static void start(struct kbt_pair *pair)
 {
-	kbt_chan_init(&pair->mgr.chan);
-	pair->mgr.pid = kbt_fork(server_main, &pair->mgr);
-	ASSERT_WAIT(&pair->mgr.chan, 'R');
+	kbt_start_child(&pair->mgr, server_main);
 	kbt_client(&pair->p, &pair->t);
 }
 
