@@ -47,11 +47,10 @@ static void receiver(void *arg)
 	struct kbinder_return ret;
 	struct kbinder_thread t;
 	struct kbinder_proc p;
-	int i;
 
 	kbt_manager(&p, &t, NULL);
 	ASSERT_SIGNAL(c, 'R');
-	for (i = 0; i < 2; i++) {
+	for (int i = 0; i < 2; i++) {
 		const struct binder_transaction_data *tr = &ret.u.txn;
 		uint8_t want[PAYLOAD];
 		const uint8_t *data;

@@ -108,7 +108,6 @@ static void server_main(void *arg)
 	struct kbinder_return ret;
 	struct kbinder_thread t;
 	char cmd;
-	int i;
 
 	kbt_manager(&s->p, &t, NULL);
 	kbinder_parcel_init(&reply);
@@ -137,7 +136,7 @@ static void server_main(void *arg)
 			}
 			break;
 		case CODE_CHECK_KEPT:
-			for (i = 0; i < s->nkept; i++) {
+			for (int i = 0; i < s->nkept; i++) {
 				ok &= payload_ok((const uint8_t *)(uintptr_t)s->kept[i],
 						 s->kept_size[i], s->kept_seed[i]);
 				EXPECT_OK(kbinder_thread_free_buffer(&t, s->kept[i]));

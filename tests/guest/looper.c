@@ -166,13 +166,14 @@ static void call_tid(void *arg)
 	struct kbinder_proc p;
 	struct kbinder_thread t;
 	struct kbinder_reply r;
-	uint32_t tid;
 
 	kbt_client(&p, &t);
 	kbt_call(&t, 0, (uint32_t)(chan ? CODE_TID : CODE_BLOCK), NULL, &r);
-	tid = kbt_txn_u32(&r.txn, 0);
-	if (chan)
+	if (chan) {
+		uint32_t tid = kbt_txn_u32(&r.txn, 0);
+
 		ASSERT_OK(kbt_send(chan, &tid, sizeof(tid)));
+	}
 	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	kbinder_proc_close(&p);
 }

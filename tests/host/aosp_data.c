@@ -57,6 +57,16 @@ int aosp_load(const char *path)
 	return err;
 }
 
+bool aosp_load_args(const char *suite, int argc, char **argv)
+{
+	const char *path = argc > 1 ? argv[1] : AOSP_DATA_DEFAULT;
+	int err = aosp_load(path);
+
+	if (err)
+		printf("FAIL %s/data/load: %s: %s\n", suite, path, strerror(-err));
+	return !err;
+}
+
 int aosp_col(const char *key)
 {
 	for (int i = 0; i < aosp_n_cols; i++)

@@ -35,6 +35,12 @@ extern int aosp_n_cols;
 
 /** aosp_load() - read the table at @path. 0 or -errno. */
 int aosp_load(const char *path);
+/**
+ * aosp_load_args() - a check program's start: load the table its first
+ * argument names (AOSP_DATA_DEFAULT without one); on failure print
+ * "FAIL @suite/data/load: ..." and return false.
+ */
+bool aosp_load_args(const char *suite, int argc, char **argv);
 /** aosp_col() - the column of release @key, or -1. */
 int aosp_col(const char *key);
 /** aosp_in_range() - does RANGE ("A..B" or "A") hold @col? -1: malformed. */

@@ -120,27 +120,37 @@ static void token_bytes_are_androids_at_every_level(void)
 	}
 }
 
+/* An interface token for DESC at one API level: the parcel, its view, the wire. */
+struct token {
+	struct kbinder_parcel p;
+	struct kbinder_view v;
+	struct kbinder_wire w;
+	char out[64];
+};
+
+static void token_at(struct token *tk, int level)
+{
+	wire(&tk->w, level);
+	kbinder_parcel_init(&tk->p);
+	kbinder_parcel_write_token(&tk->p, &tk->w, DESC);
+}
+
 static void token_round_trips_at_every_level(void)
 {
 	for (int level = 28; level <= 36; level++) {
-		struct kbinder_view v;
-		struct kbinder_parcel p;
-		struct kbinder_wire w;
-		char out[64];
+		struct token tk;
 
-		wire(&w, level);
-		kbinder_parcel_init(&p);
-		kbinder_parcel_write_token(&p, &w, DESC);
-		kbinder_parcel_write_u32(&p, 7);
-		view_of(&p, &v);
-		LIB_CHECK_EQ(kbinder_view_read_token(&v, &w, out, sizeof(out)), 0);
-		LIB_CHECK(!strcmp(out, DESC));
-		view_of(&p, &v);
-		LIB_CHECK_EQ(kbinder_view_check_token(&v, &w, DESC), 0);
-		LIB_CHECK_EQ(kbinder_view_read_u32(&v, (uint32_t *)out), 0);
-		view_of(&p, &v);
-		LIB_CHECK_EQ(kbinder_view_check_token(&v, &w, "android.os.IOther"), -EPERM);
-		kbinder_parcel_fini(&p);
+		token_at(&tk, level);
+		kbinder_parcel_write_u32(&tk.p, 7);
+		view_of(&tk.p, &tk.v);
+		LIB_CHECK_EQ(kbinder_view_read_token(&tk.v, &tk.w, tk.out, sizeof(tk.out)), 0);
+		LIB_CHECK(!strcmp(tk.out, DESC));
+		view_of(&tk.p, &tk.v);
+		LIB_CHECK_EQ(kbinder_view_check_token(&tk.v, &tk.w, DESC), 0);
+		LIB_CHECK_EQ(kbinder_view_read_u32(&tk.v, (uint32_t *)tk.out), 0);
+		view_of(&tk.p, &tk.v);
+		LIB_CHECK_EQ(kbinder_view_check_token(&tk.v, &tk.w, "android.os.IOther"), -EPERM);
+		kbinder_parcel_fini(&tk.p);
 	}
 }
 
@@ -173,21 +183,17 @@ static void token_with_the_other_partitions_marker_is_refused(void)
 static void truncated_tokens_are_refused(void)
 {
 	for (int level = 28; level <= 36; level++) {
-		struct kbinder_view v;
-		struct kbinder_parcel p;
-		struct kbinder_wire w;
-		char out[64];
+		struct token tk;
 
-		wire(&w, level);
-		kbinder_parcel_init(&p);
-		kbinder_parcel_write_token(&p, &w, DESC);
-		for (size_t n = 0; n < p.size; n++) {
-			view_of(&p, &v);
-			v.size = n;
-			LIB_CHECK_EQ(kbinder_view_read_token(&v, &w, out, sizeof(out)), -EBADMSG);
-			LIB_CHECK_EQ(v.pos, 0);
+		token_at(&tk, level);
+		for (size_t n = 0; n < tk.p.size; n++) {
+			view_of(&tk.p, &tk.v);
+			tk.v.size = n;
+			LIB_CHECK_EQ(kbinder_view_read_token(&tk.v, &tk.w, tk.out, sizeof(tk.out)),
+				     -EBADMSG);
+			LIB_CHECK_EQ(tk.v.pos, 0);
 		}
-		kbinder_parcel_fini(&p);
+		kbinder_parcel_fini(&tk.p);
 	}
 }
 
