@@ -187,6 +187,8 @@ void kbt_quit(struct kbinder_thread *t, uint32_t handle);
 
 /** kbt_stop_ctxmgr() - quit a context manager server and check it exited 0. */
 void kbt_stop_ctxmgr(struct kbinder_thread *t, struct kbt_server *s);
+/** kbt_quit_ctxmgr() - the same through a client of its own, opened and closed. */
+void kbt_quit_ctxmgr(struct kbt_server *s);
 
 /**
  * kbt_start_with_client() - fork a context manager serving with @fn

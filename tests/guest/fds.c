@@ -19,13 +19,20 @@
 
 enum { CODE_FD_IN_REPLY = 1 };
 
-/* Our fd @fd is an eventfd holding @count: it is the sender's file. */
-static void expect_eventfd_holds(int fd, uint64_t count)
+/*
+ * The only fd we have beyond snapshot @before is @fd, an eventfd holding
+ * EFD_COUNT: the sender's file. Close it: the table is @before again.
+ */
+static void expect_received_eventfd(struct kbt_fd_snap *before, int fd)
 {
 	uint64_t v = 0;
 
+	ASSERT_ONE_NEW_FD(before, fd);
 	ASSERT_EQ(read(fd, &v, sizeof(v)), sizeof(v));
-	ASSERT_EQ(v, count);
+	ASSERT_EQ(v, EFD_COUNT);
+	close(fd);
+	ASSERT_FDS_UNCHANGED(before);
+	kbt_fd_snap_free(before);
 }
 
 static void expect_fd_object(const struct binder_transaction_data *tr,
@@ -89,11 +96,7 @@ TEST(received_fd_is_the_senders_file_and_outlives_the_buffer)
 	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
 	/* freeing the buffer and the sender's exit leave the fd ours */
-	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
-	expect_eventfd_holds((int)fdo.fd, EFD_COUNT);
-	close((int)fdo.fd);
-	ASSERT_FDS_UNCHANGED(&before);
-	kbt_fd_snap_free(&before);
+	expect_received_eventfd(&before, (int)fdo.fd);
 	kbinder_proc_close(&p);
 }
 
@@ -134,11 +137,7 @@ TEST(fd_in_reply_reaches_the_caller_that_accepts_fds)
 	expect_fd_object(&r.txn, &fdo);
 	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
 	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
-	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
-	expect_eventfd_holds((int)fdo.fd, EFD_COUNT);
-	close((int)fdo.fd);
-	ASSERT_FDS_UNCHANGED(&before);
-	kbt_fd_snap_free(&before);
+	expect_received_eventfd(&before, (int)fdo.fd);
 	kbt_pair_stop(&pair);
 }
 

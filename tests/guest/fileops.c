@@ -109,17 +109,6 @@ TEST(open_and_close_leave_fd_table_unchanged)
 	ASSERT_FD_COUNT(before);
 }
 
-static int noop_server(struct kbinder_thread *t,
-		       const struct binder_transaction_data *tr,
-		       struct kbinder_parcel *reply, void *arg)
-{
-	(void)t;
-	(void)tr;
-	(void)reply;
-	(void)arg;
-	return KBT_REPLY;
-}
-
 static void send_oneway_on_signal(void *arg)
 {
 	struct kbt_chan *chan = arg;
@@ -334,7 +323,7 @@ TEST(release_frees_context_manager_role)
 
 	kbt_client(&p, &t);
 	for (i = 0; i < 3; i++) {
-		kbt_start_ctxmgr(&s, noop_server, NULL);
+		kbt_start_ctxmgr(&s, NULL, NULL);
 		kbt_stop_ctxmgr(&t, &s);
 	}
 	/* and this process can take it once the last one is gone */

@@ -147,19 +147,16 @@ long kbt_mem_diff(const void *a, const void *b, size_t n);
 #define ASSERT_MEM_EQ(a, b, n) KBT_MEM(true, "ASSERT_MEM_EQ", a, b, n)
 #define EXPECT_MEM_EQ(a, b, n) KBT_MEM(false, "EXPECT_MEM_EQ", a, b, n)
 
+#define KBT_OK(fatal, expr) do {					\
+	long _kbt_r = (long)(expr);					\
+	if (_kbt_r != 0)						\
+		kbt_fail(__FILE__, __LINE__, fatal, "%s: returned %ld (%s)", \
+			 #expr, _kbt_r, kbt_strerr(_kbt_r));		\
+} while (0)
+
 /** ASSERT_OK() - a 0 / -errno call returned 0; prints the errno name. */
-#define ASSERT_OK(expr) do {						\
-	long _kbt_r = (long)(expr);					\
-	if (_kbt_r != 0)						\
-		kbt_fail(__FILE__, __LINE__, true, "%s: returned %ld (%s)", \
-			 #expr, _kbt_r, kbt_strerr(_kbt_r));		\
-} while (0)
-#define EXPECT_OK(expr) do {						\
-	long _kbt_r = (long)(expr);					\
-	if (_kbt_r != 0)						\
-		kbt_fail(__FILE__, __LINE__, false, "%s: returned %ld (%s)", \
-			 #expr, _kbt_r, kbt_strerr(_kbt_r));		\
-} while (0)
+#define ASSERT_OK(expr) KBT_OK(true, expr)
+#define EXPECT_OK(expr) KBT_OK(false, expr)
 
 /** kbt_strerr() - strerror of a negative (or positive) errno value. */
 const char *kbt_strerr(long err);

@@ -57,8 +57,6 @@ static uint32_t call_mgr(uint32_t *value)
 static void namespace_main(void *arg)
 {
 	struct kbt_server s;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
 	uint32_t v = 0;
 
 	(void)arg;
@@ -67,9 +65,7 @@ static void namespace_main(void *arg)
 	kbt_start_ctxmgr(&s, kbt_reply_arg, (void *)0x1bc);
 	ASSERT_EQ(call_mgr(&v), BR_REPLY);
 	ASSERT_EQ(v, 0x1bc);
-	kbt_client(&p, &t);
-	kbt_stop_ctxmgr(&t, &s);
-	kbinder_proc_close(&p);
+	kbt_quit_ctxmgr(&s);
 }
 
 /* The same, with worlds shared: the host's manager answers. */
@@ -91,8 +87,6 @@ TEST(ipc_namespaces_are_separate_worlds)
 {
 	bool iso = isolated();
 	struct kbt_server host;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
 	uint32_t v = 0;
 
 	kbt_start_ctxmgr(&host, kbt_reply_arg, (void *)0x4057);
@@ -101,9 +95,7 @@ TEST(ipc_namespaces_are_separate_worlds)
 	/* the host's world still has its manager */
 	ASSERT_EQ(call_mgr(&v), BR_REPLY);
 	ASSERT_EQ(v, 0x4057);
-	kbt_client(&p, &t);
-	kbt_stop_ctxmgr(&t, &host);
-	kbinder_proc_close(&p);
+	kbt_quit_ctxmgr(&host);
 }
 
 static void open_in_new_namespace(void *arg)

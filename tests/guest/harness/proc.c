@@ -135,13 +135,10 @@ int kbt_recv(struct kbt_chan *c, void *buf, size_t n, int timeout_ms)
 		if (left <= 0)
 			return -ETIMEDOUT;
 		r = poll(&pfd, 1, (int)left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
 		if (r == 0)
 			return -ETIMEDOUT;
-		r = read(fd, p, n);
+		if (r > 0)
+			r = read(fd, p, n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
