@@ -105,34 +105,29 @@ TEST(unreadable_or_huge_offsets_array_fails_and_releases_nothing)
 /* Objects translated before a bad offset are released, exactly once. */
 TEST(bad_offset_after_translated_objects_releases_them)
 {
-	uint8_t data[3 * CVE_FLAT_SIZE];
-	binder_size_t offs[3];
+	struct cve_flats f;
 	struct cve_world w;
-	struct kbt_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
-			     .offs = offs, .offs_size = sizeof(offs) };
 	int round;
 
 	cve_world_up(&w);
-	memset(data, 0, sizeof(data));
-	cve_put_flat(data, 0, BINDER_TYPE_HANDLE, w.h, 0);
-	cve_put_flat(data, CVE_FLAT_SIZE, BINDER_TYPE_BINDER, A_NODE, A_NODE);
-	cve_put_flat(data, 2 * CVE_FLAT_SIZE, BINDER_TYPE_WEAK_HANDLE, w.h, 0);
-	offs[0] = 0;
-	offs[1] = CVE_FLAT_SIZE;
+	cve_flats_init(&f, 3);
+	cve_put_flat(f.data, 0, BINDER_TYPE_HANDLE, w.h, 0);
+	cve_put_flat(f.data, CVE_FLAT_SIZE, BINDER_TYPE_BINDER, A_NODE, A_NODE);
+	cve_put_flat(f.data, 2 * CVE_FLAT_SIZE, BINDER_TYPE_WEAK_HANDLE, w.h, 0);
 	for (round = 0; round < 5; round++) {
 		/* past the end of the data */
-		offs[2] = sizeof(data);
-		ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		f.offs[2] = f.x.size;
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
 		/* going backwards, into an already translated object */
-		offs[2] = 8;
-		ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		f.offs[2] = 8;
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
 		/* the same object twice */
-		offs[2] = CVE_FLAT_SIZE;
-		ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		f.offs[2] = CVE_FLAT_SIZE;
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
 		/* not 4-byte aligned */
-		offs[2] = 2 * CVE_FLAT_SIZE - 2;
-		ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
-		x.flags ^= TF_ONE_WAY;
+		f.offs[2] = 2 * CVE_FLAT_SIZE - 2;
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
+		f.x.flags ^= TF_ONE_WAY;
 	}
 	cve_expect_no_nodes(&w.t);
 	cve_world_check_down(&w);

@@ -63,6 +63,19 @@ void cve_put_fda(uint8_t *data, size_t at, size_t num_fds,
 		 size_t parent, size_t parent_offset);
 
 #define CVE_FLAT_SIZE sizeof(struct flat_binder_object)
+
+/**
+ * struct cve_flats - a payload of flat objects, one every CVE_FLAT_SIZE
+ * bytes, with its offsets array and @x, the CVE_NOP call that sends them.
+ */
+#define CVE_MAX_FLATS 8
+struct cve_flats {
+	uint8_t data[CVE_MAX_FLATS * CVE_FLAT_SIZE];
+	binder_size_t offs[CVE_MAX_FLATS];
+	struct kbt_txn x;
+};
+/** cve_flats_init() - @n zeroed objects at offsets 0, 24, ...: @f->x sends them. */
+void cve_flats_init(struct cve_flats *f, size_t n);
 #define CVE_PTR_SIZE sizeof(struct binder_buffer_object)
 #define CVE_FDA_SIZE sizeof(struct binder_fd_array_object)
 
