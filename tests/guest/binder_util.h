@@ -132,6 +132,16 @@ void kbt_call(struct kbinder_thread *t, uint32_t handle,
 	      struct kbinder_reply *reply);
 
 /**
+ * kbt_fork_client() - fork a child that opens $BINDER_DEVICE and runs
+ * @fn(t, @arg) as a client of it, on its thread @t; the child closes the
+ * device when @fn returns (kbt_fork() as to its exit status and fd check).
+ * Return: its pid.
+ */
+#define kbt_fork_client(fn, arg) kbt_fork_client_named((fn), (arg), #fn)
+pid_t kbt_fork_client_named(void (*fn)(struct kbinder_thread *t, void *arg),
+			    void *arg, const char *name);
+
+/**
  * struct kbt_oneway_call - what kbt_oneway_caller() does: once @chan says
  * 'G', open a client and, @delay_ms later, make one one-way call @code to
  * handle 0 (the context manager).

@@ -38,15 +38,12 @@ TEST(second_context_manager_gets_ebusy)
 	kbinder_proc_close(&p);
 }
 
-static void call_zero(void *arg)
+static void call_zero(struct kbinder_thread *t, void *arg)
 {
-	struct kbinder_proc p;
-	struct kbinder_thread t;
 	struct kbinder_parcel data;
 	struct kbt_fd_snap before;
 	int fd = -1;
 
-	kbt_client(&p, &t);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_u32(&data, 0x11223344);
 	if (arg) {
@@ -61,7 +58,7 @@ static void call_zero(void *arg)
 		kbinder_parcel_write_fd(&data, fd, 0x99);
 	}
 	ASSERT_OK(kbt_fd_snapshot(&before));
-	ASSERT_EQ(kbt_call_status(&t, 0, 5, &data, fd >= 0 ? TF_ACCEPT_FDS : 0),
+	ASSERT_EQ(kbt_call_status(t, 0, 5, &data, fd >= 0 ? TF_ACCEPT_FDS : 0),
 		  BR_REPLY);
 	/* sending an fd neither closes nor adds one on the sender's side */
 	ASSERT_FDS_UNCHANGED(&before);
@@ -69,7 +66,6 @@ static void call_zero(void *arg)
 	if (fd >= 0)
 		close(fd);
 	kbinder_parcel_fini(&data);
-	kbinder_proc_close(&p);
 }
 
 TEST(context_manager_ext_node_has_given_ptr_and_cookie)
@@ -93,7 +89,7 @@ TEST(context_manager_ext_node_has_given_ptr_and_cookie)
 	ASSERT_EQ(info.cookie, 0xdef0);
 	kbinder_thread_init(&t, p.fd);
 	ASSERT_OK(kbinder_thread_enter_looper(&t));
-	c = kbt_fork(call_zero, NULL);
+	c = kbt_fork_client(call_zero, NULL);
 	ASSERT_OK(kbinder_thread_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
 					  NULL, KBT_WAIT_MS));
 	ASSERT_EQ(ret.u.txn.target.ptr, 0xabc0);
@@ -122,7 +118,7 @@ TEST(context_manager_ext_flags_allow_fds)
 	obj.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS;
 	kbt_manager(&p, &t, &obj);
 	ASSERT_OK(kbt_fd_snapshot(&before));
-	c = kbt_fork(call_zero, (void *)1);
+	c = kbt_fork_client(call_zero, (void *)1);
 	ASSERT_OK(kbinder_thread_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
 					  NULL, KBT_WAIT_MS));
 	{

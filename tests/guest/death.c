@@ -175,30 +175,22 @@ TEST(dead_server_gives_dead_reply)
 	kbinder_proc_close(&p);
 }
 
-static void hang_caller(void *arg)
+static void hang_caller(struct kbinder_thread *t, void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
 	uint32_t st;
 
-	kbt_client(&p, &t);
 	ASSERT_SIGNAL(chan, 'C');
-	st = kbt_call_status(&t, 0, CODE_HANG, NULL, 0);
+	st = kbt_call_status(t, 0, CODE_HANG, NULL, 0);
 	ASSERT_EQ(st, BR_DEAD_REPLY);
-	kbinder_proc_close(&p);
 }
 
-static void queued_caller(void *arg)
+static void queued_caller(struct kbinder_thread *t, void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
 
-	kbt_client(&p, &t);
 	ASSERT_SIGNAL(chan, 'C');
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_PING, NULL, 0), BR_DEAD_REPLY);
-	kbinder_proc_close(&p);
+	ASSERT_EQ(kbt_call_status(t, 0, CODE_PING, NULL, 0), BR_DEAD_REPLY);
 }
 
 /*
@@ -214,10 +206,10 @@ TEST(dying_process_fails_running_and_queued_calls)
 	kbt_start_ctxmgr(&s, server, NULL);
 	kbt_chan_init(&c1);
 	kbt_chan_init(&c2);
-	a = kbt_fork(hang_caller, &c1);
+	a = kbt_fork_client(hang_caller, &c1);
 	ASSERT_WAIT(&c1, 'C');
 	kbt_msleep(200);
-	b = kbt_fork(queued_caller, &c2);
+	b = kbt_fork_client(queued_caller, &c2);
 	ASSERT_WAIT(&c2, 'C');
 	kbt_msleep(200);
 	kbt_kill(s.pid);
@@ -279,17 +271,13 @@ TEST(call_to_dead_node_gives_dead_reply)
 	kbt_chan_close(&chan);
 }
 
-static void call_and_wait(void *arg)
+static void call_and_wait(struct kbinder_thread *t, void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
 
-	kbt_client(&p, &t);
 	ASSERT_SIGNAL(chan, 'C');
-	kbt_call_status(&t, 0, 1, NULL, 0);
+	kbt_call_status(t, 0, 1, NULL, 0);
 	ASSERT_SIGNAL(chan, 'X');	/* only when answered */
-	kbinder_proc_close(&p);
 }
 
 /*
@@ -308,7 +296,7 @@ TEST(reply_to_dead_client_is_dropped)
 
 	kbt_manager(&p, &t, NULL);
 	kbt_chan_init(&chan);
-	c = kbt_fork(call_and_wait, &chan);
+	c = kbt_fork_client(call_and_wait, &chan);
 	ASSERT_WAIT(&chan, 'C');
 	ASSERT_OK(kbinder_thread_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
 					  NULL, KBT_WAIT_MS));
@@ -323,7 +311,7 @@ TEST(reply_to_dead_client_is_dropped)
 	kbt_chan_close(&chan);
 	/* the next caller is served normally */
 	kbt_chan_init(&chan);
-	c = kbt_fork(call_and_wait, &chan);
+	c = kbt_fork_client(call_and_wait, &chan);
 	ASSERT_WAIT(&chan, 'C');
 	ASSERT_OK(kbinder_thread_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
 					  NULL, KBT_WAIT_MS));

@@ -160,22 +160,18 @@ static void *pool_thread(void *arg)
 	return NULL;
 }
 
-static void call_tid(void *arg)
+static void call_tid(struct kbinder_thread *t, void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
 	struct kbinder_reply r;
 
-	kbt_client(&p, &t);
-	kbt_call(&t, 0, (uint32_t)(chan ? CODE_TID : CODE_BLOCK), NULL, &r);
+	kbt_call(t, 0, (uint32_t)(chan ? CODE_TID : CODE_BLOCK), NULL, &r);
 	if (chan) {
 		uint32_t tid = kbt_txn_u32(&r.txn, 0);
 
 		ASSERT_OK(kbt_send(chan, &tid, sizeof(tid)));
 	}
-	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
-	kbinder_proc_close(&p);
+	kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer);
 }
 
 /*
@@ -196,14 +192,14 @@ TEST(spawned_looper_serves_while_others_are_busy)
 
 	ASSERT_EQ(pipe(release_pipe), 0);
 	looping_manager(&p, &t, 1);
-	blocker = kbt_fork(call_tid, NULL);
+	blocker = kbt_fork_client(call_tid, NULL);
 	ASSERT_EQ(read_txn(&t, &txn), BR_SPAWN_LOOPER);
 	ASSERT_EQ(txn.u.txn.code, CODE_BLOCK);
 	spawned.fd = p.fd;
 	ASSERT_EQ(pthread_create(&th, NULL, pool_thread, &spawned), 0);
 	/* while we hold the blocking call, another call is served */
 	kbt_chan_init(&chan);
-	c = kbt_fork(call_tid, &chan);
+	c = kbt_fork_client(call_tid, &chan);
 	ASSERT_OK(kbt_recv(&chan, &tid, sizeof(tid), KBT_WAIT_MS));
 	ASSERT_NE(tid, kbt_gettid());
 	ASSERT_CHILD_OK(c);
@@ -265,13 +261,13 @@ TEST(work_is_picked_by_idle_thread)
 	s = kbt_fork(pool_server, &srv);
 	ASSERT_WAIT(&srv, 'R');
 	kbt_msleep(100);	/* both threads are waiting */
-	blocker = kbt_fork(call_tid, NULL);
+	blocker = kbt_fork_client(call_tid, NULL);
 	ASSERT_WAIT(&srv, 'B');		/* one thread is busy now */
 	kbt_chan_init(&chan);
-	c = kbt_fork(call_tid, &chan);
+	c = kbt_fork_client(call_tid, &chan);
 	ASSERT_OK(kbt_recv(&chan, &tid1, sizeof(tid1), KBT_WAIT_MS));
 	ASSERT_CHILD_OK(c);
-	c = kbt_fork(call_tid, &chan);
+	c = kbt_fork_client(call_tid, &chan);
 	ASSERT_OK(kbt_recv(&chan, &tid2, sizeof(tid2), KBT_WAIT_MS));
 	ASSERT_CHILD_OK(c);
 	/* both served by the same (the idle) thread */

@@ -10,23 +10,6 @@
 
 #define NODE_B 0xb0b0
 
-/* This process becomes the manager; the test's calls come from children. */
-static void become_manager(struct kbinder_proc *p, struct kbinder_thread *t)
-{
-	kbt_manager(p, t, NULL);
-}
-
-static void client_with(void (*fn)(struct kbinder_thread *t, void *arg),
-			void *arg)
-{
-	struct kbinder_proc p;
-	struct kbinder_thread t;
-
-	kbt_client(&p, &t);
-	fn(&t, arg);
-	kbinder_proc_close(&p);
-}
-
 static void send_oneway(struct kbinder_thread *t, uint32_t handle, uint32_t code,
 			uint32_t payload)
 {
@@ -59,12 +42,8 @@ TEST(oneway_gets_transaction_complete_and_no_sender_pid)
 	struct kbinder_return ret;
 	pid_t c;
 
-	become_manager(&p, &t);
-	c = fork();
-	if (c == 0) {
-		client_with(two_oneways, NULL);
-		_exit(kbt_failed());
-	}
+	kbt_manager(&p, &t, NULL);
+	c = kbt_fork_client(two_oneways, NULL);
 	wait_txn(&t, &ret);
 	ASSERT_TRUE(ret.u.txn.flags & TF_ONE_WAY);
 	ASSERT_EQ(ret.u.txn.code, 1);
@@ -86,12 +65,8 @@ TEST(oneway_waits_for_previous_buffer_free)
 	struct kbinder_return first, ret;
 	pid_t c;
 
-	become_manager(&p, &t);
-	c = fork();
-	if (c == 0) {
-		client_with(two_oneways, NULL);
-		_exit(kbt_failed());
-	}
+	kbt_manager(&p, &t, NULL);
+	c = kbt_fork_client(two_oneways, NULL);
 	wait_txn(&t, &first);
 	ASSERT_EQ(first.u.txn.code, 1);
 	ASSERT_CHILD_OK(c);	/* both were sent */
@@ -120,12 +95,8 @@ TEST(sync_call_not_blocked_by_held_oneway)
 	struct kbinder_return first, ret;
 	pid_t c;
 
-	become_manager(&p, &t);
-	c = fork();
-	if (c == 0) {
-		client_with(oneway_then_sync, NULL);
-		_exit(kbt_failed());
-	}
+	kbt_manager(&p, &t, NULL);
+	c = kbt_fork_client(oneway_then_sync, NULL);
 	wait_txn(&t, &first);
 	ASSERT_EQ(first.u.txn.code, 1);
 	/* oneway 2 is queued behind 1, but the sync call 3 gets through */
@@ -169,12 +140,8 @@ TEST(oneway_queues_are_per_node)
 	struct kbinder_parcel reply;
 	pid_t c;
 
-	become_manager(&p, &t);
-	c = fork();
-	if (c == 0) {
-		client_with(oneways_to_two_nodes, NULL);
-		_exit(kbt_failed());
-	}
+	kbt_manager(&p, &t, NULL);
+	c = kbt_fork_client(oneways_to_two_nodes, NULL);
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 50);
 	kbinder_parcel_init(&reply);
@@ -348,11 +315,6 @@ static void flood(struct kbinder_thread *t, void *arg)
 	kbinder_parcel_fini(&data);
 }
 
-static void flood_main(void *arg)
-{
-	client_with(flood, arg);
-}
-
 TEST(async_space_limit_gives_failed_reply)
 {
 	struct kbinder_proc p;
@@ -363,9 +325,9 @@ TEST(async_space_limit_gives_failed_reply)
 	bool sync_seen = false;
 	pid_t c;
 
-	become_manager(&p, &t);	/* 1 MiB mapped: 512 KiB for async */
+	kbt_manager(&p, &t, NULL);	/* 1 MiB mapped: 512 KiB for async */
 	kbt_chan_init(&chan);
-	c = kbt_fork(flood_main, &chan);
+	c = kbt_fork_client(flood, &chan);
 	ASSERT_OK(kbt_recv(&chan, &accepted, sizeof(accepted), KBT_WAIT_MS));
 	kbt_log("accepted %u one-way calls of %d bytes", accepted, ASYNC_CHUNK);
 	ASSERT_GE(accepted * ASYNC_CHUNK, 256 * 1024);
@@ -404,12 +366,8 @@ TEST(oneway_from_dead_sender_is_still_delivered)
 	struct kbinder_return first, ret;
 	pid_t c;
 
-	become_manager(&p, &t);
-	c = fork();
-	if (c == 0) {
-		client_with(three_oneways, NULL);
-		_exit(kbt_failed());
-	}
+	kbt_manager(&p, &t, NULL);
+	c = kbt_fork_client(three_oneways, NULL);
 	wait_txn(&t, &first);
 	ASSERT_EQ(first.u.txn.code, 1);
 	ASSERT_CHILD_OK(c);
@@ -425,21 +383,16 @@ TEST(oneway_from_dead_sender_is_still_delivered)
 	kbinder_proc_close(&p);
 }
 
+/*
+ * Two senders' one-way calls to one node share its queue: each sender's
+ * calls arrive in its order, one at a time, all of them.
+ */
 static void oneways_tagged(struct kbinder_thread *t, void *arg)
 {
 	uint32_t tag = (uint32_t)(uintptr_t)arg, i;
 
 	for (i = 0; i < 10; i++)
 		send_oneway(t, 0, tag, i);
-}
-
-/*
- * Two senders' one-way calls to one node share its queue: each sender's
- * calls arrive in its order, one at a time, all of them.
- */
-static void tagged_main(void *arg)
-{
-	client_with(oneways_tagged, arg);
 }
 
 TEST(oneway_from_two_senders_keeps_each_order)
@@ -451,9 +404,9 @@ TEST(oneway_from_two_senders_keeps_each_order)
 	pid_t a, b;
 	int i;
 
-	become_manager(&p, &t);
-	a = kbt_fork(tagged_main, (void *)(uintptr_t)1);
-	b = kbt_fork(tagged_main, (void *)(uintptr_t)2);
+	kbt_manager(&p, &t, NULL);
+	a = kbt_fork_client(oneways_tagged, (void *)(uintptr_t)1);
+	b = kbt_fork_client(oneways_tagged, (void *)(uintptr_t)2);
 	for (i = 0; i < 20; i++) {
 		wait_txn(&t, &ret);
 		tag = ret.u.txn.code;

@@ -298,25 +298,21 @@ static void info(struct kbinder_thread *t, struct rec *r, uint32_t *strong,
 	ASSERT_OK(kbinder_thread_free_buffer(t, reply.txn.data.ptr.buffer));
 }
 
-static void third_holder(void *arg)
+static void third_holder(struct kbinder_thread *t, void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kbinder_proc p;
-	struct kbinder_thread t;
 	struct kbinder_reply reply;
 	struct flat_binder_object obj;
 
-	kbt_client(&p, &t);
-	kbt_call(&t, 0, CODE_GET_STASHED, NULL, &reply);
+	kbt_call(t, 0, CODE_GET_STASHED, NULL, &reply);
 	kbt_txn_object(&reply.txn, 0, &obj);
-	ASSERT_OK(kbinder_thread_ref(&t, BC_ACQUIRE, obj.handle));
-	ASSERT_OK(kbinder_thread_free_buffer(&t, reply.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
+	ASSERT_OK(kbinder_thread_free_buffer(t, reply.txn.data.ptr.buffer));
 	ASSERT_SIGNAL(chan, 'A');
 	ASSERT_WAIT(chan, 'R');
-	ASSERT_OK(kbinder_thread_ref(&t, BC_RELEASE, obj.handle));
+	ASSERT_OK(kbinder_thread_ref(t, BC_RELEASE, obj.handle));
 	ASSERT_SIGNAL(chan, 'D');
 	ASSERT_WAIT(chan, 'X');
-	kbinder_proc_close(&p);
 }
 
 TEST(node_info_for_ref_counts_strong_holders)
@@ -332,7 +328,7 @@ TEST(node_info_for_ref_counts_strong_holders)
 	ASSERT_EQ(strong, 1);		/* the manager's handle */
 	ASSERT_EQ(weak, 0);		/* acknowledged: no local weak refs */
 	kbt_chan_init(&chan);
-	b = kbt_fork(third_holder, &chan);
+	b = kbt_fork_client(third_holder, &chan);
 	ASSERT_WAIT(&chan, 'A');
 	info(&pair.t, &r, &strong, &weak);
 	ASSERT_EQ(strong, 2);		/* and the third process's */

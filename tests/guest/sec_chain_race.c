@@ -293,44 +293,40 @@ static void send_bad_reply(struct kbinder_thread *t)
 }
 
 /* R: gives S its node, then answers the inner call with a reply that fails. */
-static void r_main(void *arg)
+static void r_main(struct kbinder_thread *t, void *arg)
 {
 	struct chain *c = arg;
 	struct kbinder_parcel data;
 	struct kbinder_return ret;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
 	struct kbinder_reply r;
 	binder_uintptr_t buffer;
 
-	kbt_client(&p, &t);
-	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	ASSERT_OK(kbinder_thread_enter_looper(t));
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_binder(&data, R_NODE, 0, 0, false);
-	kbt_call(&t, 0, CODE_GIVE, &data, &r);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	kbt_call(t, 0, CODE_GIVE, &data, &r);
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
 	kbinder_parcel_fini(&data);
 	ASSERT_SIGNAL(&c->r_chan, 'R');
 	ASSERT_WAIT(&c->r_chan, 'A');	/* the delay is in place */
 	for (;;) {
-		ASSERT_OK(kbinder_thread_next(&t, &ret, KBT_WAIT_MS * 3));
+		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS * 3));
 		if (ret.cmd == BR_TRANSACTION)
 			break;
-		kbt_default_event(&t, &ret, NULL);
+		kbt_default_event(t, &ret, NULL);
 	}
 	ASSERT_EQ(ret.u.txn.code, CODE_INNER);
 	ASSERT_EQ(write(c->go[1], "g", 1), 1);
-	send_bad_reply(&t);
+	send_bad_reply(t);
 	/* The replier of a failed reply reads BR_TRANSACTION_COMPLETE. */
 	buffer = ret.u.txn.data.ptr.buffer;
 	do {
-		ASSERT_OK(kbinder_thread_next(&t, &ret, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS));
 	} while (ret.cmd == BR_NOOP);
 	EXPECT_EQ(ret.cmd, BR_TRANSACTION_COMPLETE);
-	ASSERT_OK(kbinder_thread_free_buffer(&t, buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, buffer));
 	ASSERT_SIGNAL(&c->r_chan, 'D');
 	ASSERT_OK(kbt_wait(&c->r_chan, 'q', 4 * KBT_WAIT_MS));
-	kbinder_proc_close(&p);
 }
 
 /* One chain; true if the outer call was answered. */
@@ -348,7 +344,7 @@ static bool one_chain(bool *delayed)
 	kbt_chan_init(&c.r_chan);
 	c.s_pid = kbt_fork(s_main, &c);
 	ASSERT_WAIT(&c.s_chan, 'R');
-	c.r_pid = kbt_fork(r_main, &c);
+	c.r_pid = kbt_fork_client(r_main, &c);
 	ASSERT_WAIT(&c.r_chan, 'R');
 	memset(&d, 0xff, sizeof(d));	/* no fd yet */
 	err = kbt_is_reference() ? -ENOENT : delay_attach(&d, c.r_pid, 2);
