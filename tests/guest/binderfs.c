@@ -512,22 +512,13 @@ TEST(max_is_enforced_and_changed_by_remount)
 	fs_umount(dir);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-}
-
 /* In a new user namespace where this process is root (uid/gid 0 -> 0). */
 static void enter_user_ns(void)
 {
 	ASSERT_EQ(unshare(CLONE_NEWUSER | CLONE_NEWNS), 0);
-	write_file("/proc/self/setgroups", "deny");
-	write_file("/proc/self/uid_map", "0 0 1");
-	write_file("/proc/self/gid_map", "0 0 1");
+	kbt_write_file("/proc/self/setgroups", "deny");
+	kbt_write_file("/proc/self/uid_map", "0 0 1");
+	kbt_write_file("/proc/self/gid_map", "0 0 1");
 	ASSERT_EQ(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
 }
 

@@ -112,9 +112,7 @@ TEST(clear_buf_zeroes_the_request_and_the_reply_when_freed)
 	uint32_t left_plain, left_clear, left_request;
 	pid_t pid;
 
-	kbt_chan_init(&c);
-	pid = kbt_fork(receiver, &c);
-	ASSERT_WAIT(&c, 'R');
+	pid = kbt_fork_ready(receiver, &c);
 	kbt_client(&p, &t);
 
 	/* control: without the flag the check sees the data */

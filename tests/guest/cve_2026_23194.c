@@ -20,6 +20,7 @@ struct fixture {
 	struct cve_server r;
 	struct kbinder_proc p;
 	struct kbinder_thread t;
+	uint8_t buf[64] __attribute__((aligned(8)));	/* the parent's bytes */
 };
 
 static void up(struct fixture *f)
@@ -39,9 +40,9 @@ static void down(struct fixture *f)
  * Send [parent PTR @buf,len][empty FDA at @at] and check what the registry
  * saw. The scatter-gather area ends exactly where the parent does.
  */
-static void empty_at(struct fixture *f, const uint8_t *buf, size_t len,
-		     size_t at, uint32_t flags)
+static void empty_at(struct fixture *f, size_t len, size_t at, uint32_t flags)
 {
+	const uint8_t *buf = f->buf;
 	uint8_t data[CVE_PTR_SIZE + CVE_FDA_SIZE];
 	binder_size_t offs[2] = { 0, CVE_PTR_SIZE };
 	struct kbinder_reply r;
@@ -72,41 +73,35 @@ static void empty_at(struct fixture *f, const uint8_t *buf, size_t len,
 
 TEST(empty_fd_array_at_end_of_parent_is_accepted)
 {
-	uint8_t buf[64] __attribute__((aligned(8)));
 	struct fixture f;
-	size_t len;
 
 	up(&f);
-	for (len = 8; len <= sizeof(buf); len += 8) {
-		kbt_fill(buf, sizeof(buf), (uint32_t)len);
-		empty_at(&f, buf, len, len, 0);
+	for (size_t len = 8; len <= sizeof(f.buf); len += 8) {
+		kbt_fill(f.buf, sizeof(f.buf), (uint32_t)len);
+		empty_at(&f, len, len, 0);
 	}
 	down(&f);
 }
 
 TEST(empty_fd_array_at_start_and_middle_of_parent_is_accepted)
 {
-	uint8_t buf[32] __attribute__((aligned(8)));
 	struct fixture f;
-	size_t at;
 
 	up(&f);
-	kbt_fill(buf, sizeof(buf), 3);
-	for (at = 0; at < sizeof(buf); at += 4)
-		empty_at(&f, buf, sizeof(buf), at, 0);
+	kbt_fill(f.buf, 32, 3);
+	for (size_t at = 0; at < 32; at += 4)
+		empty_at(&f, 32, at, 0);
 	down(&f);
 }
 
 TEST(empty_fd_array_in_oneway_transaction_is_accepted)
 {
-	uint8_t buf[16] __attribute__((aligned(8)));
 	struct fixture f;
-	int i;
 
 	up(&f);
-	kbt_fill(buf, sizeof(buf), 5);
-	for (i = 0; i < 10; i++)
-		empty_at(&f, buf, sizeof(buf), sizeof(buf), TF_ONE_WAY);
+	kbt_fill(f.buf, 16, 5);
+	for (int i = 0; i < 10; i++)
+		empty_at(&f, 16, 16, TF_ONE_WAY);
 	down(&f);
 }
 

@@ -364,9 +364,7 @@ TEST(oneway_spam_suspect_is_reported_once)
 	pid_t pid;
 
 	open_listener(&l);
-	kbt_chan_init(&chan);
-	pid = kbt_fork(small_sleeping_ctxmgr, &chan);
-	ASSERT_WAIT(&chan, 'R');
+	pid = kbt_fork_ready(small_sleeping_ctxmgr, &chan);
 	kbt_client(&p, &t);
 	kbinder_parcel_init(&data);
 	memset(blob, 0xab, sizeof(blob));

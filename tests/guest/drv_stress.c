@@ -219,9 +219,7 @@ TEST_TIMEOUT(random_calls_with_kills_leave_no_trace, 120)
 	pid_t server;
 	int i, round;
 
-	kbt_chan_init(&chan);
-	server = kbt_fork(server_main, &chan);
-	ASSERT_WAIT(&chan, 'R');
+	server = kbt_fork_ready(server_main, &chan);
 	for (i = 0; i < N_SURVIVORS; i++)
 		survivors[i] = kbt_fork(client_main, NULL);
 	for (round = 0; round < 3; round++) {
@@ -245,9 +243,7 @@ TEST_TIMEOUT(server_killed_mid_flight_fails_calls_cleanly, 120)
 	pid_t server;
 	int i;
 
-	kbt_chan_init(&chan);
-	server = kbt_fork(server_main, &chan);
-	ASSERT_WAIT(&chan, 'R');
+	server = kbt_fork_ready(server_main, &chan);
 	for (i = 0; i < N_VICTIMS; i++)
 		clients[i] = kbt_fork(client_main, (void *)1);
 	kbt_msleep(500);

@@ -215,6 +215,8 @@ bool kbt_kmsg_scan(int fd, char *why, size_t size);
  */
 void kbt_report_hang(pid_t pgid);
 
+/** kbt_write_file() - write @text to the existing file @path, or fail the test. */
+void kbt_write_file(const char *path, const char *text);
 /** kbt_fd_count() - number of open fds of this process (/proc/self/fd). */
 /**
  * kbt_allow_fd() - raise RLIMIT_NOFILE so that fd number @fd can be
@@ -433,6 +435,14 @@ void kbt_expect_demo_at(const char *file, int line, const char *env,
 	(x)->pid = kbt_fork(fn, (x));					\
 	ASSERT_WAIT(&(x)->chan, 'R');					\
 } while (0)
+
+/**
+ * kbt_fork_ready() - open channel @chan, fork @fn(@chan) and wait for the
+ * child to say 'R' (ready). Return: its pid.
+ */
+#define kbt_fork_ready(fn, chan) kbt_fork_ready_named((fn), (chan), #fn)
+pid_t kbt_fork_ready_named(void (*fn)(void *arg), struct kbt_chan *chan,
+			   const char *name);
 
 /** kbt_msleep() - sleep @ms milliseconds. */
 void kbt_msleep(int ms);

@@ -71,21 +71,32 @@ TEST(the_snapshot_leaves_out_its_own_directory_fd)
 	kbt_fd_snap_free(&s);
 }
 
+/*
+ * Snapshot @b (after @a): exactly one fd changed, @fd, as @kind. @ch gets
+ * the change (its targets point into @a and @b).
+ */
+static void expect_one_change(struct kbt_fd_snap *a, struct kbt_fd_snap *b,
+			      int fd, enum kbt_fd_kind kind,
+			      struct kbt_fd_change *ch)
+{
+	ASSERT_OK(kbt_fd_snapshot(b));
+	ASSERT_EQ(kbt_fd_diff(a, b, ch, 1), 1);
+	EXPECT_EQ(ch->fd, fd);
+	EXPECT_EQ(ch->kind, kind);
+}
+
 TEST(an_fd_opened_between_snapshots_is_reported_added)
 {
-	struct kbt_fd_change ch[4];
 	struct kbt_fd_snap a, b;
+	struct kbt_fd_change ch;
 	int efd;
 
 	ASSERT_OK(kbt_fd_snapshot(&a));
 	efd = new_eventfd();
-	ASSERT_OK(kbt_fd_snapshot(&b));
-	ASSERT_EQ(kbt_fd_diff(&a, &b, ch, 4), 1);
-	EXPECT_EQ(ch[0].fd, efd);
-	EXPECT_EQ(ch[0].kind, KBT_FD_ADDED);
-	EXPECT_TRUE(ch[0].before == NULL);
-	ASSERT_TRUE(ch[0].after != NULL);
-	EXPECT_EQ(strcmp(ch[0].after, EVENTFD_TARGET), 0);
+	expect_one_change(&a, &b, efd, KBT_FD_ADDED, &ch);
+	EXPECT_TRUE(ch.before == NULL);
+	ASSERT_TRUE(ch.after != NULL);
+	EXPECT_EQ(strcmp(ch.after, EVENTFD_TARGET), 0);
 	close(efd);
 	kbt_fd_snap_free(&a);
 	kbt_fd_snap_free(&b);
@@ -93,19 +104,16 @@ TEST(an_fd_opened_between_snapshots_is_reported_added)
 
 TEST(an_fd_closed_between_snapshots_is_reported_removed)
 {
-	struct kbt_fd_change ch[4];
 	struct kbt_fd_snap a, b;
+	struct kbt_fd_change ch;
 	int efd = new_eventfd();
 
 	ASSERT_OK(kbt_fd_snapshot(&a));
 	close(efd);
-	ASSERT_OK(kbt_fd_snapshot(&b));
-	ASSERT_EQ(kbt_fd_diff(&a, &b, ch, 4), 1);
-	EXPECT_EQ(ch[0].fd, efd);
-	EXPECT_EQ(ch[0].kind, KBT_FD_REMOVED);
-	EXPECT_TRUE(ch[0].after == NULL);
-	ASSERT_TRUE(ch[0].before != NULL);
-	EXPECT_EQ(strcmp(ch[0].before, EVENTFD_TARGET), 0);
+	expect_one_change(&a, &b, efd, KBT_FD_REMOVED, &ch);
+	EXPECT_TRUE(ch.after == NULL);
+	ASSERT_TRUE(ch.before != NULL);
+	EXPECT_EQ(strcmp(ch.before, EVENTFD_TARGET), 0);
 	kbt_fd_snap_free(&a);
 	kbt_fd_snap_free(&b);
 }
@@ -113,21 +121,18 @@ TEST(an_fd_closed_between_snapshots_is_reported_removed)
 TEST(dup2_over_an_fd_is_reported_retargeted)
 {
 	char pipe_target[KBT_FD_TARGET_MAX];
-	struct kbt_fd_change ch[4];
 	struct kbt_fd_snap a, b;
+	struct kbt_fd_change ch;
 	int p[2], efd = new_eventfd();
 
 	ASSERT_OK(pipe2(p, O_CLOEXEC));
 	fd_target(p[0], pipe_target, sizeof(pipe_target));
 	ASSERT_OK(kbt_fd_snapshot(&a));
 	ASSERT_EQ(dup2(p[0], efd), efd);
-	ASSERT_OK(kbt_fd_snapshot(&b));
-	ASSERT_EQ(kbt_fd_diff(&a, &b, ch, 4), 1);
-	EXPECT_EQ(ch[0].fd, efd);
-	EXPECT_EQ(ch[0].kind, KBT_FD_RETARGETED);
-	ASSERT_TRUE(ch[0].before != NULL && ch[0].after != NULL);
-	EXPECT_EQ(strcmp(ch[0].before, EVENTFD_TARGET), 0);
-	EXPECT_EQ(strcmp(ch[0].after, pipe_target), 0);
+	expect_one_change(&a, &b, efd, KBT_FD_RETARGETED, &ch);
+	ASSERT_TRUE(ch.before != NULL && ch.after != NULL);
+	EXPECT_EQ(strcmp(ch.before, EVENTFD_TARGET), 0);
+	EXPECT_EQ(strcmp(ch.after, pipe_target), 0);
 	close(efd);
 	close(p[0]);
 	close(p[1]);

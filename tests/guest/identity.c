@@ -157,15 +157,6 @@ static void ns_server_main(void *arg)
 	ASSERT_CHILD_OK(inner);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-}
-
 /* The test process, outside the manager's pid namespace, is pid 0 there. */
 TEST(identity_parent_seen_from_child_pidns)
 {
@@ -231,7 +222,7 @@ TEST(identity_euid_mapped_and_unmapped)
 	ASSERT_WAIT(&s.chan, 'U');
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", helper);
 	snprintf(map, sizeof(map), "5 0 1\n");
-	write_file(path, map);
+	kbt_write_file(path, map);
 	ASSERT_SIGNAL(&s.chan, 'M');
 	ASSERT_WAIT(&s.chan, 'R');
 	ask_who(&pid, &euid);

@@ -257,9 +257,7 @@ TEST(work_is_picked_by_idle_thread)
 	uint32_t tid1, tid2;
 	pid_t s, blocker, c;
 
-	kbt_chan_init(&srv);
-	s = kbt_fork(pool_server, &srv);
-	ASSERT_WAIT(&srv, 'R');
+	s = kbt_fork_ready(pool_server, &srv);
 	kbt_msleep(100);	/* both threads are waiting */
 	blocker = kbt_fork_client(call_tid, NULL);
 	ASSERT_WAIT(&srv, 'B');		/* one thread is busy now */

@@ -264,9 +264,7 @@ TEST(oneway_is_ordered_per_node)
 	uint32_t i;
 	pid_t s;
 
-	kbt_chan_init(&chan);
-	s = kbt_fork(ordered_server, &chan);
-	ASSERT_WAIT(&chan, 'R');
+	s = kbt_fork_ready(ordered_server, &chan);
 	kbt_client(&p, &t);
 	kbinder_parcel_init(&data);
 	for (i = 0; i < N_ORDERED; i++) {

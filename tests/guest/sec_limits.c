@@ -548,9 +548,7 @@ TEST_TIMEOUT(queued_calls_are_charged_to_the_senders_memory_cgroup, 120)
 		SKIP("no memory controller");
 	if (mkdir(CG_DIR, 0755) && errno != EEXIST)
 		SKIP("cannot make a cgroup: %s", strerror(errno));
-	kbt_chan_init(&mgr);
-	deaf = kbt_fork(kbt_deaf_manager, &mgr);
-	ASSERT_WAIT(&mgr, 'R');
+	deaf = kbt_fork_ready(kbt_deaf_manager, &mgr);
 	kbt_chan_init(&chan);
 	ASSERT_CHILD_OK(kbt_fork(oneway_charger, &chan));
 	ASSERT_OK(kbt_recv(&chan, &per_call, sizeof(per_call), KBT_WAIT_MS));

@@ -189,9 +189,7 @@ TEST_TIMEOUT(reading_a_huge_log_does_not_stall_other_worlds, 120)
 	if (mount("binder", dir, "binder", 0, "stats=global"))
 		SKIP("cannot mount binderfs with stats=global: %s",
 		     strerror(errno));
-	kbt_chan_init(&chan);
-	deaf = kbt_fork(kbt_deaf_manager, &chan);
-	ASSERT_WAIT(&chan, 'R');
+	deaf = kbt_fork_ready(kbt_deaf_manager, &chan);
 	kbt_open_dev(&p, NULL, 0);
 	pile_up(p.fd, NOTICES);
 

@@ -51,9 +51,7 @@ static int flood(bool detect)
 	int i, flagged_at = 0, flags = 0;
 	pid_t pid;
 
-	kbt_chan_init(&c);
-	pid = kbt_fork(silent_receiver, &c);
-	ASSERT_WAIT(&c, 'R');
+	pid = kbt_fork_ready(silent_receiver, &c);
 	kbt_client(&p, &t);
 	if (detect) {
 		uint32_t enable = 1;

@@ -11,6 +11,7 @@
 #endif
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,15 @@ int kbt_fd_count(void)
 			n++;
 	closedir(d);
 	return n - 1;	/* the directory stream's own fd */
+}
+
+void kbt_write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
 }
 
 int kbt_allow_fd(int fd)

@@ -60,6 +60,17 @@ pid_t kbt_fork_named(void (*fn)(void *arg), void *arg, const char *name)
 	return pid;
 }
 
+pid_t kbt_fork_ready_named(void (*fn)(void *arg), struct kbt_chan *chan,
+			   const char *name)
+{
+	pid_t pid;
+
+	kbt_chan_init(chan);
+	pid = kbt_fork_named(fn, chan, name);
+	ASSERT_WAIT(chan, 'R');
+	return pid;
+}
+
 int kbt_reap(pid_t pid, int timeout_ms)
 {
 	int64_t deadline = kbt_now_ms() + timeout_ms;
