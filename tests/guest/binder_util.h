@@ -281,11 +281,11 @@ struct kbt_txn {
 	uint32_t code;
 	uint32_t flags;
 	const void *data;
-	size_t size;
+	binder_size_t size;	/* the ABI's widths: a 32-bit test can lie too */
 	const void *offs;
-	size_t offs_size;
+	binder_size_t offs_size;
 	bool sg;
-	size_t sg_size;
+	binder_size_t sg_size;
 	bool reply;
 };
 
