@@ -105,7 +105,7 @@ debug_run() {
 	tests/vm/run.sh --kernel "$kernel" --initramfs "$initramfs" \
 		--accel-cache "$work/vm/accel" --memory "$DEBUG_MEMORY" \
 		--smp 2,sockets=2,cores=1,threads=1 --logdir "$logdir" "$@" \
-		--append "KBT_HALT=reboot kmemleak=on log_buf_len=4M \
+		--append "KBT_HALT=reboot KBT_SLOW_KERNEL=1 kmemleak=on log_buf_len=4M \
 KBT_TEST_TIMEOUT=$DEBUG_TEST_TIMEOUT $DEBUG_APPEND${CANARY_APPEND:+ $CANARY_APPEND}" "$script"
 }
 

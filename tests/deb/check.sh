@@ -126,7 +126,15 @@ log=/debs/in-root.log
 failed=0
 pass() { echo "PASS deb/$1"; }
 fail() { echo "FAIL deb/$1${2:+: $2}"; failed=1; }
-ko() { echo "/lib/modules/$1/updates/dkms/kbinder.ko"; }
+# ko KERNEL: the module DKMS installed for it; compressed the way the
+# kernel's own modules are (6.12's .ko.xz: DKMS follows its config).
+ko() {
+	for f in .ko .ko.xz .ko.zst .ko.gz; do
+		f=/lib/modules/$1/updates/dkms/kbinder$f
+		[ -f "$f" ] && { echo "$f"; return; }
+	done
+	echo "/lib/modules/$1/updates/dkms/kbinder.ko"
+}
 
 # Any attempt to load a module is recorded (and fails: no CAP_SYS_MODULE).
 for t in modprobe insmod; do

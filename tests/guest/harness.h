@@ -169,6 +169,14 @@ const char *kbt_strerr(long err);
 const char *kbt_driver(void);
 /** kbt_is_reference() - true when the reference driver runs. */
 bool kbt_is_reference(void);
+/**
+ * kbt_slow_kernel() - true on a kernel that runs everything many times
+ * slower: the debug kernel (KASAN, lockdep, kmemleak) under TCG, whose
+ * command line says KBT_SLOW_KERNEL=1. Tests of scale use smaller sizes
+ * there: what that kernel watches is memory safety, and the stock kernels
+ * check the cost.
+ */
+bool kbt_slow_kernel(void);
 /** REQUIRE_KBINDER() - skip a kbinder-only test on the reference driver. */
 #define REQUIRE_KBINDER(why) do {					\
 	if (kbt_is_reference())						\

@@ -114,6 +114,8 @@ static uint32_t send_fds(struct kbinder_thread *t, int pipe_rd, size_t entries,
 
 TEST_TIMEOUT(a_transaction_carries_as_many_fds_as_a_quarter_of_the_area_holds, 120)
 {
+	/* The debug kernel takes a quarter of them: its KASAN watches the same path. */
+	const uint32_t n = kbt_slow_kernel() ? MANY_FDS / 4 : MANY_FDS;
 	struct rlimit lim = { MANY_FDS + 256, MANY_FDS + 256 };
 	struct kbinder_thread t;
 	struct kbt_server s;
@@ -129,12 +131,12 @@ TEST_TIMEOUT(a_transaction_carries_as_many_fds_as_a_quarter_of_the_area_holds, 1
 		     strerror(errno));
 	ASSERT_OK(pipe2(pipe_fds, O_CLOEXEC));
 	ASSERT_OK(fstat(pipe_fds[0], &st));
-	e.num_fds = MANY_FDS;
+	e.num_fds = n;
 	e.ino = st.st_ino;
 	start_receiver(&s, &e);
 	kbt_client(&p, &t);
-	ASSERT_STATUS(send_fds(&t, pipe_fds[0], MANY_FDS, MANY_FDS, &r), BR_REPLY);
-	EXPECT_EQ(kbt_txn_u32(&r.txn, 0), MANY_FDS);
+	ASSERT_STATUS(send_fds(&t, pipe_fds[0], n, n, &r), BR_REPLY);
+	EXPECT_EQ(kbt_txn_u32(&r.txn, 0), n);
 	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	kbt_stop_with_client(&t, &s, &p);
 	close(pipe_fds[0]);

@@ -91,9 +91,14 @@ static void world_b_main(void *arg)
 	close(ns);
 	kbt_client(&p, &t);
 	EXPECT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, 0), BR_REPLY);
-	/* What world A's freeze did is none of world B's business. */
+	/*
+	 * What world A's freeze did is none of world B's business: nothing
+	 * was received while frozen (bit 0). Bit 1 (a call still pending)
+	 * may be set for a moment: the manager's reply reaches us before
+	 * its transaction is freed, on either driver.
+	 */
 	ASSERT_OK(frozen_info(p.fd, w->pid, &fi));
-	EXPECT_EQ(fi.sync_recv, 0);
+	EXPECT_EQ(fi.sync_recv & 1, 0);
 	EXPECT_EQ(fi.async_recv, 0);
 	kbt_quit(&t, 0);
 	kbinder_proc_close(&p);
@@ -191,7 +196,8 @@ TEST_TIMEOUT(reading_a_huge_log_does_not_stall_other_worlds, 120)
 		     strerror(errno));
 	deaf = kbt_fork_ready(kbt_deaf_manager, &chan);
 	kbt_open_dev(&p, NULL, 0);
-	pile_up(p.fd, NOTICES);
+	/* The debug kernel gets a tenth: its KASAN watches the same walks. */
+	pile_up(p.fd, kbt_slow_kernel() ? NOTICES / 10 : NOTICES);
 
 	snprintf(path, sizeof(path), "%s/binder_logs/state", dir);
 	reader = kbt_fork(reader_main, path);

@@ -45,6 +45,13 @@ bool kbt_is_reference(void)
 	return !strcmp(kbt_driver(), "reference");
 }
 
+bool kbt_slow_kernel(void)
+{
+	const char *v = getenv("KBT_SLOW_KERNEL");
+
+	return v && *v && strcmp(v, "0");
+}
+
 const char *kbt_strerr(long err)
 {
 	return strerror((int)(err < 0 ? -err : err));
