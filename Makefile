@@ -100,7 +100,9 @@ VM_TIMEOUT ?= 900
 JOBS ?= 2
 
 CC ?= gcc
-USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude/uapi -Ilib/include
+# (-Iinclude: the in-tree headers beside the UAPI ones, e.g.
+# <kbinder/binder_cmds.h>, the one list of the protocol codes)
+USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude/uapi -Iinclude -Ilib/include
 STATIC_LDFLAGS := -static -pthread
 
 # ---------------------------------------------------------------- module
@@ -161,11 +163,12 @@ LIB_MAP := lib/libkbinder.map
 LIB_SOURCES := $(wildcard lib/src/*.c)
 LIB_OBJECTS := $(patsubst lib/src/%.c,$(BUILD)/lib/%.o,$(LIB_SOURCES))
 LIB_PIC_OBJECTS := $(patsubst lib/src/%.c,$(BUILD)/lib/pic/%.o,$(LIB_SOURCES))
-LIB_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h include/uapi/linux/android/*.h)
+LIB_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h include/uapi/linux/android/*.h \
+	include/kbinder/*.h)
 LIB_CFLAGS := $(USER_CFLAGS) -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Ilib/src \
 	-fvisibility=hidden
-# The public headers that make install copies (legacy.h is in-tree only).
-LIB_PUBLIC_HEADERS := $(filter-out %/legacy.h,$(wildcard lib/include/kbinder/*.h))
+# The public headers that make install copies.
+LIB_PUBLIC_HEADERS := $(wildcard lib/include/kbinder/*.h)
 
 .PHONY: lib-shared
 lib: $(LIB) lib-shared
@@ -251,22 +254,27 @@ uninstall:
 
 # ---------------------------------------------------------------- guest tests
 GUEST_BIN := $(BUILD)/guest/bin
-# The harness library: linked into every test program, not one itself.
-GUEST_HARNESS_SRCS := tests/guest/harness.c tests/guest/harness_hang.c
-GUEST_HARNESS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%.o,$(GUEST_HARNESS_SRCS))
-GUEST_SOURCES := $(filter-out $(GUEST_HARNESS_SRCS),$(wildcard tests/guest/*.c))
+# Every tests/guest/*.c is one test program. The harness (harness/: it
+# provides main()) and the fixtures (fixtures/) are compiled once into
+# libkbt.a, which every program links: each takes what it uses.
+GUEST_LIB_SRCS := $(wildcard tests/guest/harness/*.c tests/guest/fixtures/*.c)
+GUEST_LIB_OBJS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%.o,$(GUEST_LIB_SRCS))
+GUEST_LIB := $(BUILD)/guest/libkbt.a
+GUEST_SOURCES := $(wildcard tests/guest/*.c)
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST_BIN)/%,$(GUEST_SOURCES))
-GUEST_HEADERS := $(wildcard tests/guest/*.h lib/include/kbinder/*.h include/uapi/linux/android/*.h)
-# The guest tests still use the old names: lib/include/legacy/ first.
-GUEST_CFLAGS := -Ilib/include/legacy $(USER_CFLAGS) -Itests/guest -DKBINDER_LEGACY_NAMES
+GUEST_HEADERS := $(wildcard tests/guest/*.h tests/guest/*/*.h lib/include/kbinder/*.h \
+	include/uapi/linux/android/*.h include/kbinder/*.h)
+GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest
 
 guest-tests: $(GUEST_TESTS)
-$(GUEST_HARNESS): $(BUILD)/guest/%.o: tests/guest/%.c $(GUEST_HEADERS)
+$(GUEST_LIB_OBJS): $(BUILD)/guest/%.o: tests/guest/%.c $(GUEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -c -o $@ $<
-$(GUEST_BIN)/%: tests/guest/%.c $(GUEST_HARNESS) $(LIB) $(GUEST_HEADERS)
+$(GUEST_LIB): $(GUEST_LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+$(GUEST_BIN)/%: tests/guest/%.c $(GUEST_LIB) $(LIB) $(GUEST_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(GUEST_CFLAGS) $(STATIC_LDFLAGS) -o $@ $< $(GUEST_HARNESS) $(LIB)
+	$(CC) $(GUEST_CFLAGS) $(STATIC_LDFLAGS) -o $@ $< $(GUEST_LIB) $(LIB)
 
 # ---------------------------------------------------------------- benchmarks
 BENCH_BIN := $(BUILD)/bench/bin

@@ -42,7 +42,7 @@ FUZZ_DEBUG_MARGIN ?= 600
 
 .PHONY: fuzz-program fuzz check-fuzz
 fuzz-program: $(FUZZ_PROGRAM)
-$(FUZZ_PROGRAM): $(FUZZ_SOURCES) $(wildcard fuzz/*.h include/uapi/linux/android/*.h)
+$(FUZZ_PROGRAM): $(FUZZ_SOURCES) $(wildcard fuzz/*.h include/uapi/linux/android/*.h include/kbinder/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(STATIC_LDFLAGS) -o $@ $(FUZZ_SOURCES)
 

@@ -14,6 +14,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <kbinder/binder_cmds.h>
+
 #include "fuzz.h"
 
 struct br_code {
@@ -22,31 +24,10 @@ struct br_code {
 	bool unused;		/* defined, but never sent by a driver */
 };
 
+/* Every return of the protocol: include/kbinder/binder_cmds.h. */
+#define FZ_BR_CODE(arg, code, sent) { code, #code, !(sent) },
 static const struct br_code br_codes[] = {
-	{ BR_ERROR, "BR_ERROR", false },
-	{ BR_OK, "BR_OK", false },
-	{ BR_TRANSACTION_SEC_CTX, "BR_TRANSACTION_SEC_CTX", false },
-	{ BR_TRANSACTION, "BR_TRANSACTION", false },
-	{ BR_REPLY, "BR_REPLY", false },
-	{ BR_ACQUIRE_RESULT, "BR_ACQUIRE_RESULT", true },
-	{ BR_DEAD_REPLY, "BR_DEAD_REPLY", false },
-	{ BR_TRANSACTION_COMPLETE, "BR_TRANSACTION_COMPLETE", false },
-	{ BR_INCREFS, "BR_INCREFS", false },
-	{ BR_ACQUIRE, "BR_ACQUIRE", false },
-	{ BR_RELEASE, "BR_RELEASE", false },
-	{ BR_DECREFS, "BR_DECREFS", false },
-	{ BR_ATTEMPT_ACQUIRE, "BR_ATTEMPT_ACQUIRE", true },
-	{ BR_NOOP, "BR_NOOP", false },
-	{ BR_SPAWN_LOOPER, "BR_SPAWN_LOOPER", false },
-	{ BR_FINISHED, "BR_FINISHED", true },
-	{ BR_DEAD_BINDER, "BR_DEAD_BINDER", false },
-	{ BR_CLEAR_DEATH_NOTIFICATION_DONE, "BR_CLEAR_DEATH_NOTIFICATION_DONE", false },
-	{ BR_FAILED_REPLY, "BR_FAILED_REPLY", false },
-	{ BR_FROZEN_REPLY, "BR_FROZEN_REPLY", false },
-	{ BR_ONEWAY_SPAM_SUSPECT, "BR_ONEWAY_SPAM_SUSPECT", false },
-	{ BR_TRANSACTION_PENDING_FROZEN, "BR_TRANSACTION_PENDING_FROZEN", false },
-	{ BR_FROZEN_BINDER, "BR_FROZEN_BINDER", false },
-	{ BR_CLEAR_FREEZE_NOTIFICATION_DONE, "BR_CLEAR_FREEZE_NOTIFICATION_DONE", false },
+	KBINDER_BR_CODES(FZ_BR_CODE, )
 };
 
 const char *fz_br_name(uint32_t code)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The protocol's codes: every BC_ command the writer may put and every BR_
- * return the reader may parse, with their names. The argument size is the
+ * return the reader may parse, with their names, as the project's one list
+ * (include/kbinder/binder_cmds.h) gives them. The argument size is the
  * code's own _IOC_SIZE.
  */
 #ifndef _GNU_SOURCE
@@ -11,6 +12,8 @@
 #include <sys/ioctl.h>
 
 #include "internal.h"
+
+#include <kbinder/binder_cmds.h>
 
 /**
  * struct kbinder_code - one known protocol code.
@@ -22,58 +25,14 @@ struct kbinder_code {
 	const char *name;
 };
 
-#define C(code) { code, #code }
+#define KBINDER_CODE(arg, code, ...) { code, #code },
 
 static const struct kbinder_code kbinder_commands[] = {
-	C(BC_TRANSACTION),
-	C(BC_REPLY),
-	C(BC_ACQUIRE_RESULT),
-	C(BC_FREE_BUFFER),
-	C(BC_INCREFS),
-	C(BC_ACQUIRE),
-	C(BC_RELEASE),
-	C(BC_DECREFS),
-	C(BC_INCREFS_DONE),
-	C(BC_ACQUIRE_DONE),
-	C(BC_ATTEMPT_ACQUIRE),
-	C(BC_REGISTER_LOOPER),
-	C(BC_ENTER_LOOPER),
-	C(BC_EXIT_LOOPER),
-	C(BC_REQUEST_DEATH_NOTIFICATION),
-	C(BC_CLEAR_DEATH_NOTIFICATION),
-	C(BC_DEAD_BINDER_DONE),
-	C(BC_TRANSACTION_SG),
-	C(BC_REPLY_SG),
-	C(BC_REQUEST_FREEZE_NOTIFICATION),
-	C(BC_CLEAR_FREEZE_NOTIFICATION),
-	C(BC_FREEZE_NOTIFICATION_DONE),
+	KBINDER_BC_CODES(KBINDER_CODE, )
 };
 
 static const struct kbinder_code kbinder_returns[] = {
-	C(BR_ERROR),
-	C(BR_OK),
-	C(BR_TRANSACTION_SEC_CTX),
-	C(BR_TRANSACTION),
-	C(BR_REPLY),
-	C(BR_ACQUIRE_RESULT),
-	C(BR_DEAD_REPLY),
-	C(BR_TRANSACTION_COMPLETE),
-	C(BR_INCREFS),
-	C(BR_ACQUIRE),
-	C(BR_RELEASE),
-	C(BR_DECREFS),
-	C(BR_ATTEMPT_ACQUIRE),
-	C(BR_NOOP),
-	C(BR_SPAWN_LOOPER),
-	C(BR_FINISHED),
-	C(BR_DEAD_BINDER),
-	C(BR_CLEAR_DEATH_NOTIFICATION_DONE),
-	C(BR_FAILED_REPLY),
-	C(BR_FROZEN_REPLY),
-	C(BR_ONEWAY_SPAM_SUSPECT),
-	C(BR_TRANSACTION_PENDING_FROZEN),
-	C(BR_FROZEN_BINDER),
-	C(BR_CLEAR_FREEZE_NOTIFICATION_DONE),
+	KBINDER_BR_CODES(KBINDER_CODE, )
 };
 
 static const struct kbinder_code *kbinder_code_find(const struct kbinder_code *table,

@@ -7,8 +7,6 @@
 
 #include <time.h>
 
-/* The library's own units never see kbinder/legacy.h's old names. */
-#define KBINDER_LIBRARY_SOURCE
 #include <kbinder/kbinder.h>
 
 #define KBINDER_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -43,37 +43,26 @@
  * @arg:   the server's argument
  * Return: KBT_REPLY, or an OR of KBT_REPLIED / KBT_KEPT.
  */
-typedef int (*kbt_handler_fn)(struct kb_thread *t,
+typedef int (*kbt_handler_fn)(struct kbinder_thread *t,
 			      const struct binder_transaction_data *tr,
-			      struct kb_parcel *reply, void *arg);
+			      struct kbinder_parcel *reply, void *arg);
 
-static inline pid_t kbt_gettid(void)
-{
-	return (pid_t)syscall(SYS_gettid);
-}
+/** kbt_gettid() - the calling thread's id. */
+pid_t kbt_gettid(void);
 
-/** kbt_open() - open $BINDER_DEVICE with a @map_size mapping (0: none). */
-static inline void kbt_open_dev(struct kb_proc *p, const char *dev,
-				size_t map_size)
-{
-	int ret = kb_open(p, dev, map_size);
+/**
+ * kbt_outcome_str() - a reply call's result: "BR_DEAD_REPLY" and the like
+ * for the driver's answer (positive), the errno's text otherwise.
+ */
+const char *kbt_outcome_str(int err);
 
-	if (ret)
-		kbt_fail(__FILE__, __LINE__, true, "kb_open(%s): %s",
-			 dev ? dev : kb_default_device(), kbt_strerr(ret));
-}
-
-static inline void kbt_open(struct kb_proc *p)
-{
-	kbt_open_dev(p, NULL, KBT_MAP_SIZE);
-}
+/** kbt_open_dev() - open @dev (NULL: $BINDER_DEVICE) with a @map_size mapping (0: none). */
+void kbt_open_dev(struct kbinder_proc *p, const char *dev, size_t map_size);
+/** kbt_open() - open $BINDER_DEVICE with a KBT_MAP_SIZE mapping. */
+void kbt_open(struct kbinder_proc *p);
 
 /** kbt_client() - open $BINDER_DEVICE and make @t this thread's handle on it. */
-static inline void kbt_client(struct kb_proc *p, struct kb_thread *t)
-{
-	kbt_open(p);
-	kb_thread_init(t, p->fd);
-}
+void kbt_client(struct kbinder_proc *p, struct kbinder_thread *t);
 
 /**
  * kbt_become_ctxmgr() - BINDER_SET_CONTEXT_MGR, retrying for a while on
@@ -81,93 +70,26 @@ static inline void kbt_client(struct kb_proc *p, struct kb_thread *t)
  * debug kernel, on a loaded host, that took more than 5 s once).
  * Return: 0 or -errno.
  */
-static inline int kbt_become_ctxmgr(int fd,
-				    const struct flat_binder_object *ext)
-{
-	int64_t deadline = kbt_now_ms() + 20000;
-	int ret;
-
-	for (;;) {
-		ret = ext ? kb_set_context_mgr_ext(fd, ext) :
-			    kb_set_context_mgr(fd);
-		if (ret != -EBUSY || kbt_now_ms() > deadline)
-			return ret;
-		kbt_msleep(10);
-	}
-}
+int kbt_become_ctxmgr(int fd, const struct flat_binder_object *ext);
 
 /**
  * kbt_manager() - open $BINDER_DEVICE as its context manager (with node
  * object @ext, or NULL for a plain node) and enter the looper on @t: the
  * test process serves the calls its children make to handle 0.
- * kb_close(@p) when done.
+ * kbinder_proc_close(@p) when done.
  */
-static inline void kbt_manager(struct kb_proc *p, struct kb_thread *t,
-			       const struct flat_binder_object *ext)
-{
-	kbt_open(p);
-	ASSERT_OK(kbt_become_ctxmgr(p->fd, ext));
-	kb_thread_init(t, p->fd);
-	ASSERT_OK(kb_enter_looper(t));
-}
+void kbt_manager(struct kbinder_proc *p, struct kbinder_thread *t,
+		 const struct flat_binder_object *ext);
 
-/** kbt_handle_or_fail() - kb_handle_default() that records failures. */
-static inline int kbt_default_event(struct kb_thread *t,
-				    const struct kb_return *ret, void *arg)
-{
-	int err = kb_handle_default(t, ret, arg);
-
-	if (err)
-		kbt_fail(__FILE__, __LINE__, false, "unexpected %s: %s",
-			 kb_return_name(ret->cmd), kbt_strerr(err));
-	return err;
-}
+/** kbt_default_event() - kbinder_thread_handle_default() that records failures. */
+int kbt_default_event(struct kbinder_thread *t,
+		      const struct kbinder_return *ret, void *arg);
 
 /**
  * kbt_serve() - serve transactions on @t until KBT_CODE_QUIT arrives.
  * Return: 0 after QUIT, or the -errno that ended the loop.
  */
-static inline int kbt_serve(struct kb_thread *t, kbt_handler_fn fn, void *arg)
-{
-	struct kb_parcel reply;
-	struct kb_return ret;
-	int err;
-
-	kb_parcel_init(&reply);
-	for (;;) {
-		const struct binder_transaction_data *tr = &ret.u.txn;
-		int r = KBT_REPLY;
-
-		err = kb_next(t, &ret, -1);
-		if (err)
-			break;
-		if (ret.cmd != BR_TRANSACTION) {
-			err = kbt_default_event(t, &ret, NULL);
-			if (err)
-				break;
-			continue;
-		}
-		kb_parcel_reset(&reply);
-		if (tr->code != KBT_CODE_QUIT && fn)
-			r = fn(t, tr, &reply, arg);
-		/* reply first, as libbinder does: freeing the request drops
-		 * the references its objects carried
-		 */
-		if (!(tr->flags & TF_ONE_WAY) && !(r & KBT_REPLIED))
-			err = kb_send_reply(t, &reply, 0, KBT_WAIT_MS);
-		if (!err && !(r & KBT_KEPT))
-			err = kb_free_buffer(t, tr->data.ptr.buffer);
-		if (err) {
-			kbt_fail(__FILE__, __LINE__, false, "serve: %s",
-				 kbt_strerr(err));
-			break;
-		}
-		if (tr->code == KBT_CODE_QUIT)
-			break;
-	}
-	kb_parcel_fini(&reply);
-	return err;
-}
+int kbt_serve(struct kbinder_thread *t, kbt_handler_fn fn, void *arg);
 
 /**
  * struct kbt_server - a forked server process.
@@ -188,151 +110,133 @@ struct kbt_server {
 	const struct flat_binder_object *ext;
 };
 
-static inline void kbt_server_main(void *arg)
-{
-	struct kbt_server *s = arg;
-	struct kb_thread t;
-	struct kb_proc p;
-
-	kbt_open(&p);
-	if (s->max_threads)
-		ASSERT_OK(kb_set_max_threads(p.fd, s->max_threads));
-	if (s->ctxmgr)
-		ASSERT_OK(kbt_become_ctxmgr(p.fd, s->ext));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
-	ASSERT_SIGNAL(&s->chan, 'R');
-	ASSERT_OK(kbt_serve(&t, s->fn, s->arg));
-	kb_close(&p);
-}
+/**
+ * kbt_server_main() - a kbt_server's process (kbt_fork(kbt_server_main,
+ * s)): opens the device, sets @s's options, sends 'R' and serves.
+ */
+void kbt_server_main(void *arg);
 
 /**
  * kbt_start_ctxmgr() - fork a context manager serving with @fn; returns
  * once it is ready.
  */
-static inline void kbt_start_ctxmgr(struct kbt_server *s, kbt_handler_fn fn,
-				    void *arg)
-{
-	memset(s, 0, sizeof(*s));
-	s->fn = fn;
-	s->arg = arg;
-	s->ctxmgr = true;
-	kbt_chan_init(&s->chan);
-	s->pid = kbt_fork(kbt_server_main, s);
-	ASSERT_WAIT(&s->chan, 'R');
-}
+void kbt_start_ctxmgr(struct kbt_server *s, kbt_handler_fn fn,
+		      void *arg);
 
 /**
  * kbt_call() - a synchronous call that must get BR_REPLY; the caller frees
- * the reply buffer (kb_free_buffer).
+ * the reply buffer (kbinder_thread_free_buffer).
  */
-static inline void kbt_call(struct kb_thread *t, uint32_t handle,
-			    uint32_t code, const struct kb_parcel *data,
-			    struct kb_reply *reply)
-{
-	int err = kb_transact(t, handle, code, data, 0, reply,
-			      kbt_default_event, NULL, KBT_WAIT_MS);
+void kbt_call(struct kbinder_thread *t, uint32_t handle,
+	      uint32_t code, const struct kbinder_parcel *data,
+	      struct kbinder_reply *reply);
 
-	if (err)
-		kbt_fail(__FILE__, __LINE__, true, "transact(%u, %#x): %s",
-			 handle, code, kbt_strerr(err));
-	if (reply->status != BR_REPLY)
-		kbt_fail(__FILE__, __LINE__, true,
-			 "transact(%u, %#x): got %s, want BR_REPLY", handle,
-			 code, kb_return_name(reply->status));
-}
+/**
+ * kbt_fork_client() - fork a child that opens $BINDER_DEVICE and runs
+ * @fn(t, @arg) as a client of it, on its thread @t; the child closes the
+ * device when @fn returns (kbt_fork() as to its exit status and fd check).
+ * Return: its pid.
+ */
+#define kbt_fork_client(fn, arg) kbt_fork_client_named((fn), (arg), #fn)
+pid_t kbt_fork_client_named(void (*fn)(struct kbinder_thread *t, void *arg),
+			    void *arg, const char *name);
 
-/** kbt_log_extended_error() - log BINDER_GET_EXTENDED_ERROR, if any. */
-static inline void kbt_log_extended_error(int fd)
-{
-	struct binder_extended_error ee;
+/**
+ * struct kbt_oneway_call - what kbt_oneway_caller() does: once @chan says
+ * 'G', open a client and, @delay_ms later, make one one-way call @code to
+ * handle 0 (the context manager).
+ */
+struct kbt_oneway_call {
+	struct kbt_chan *chan;
+	uint32_t code;
+	int delay_ms;
+};
+/** kbt_oneway_caller() - a child's function: kbt_fork(kbt_oneway_caller, &call). */
+void kbt_oneway_caller(void *arg);
 
-	memset(&ee, 0, sizeof(ee));
-	if (ioctl(fd, BINDER_GET_EXTENDED_ERROR, &ee) == 0 && ee.command &&
-	    ee.command != BR_OK)
-		kbt_log("extended error: id %u, %s, param %d (%s)", ee.id,
-			kb_return_name(ee.command), ee.param,
-			kbt_strerr(ee.param));
-}
+/** KBT_NO_HANDLE - kbt_keep_sent_handle() when the call carried no object. */
+#define KBT_NO_HANDLE ((uint32_t)-1)
+/**
+ * kbt_keep_sent_handle() - if @tr carries an object (a handle), take a
+ * strong reference on it that the receiving process keeps.
+ * Return: the handle, or KBT_NO_HANDLE.
+ */
+uint32_t kbt_keep_sent_handle(struct kbinder_thread *t,
+			      const struct binder_transaction_data *tr);
+/**
+ * kbt_keeper() - a kbt_handler_fn that keeps a strong reference on every
+ * handle it is sent (kbt_keep_sent_handle()) and replies u32 1.
+ */
+int kbt_keeper(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+	       struct kbinder_parcel *reply, void *arg);
+/** kbt_reply_arg() - a kbt_handler_fn that answers every call with u32 @arg. */
+int kbt_reply_arg(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		  struct kbinder_parcel *reply, void *arg);
+/**
+ * kbt_watch_handles() - for every object (a handle) of @tr, in one write:
+ * take a weak reference and ask for its death (the cookie is the handle).
+ */
+void kbt_watch_handles(struct kbinder_thread *t,
+		       const struct binder_transaction_data *tr);
+/**
+ * kbt_deaf_manager() - a child's function (kbt_fork(kbt_deaf_manager,
+ * chan)): a context manager with a 4 MiB mapping that never reads, so
+ * one-way calls to it pile up; it says 'R' on @chan once it is the
+ * manager and leaves when @chan says anything (or in 10 minutes).
+ */
+void kbt_deaf_manager(void *chan);
 
 /** kbt_call_status() - a call whose outcome code is returned. */
-static inline uint32_t kbt_call_status(struct kb_thread *t, uint32_t handle,
-				       uint32_t code,
-				       const struct kb_parcel *data,
-				       uint32_t flags)
-{
-	struct kb_reply reply;
-	int err = kb_transact(t, handle, code, data, flags, &reply,
-			      kbt_default_event, NULL, KBT_WAIT_MS);
-
-	if (err)
-		kbt_fail(__FILE__, __LINE__, true, "transact(%u, %#x): %s",
-			 handle, code, kbt_strerr(err));
-	if (reply.status == BR_REPLY)
-		kb_free_buffer(t, reply.txn.data.ptr.buffer);
-	if (reply.status == BR_FAILED_REPLY || reply.status == BR_DEAD_REPLY)
-		kbt_log_extended_error(t->fd);
-	return reply.status;
-}
+uint32_t kbt_call_status(struct kbinder_thread *t, uint32_t handle,
+			 uint32_t code,
+			 const struct kbinder_parcel *data,
+			 uint32_t flags);
 
 /** kbt_quit() - make the server behind @handle leave kbt_serve(). */
-static inline void kbt_quit(struct kb_thread *t, uint32_t handle)
-{
-	struct kb_reply reply;
+void kbt_quit(struct kbinder_thread *t, uint32_t handle);
 
-	kbt_call(t, handle, KBT_CODE_QUIT, NULL, &reply);
-	kb_free_buffer(t, reply.txn.data.ptr.buffer);
-}
-
-/** kbt_stop() - quit a context manager server and check it exited 0. */
-static inline void kbt_stop_ctxmgr(struct kb_thread *t, struct kbt_server *s)
-{
-	kbt_quit(t, 0);
-	ASSERT_CHILD_OK(s->pid);
-	kbt_chan_close(&s->chan);
-}
+/** kbt_stop_ctxmgr() - quit a context manager server and check it exited 0. */
+void kbt_stop_ctxmgr(struct kbinder_thread *t, struct kbt_server *s);
+/** kbt_quit_ctxmgr() - the same through a client of its own, opened and closed. */
+void kbt_quit_ctxmgr(struct kbt_server *s);
 
 /**
  * kbt_start_with_client() - fork a context manager serving with @fn
  * (kbt_start_ctxmgr()) and open this process's client of it on @p/@t.
  */
-static inline void kbt_start_with_client(struct kbt_server *s,
-					 kbt_handler_fn fn, void *arg,
-					 struct kb_proc *p, struct kb_thread *t)
-{
-	kbt_start_ctxmgr(s, fn, arg);
-	kbt_client(p, t);
-}
+void kbt_start_with_client(struct kbt_server *s,
+			   kbt_handler_fn fn, void *arg,
+			   struct kbinder_proc *p, struct kbinder_thread *t);
 
 /**
  * kbt_stop_with_client() - quit the context manager through @t, check it
  * exited 0 (kbt_stop_ctxmgr()) and close the client @p.
  */
-static inline void kbt_stop_with_client(struct kb_thread *t,
-					struct kbt_server *s,
-					struct kb_proc *p)
-{
-	kbt_stop_ctxmgr(t, s);
-	kb_close(p);
-}
+void kbt_stop_with_client(struct kbinder_thread *t,
+			  struct kbt_server *s,
+			  struct kbinder_proc *p);
+
+/**
+ * struct kbt_pair - the commonest scenario: a context manager serving
+ * (kbt_serve()) in a forked process, and this process as its client.
+ * @mgr: the manager's process
+ * @p:   this process's connection
+ * @t:   this thread's handle on it
+ */
+struct kbt_pair {
+	struct kbt_server mgr;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+};
+/** kbt_pair_start() - fork the manager serving with @fn, @arg; open the client. */
+void kbt_pair_start(struct kbt_pair *w, kbt_handler_fn fn, void *arg);
+/** kbt_pair_stop() - quit the manager, check it exited 0, close the client. */
+void kbt_pair_stop(struct kbt_pair *w);
 
 /** kbt_expect() - the next event (skipping BR_NOOP) must be @cmd. */
-static inline void kbt_expect_at(const char *file, int line,
-				 struct kb_thread *t, uint32_t cmd,
-				 struct kb_return *ret)
-{
-	int err;
-
-	do {
-		err = kb_next(t, ret, KBT_WAIT_MS);
-	} while (!err && ret->cmd == BR_NOOP);
-	if (err)
-		kbt_fail(file, line, true, "waiting for %s: %s",
-			 kb_return_name(cmd), kbt_strerr(err));
-	if (ret->cmd != cmd)
-		kbt_fail(file, line, true, "got %s, want %s",
-			 kb_return_name(ret->cmd), kb_return_name(cmd));
-}
+void kbt_expect_at(const char *file, int line,
+		   struct kbinder_thread *t, uint32_t cmd,
+		   struct kbinder_return *ret);
 #define kbt_expect(t, cmd, ret) kbt_expect_at(__FILE__, __LINE__, t, cmd, ret)
 
 /*
@@ -341,40 +245,16 @@ static inline void kbt_expect_at(const char *file, int line,
  * out. Any other error from the driver fails the test (at @file:@line):
  * an error is not silence.
  */
-static inline bool kbt_quiet_next(const char *file, int line,
-				  struct kb_thread *t, struct kb_return *ret,
-				  int64_t deadline)
-{
-	int64_t left = deadline - kbt_now_ms();
-	int err;
-
-	if (left <= 0)
-		return false;
-	err = kb_next(t, ret, (int)left);
-	if (err == -ETIMEDOUT)
-		return false;
-	if (err)
-		kbt_fail(file, line, true,
-			 "waiting for nothing to arrive: the driver said %d (%s)",
-			 err, kbt_strerr(err));
-	return true;
-}
+bool kbt_quiet_next(const char *file, int line,
+		    struct kbinder_thread *t, struct kbinder_return *ret,
+		    int64_t deadline);
 
 /**
  * kbt_no_event() - nothing but BR_NOOP arrives within @ms; returns the
  * unexpected command's code, or 0. A driver error fails the test.
  */
-static inline uint32_t kbt_no_event_at(const char *file, int line,
-				       struct kb_thread *t, int ms)
-{
-	int64_t deadline = kbt_now_ms() + ms;
-	struct kb_return ret;
-
-	while (kbt_quiet_next(file, line, t, &ret, deadline))
-		if (ret.cmd != BR_NOOP)
-			return ret.cmd;
-	return 0;
-}
+uint32_t kbt_no_event_at(const char *file, int line,
+			 struct kbinder_thread *t, int ms);
 #define kbt_no_event(t, ms) kbt_no_event_at(__FILE__, __LINE__, (t), (ms))
 
 /**
@@ -382,41 +262,61 @@ static inline uint32_t kbt_no_event_at(const char *file, int line,
  * (BR_INCREFS/ACQUIRE/RELEASE/DECREFS) are handled and ignored. A driver
  * error fails the test.
  */
-static inline uint32_t kbt_no_work_at(const char *file, int line,
-				      struct kb_thread *t, int ms)
-{
-	int64_t deadline = kbt_now_ms() + ms;
-	struct kb_return ret;
-
-	while (kbt_quiet_next(file, line, t, &ret, deadline)) {
-		switch (ret.cmd) {
-		case BR_NOOP:
-			continue;
-		case BR_INCREFS:
-		case BR_ACQUIRE:
-		case BR_RELEASE:
-		case BR_DECREFS:
-			kbt_default_event(t, &ret, NULL);
-			continue;
-		default:
-			return ret.cmd;
-		}
-	}
-	return 0;
-}
+uint32_t kbt_no_work_at(const char *file, int line,
+			struct kbinder_thread *t, int ms);
 #define kbt_no_work(t, ms) kbt_no_work_at(__FILE__, __LINE__, (t), (ms))
 
-/** kbt_fill() - a reproducible byte pattern. */
-static inline void kbt_fill(void *buf, size_t n, uint32_t seed)
-{
-	uint8_t *p = buf;
-	size_t i;
+/* ---- raw transactions (fixtures/raw.c) ---- */
 
-	for (i = 0; i < n; i++) {
-		seed = seed * 1103515245u + 12345u;
-		p[i] = (uint8_t)(seed >> 16);
-	}
-}
+/**
+ * struct kbt_txn - one raw transaction, sent as written.
+ * @handle, @code, @flags: as in binder_transaction_data
+ * @data, @size:           payload (may be NULL/0)
+ * @offs, @offs_size:      offsets array and its size in bytes (any value)
+ * @sg:                    send BC_TRANSACTION_SG with @sg_size extra bytes
+ * @reply:                 send it as BC_REPLY (BC_REPLY_SG)
+ */
+struct kbt_txn {
+	uint32_t handle;
+	uint32_t code;
+	uint32_t flags;
+	const void *data;
+	binder_size_t size;	/* the ABI's widths: a 32-bit test can lie too */
+	const void *offs;
+	binder_size_t offs_size;
+	bool sg;
+	binder_size_t sg_size;
+	bool reply;
+};
+
+/** kbt_write_txn() - write the BC_TRANSACTION(_SG) of @x without reading. */
+void kbt_write_txn(int fd, const struct kbt_txn *x);
+
+/**
+ * kbt_outcome() - read (each wait up to @ms) until the outcome of the
+ * transaction just written: BR_REPLY (kept in @reply if not NULL, else
+ * freed), BR_TRANSACTION_COMPLETE (or BR_ONEWAY_SPAM_SUSPECT, which
+ * stands for it) for a one-way one, BR_FAILED_REPLY, BR_DEAD_REPLY or
+ * BR_FROZEN_REPLY. Other work is handled by kbt_default_event().
+ */
+uint32_t kbt_outcome(struct kbinder_thread *t, bool oneway,
+		     struct kbinder_reply *reply, int ms);
+
+/** kbt_transact() - send @x and return its outcome (see kbt_outcome()). */
+uint32_t kbt_transact(struct kbinder_thread *t, const struct kbt_txn *x,
+		      struct kbinder_reply *reply);
+
+/** ASSERT_STATUS() - an outcome is @want; the message names both. */
+#define ASSERT_STATUS(got, want) do {					\
+	uint32_t _g = (got), _w = (want);				\
+	if (_g != _w)							\
+		kbt_fail(__FILE__, __LINE__, true, "%s: got %s, want %s", \
+			 #got, kbinder_return_name(_g),			\
+			 kbinder_return_name(_w));			\
+} while (0)
+
+/** kbt_fill() - a reproducible byte pattern. */
+void kbt_fill(void *buf, size_t n, uint32_t seed);
 
 /** kbt_txn_data() - the payload of a received transaction. */
 static inline const uint8_t *kbt_txn_data(const struct binder_transaction_data *tr)
@@ -425,30 +325,11 @@ static inline const uint8_t *kbt_txn_data(const struct binder_transaction_data *
 }
 
 /** kbt_txn_u32() - the @i-th u32 of a payload (0 if out of range). */
-static inline uint32_t kbt_txn_u32(const struct binder_transaction_data *tr,
-				   size_t i)
-{
-	uint32_t v = 0;
-
-	if ((i + 1) * 4 <= tr->data_size)
-		memcpy(&v, kbt_txn_data(tr) + i * 4, 4);
-	return v;
-}
+uint32_t kbt_txn_u32(const struct binder_transaction_data *tr,
+		     size_t i);
 
 /** kbt_txn_object() - the @i-th object of a payload. */
-static inline void kbt_txn_object(const struct binder_transaction_data *tr,
-				  size_t i, struct flat_binder_object *obj)
-{
-	struct kb_parcel_view v;
-
-	kb_view_init(&v, tr);
-	ASSERT_OK(kb_view_object(&v, i, obj));
-}
-
-/** kbt_reply_u32() - a one-u32 reply parcel. */
-static inline void kbt_reply_u32(struct kb_parcel *reply, uint32_t v)
-{
-	kb_parcel_write_u32(reply, v);
-}
+void kbt_txn_object(const struct binder_transaction_data *tr,
+		    size_t i, struct flat_binder_object *obj);
 
 #endif /* KBINDER_TEST_BINDER_UTIL_H */

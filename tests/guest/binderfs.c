@@ -95,54 +95,43 @@ static int fs_add(const char *dir, const char *name,
 	return ret;
 }
 
-/* Answers every call with its u32 argument. */
-static int reply_with(struct kb_thread *t,
-		      const struct binder_transaction_data *tr,
-		      struct kb_parcel *reply, void *arg)
-{
-	(void)t;
-	(void)tr;
-	kb_parcel_write_u32(reply, (uint32_t)(uintptr_t)arg);
-	return KBT_REPLY;
-}
-
 /* A context manager on @dev answering @value; stop it with stop_mgr(). */
 static void start_mgr(struct kbt_server *s, const char *dev, uint32_t value)
 {
 	ASSERT_EQ(setenv("BINDER_DEVICE", dev, 1), 0);
-	kbt_start_ctxmgr(s, reply_with, (void *)(uintptr_t)value);
+	kbt_start_ctxmgr(s, kbt_reply_arg, (void *)(uintptr_t)value);
 }
 
 /* Call handle 0 on @dev; return the status, and the answer in @value. */
 static uint32_t call_mgr(const char *dev, uint32_t *value)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 	int err;
 
 	kbt_open_dev(&p, dev, KBT_MAP_SIZE);
-	kb_thread_init(&t, p.fd);
-	err = kb_transact(&t, 0, 1, NULL, 0, &r, kbt_default_event, NULL,
-			  KBT_WAIT_MS);
+	kbinder_thread_init(&t, p.fd);
+	err = kbinder_thread_transact(&t, 0, 1, NULL, 0, &r, kbt_default_event, NULL,
+				      KBT_WAIT_MS);
 	ASSERT_OK(err);
 	if (r.status == BR_REPLY) {
 		*value = kbt_txn_u32(&r.txn, 0);
-		ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	}
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	return r.status;
 }
 
 static void stop_mgr(struct kbt_server *s, const char *dev)
 {
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 
 	kbt_open_dev(&p, dev, KBT_MAP_SIZE);
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	kbt_stop_ctxmgr(&t, s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*
@@ -158,7 +147,7 @@ TEST(control_adds_a_device_usable_at_once)
 	};
 	char dir[PATH_MAX], path[PATH_MAX], buf[8];
 	struct binderfs_device dev;
-	struct kb_proc p;
+	struct kbinder_proc p;
 	struct stat st;
 	int32_t version;
 	size_t i;
@@ -177,9 +166,9 @@ TEST(control_adds_a_device_usable_at_once)
 	ASSERT_EQ(minor(st.st_rdev), dev.minor);
 	ASSERT_EQ(st.st_mode & 0777, 0600);
 	kbt_open_dev(&p, path, KBT_MAP_SIZE);
-	ASSERT_EQ(kb_version(p.fd, &version), 0);
+	ASSERT_EQ(kbinder_ioctl_version(p.fd, &version), 0);
 	ASSERT_EQ(version, BINDER_CURRENT_PROTOCOL_VERSION);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 
 	ASSERT_EQ(fs_add(dir, "svc", NULL), -EEXIST);
 	ASSERT_EQ(fs_add(dir, "binder-control", NULL), -EEXIST);
@@ -238,9 +227,9 @@ TEST(unlinked_device_keeps_working_until_closed)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
 	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 
 	private_mounts();
 	fs_mount_or_skip(dir, NULL);
@@ -248,7 +237,7 @@ TEST(unlinked_device_keeps_working_until_closed)
 	fs_path(path, dir, "gone");
 	start_mgr(&s, path, 0x600d);
 	kbt_open_dev(&p, path, KBT_MAP_SIZE);
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	ASSERT_EQ(unlink(path), 0);
 	ASSERT_EQ(access(path, F_OK), -1);
 	ASSERT_EQ(errno, ENOENT);
@@ -258,9 +247,9 @@ TEST(unlinked_device_keeps_working_until_closed)
 
 	kbt_call(&t, 0, 1, NULL, &r);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), 0x600d);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	fs_umount(dir);
 }
 
@@ -301,16 +290,16 @@ TEST(two_mounts_are_separate_worlds)
 }
 
 /* One client and one call on @dev, the client left open in @p. */
-static void open_and_call(const char *dev, struct kb_proc *p, uint32_t want)
+static void open_and_call(const char *dev, struct kbinder_proc *p, uint32_t want)
 {
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 
 	kbt_open_dev(p, dev, KBT_MAP_SIZE);
-	kb_thread_init(&t, p->fd);
+	kbinder_thread_init(&t, p->fd);
 	kbt_call(&t, 0, 1, NULL, &r);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), want);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 }
 
 /*
@@ -327,7 +316,7 @@ TEST_TIMEOUT(many_mounts_and_devices_leave_nothing_live, 120)
 	long base[sizeof(kinds) / sizeof(kinds[0])];
 	char dir[PATH_MAX], path[PATH_MAX], name[16];
 	struct kbt_server s;
-	struct kb_proc keep;
+	struct kbinder_proc keep;
 	size_t k;
 	int m, d;
 
@@ -357,9 +346,9 @@ TEST_TIMEOUT(many_mounts_and_devices_leave_nothing_live, 120)
 		/* every other mount goes away while a file is still open */
 		if (m % 2) {
 			fs_umount(dir);
-			kb_close(&keep);
+			kbinder_proc_close(&keep);
 		} else {
-			kb_close(&keep);
+			kbinder_proc_close(&keep);
 			fs_umount(dir);
 		}
 	}
@@ -396,7 +385,7 @@ static void *racer(void *arg)
 		case 2:
 			fd = open(path, O_RDWR | O_CLOEXEC);
 			if (fd >= 0) {
-				if (kb_version(fd, &version) == 0 &&
+				if (kbinder_ioctl_version(fd, &version) == 0 &&
 				    version != BINDER_CURRENT_PROTOCOL_VERSION)
 					kbt_fail(__FILE__, __LINE__, false,
 						 "version %d", version);
@@ -523,22 +512,13 @@ TEST(max_is_enforced_and_changed_by_remount)
 	fs_umount(dir);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-}
-
 /* In a new user namespace where this process is root (uid/gid 0 -> 0). */
 static void enter_user_ns(void)
 {
 	ASSERT_EQ(unshare(CLONE_NEWUSER | CLONE_NEWNS), 0);
-	write_file("/proc/self/setgroups", "deny");
-	write_file("/proc/self/uid_map", "0 0 1");
-	write_file("/proc/self/gid_map", "0 0 1");
+	kbt_write_file("/proc/self/setgroups", "deny");
+	kbt_write_file("/proc/self/uid_map", "0 0 1");
+	kbt_write_file("/proc/self/gid_map", "0 0 1");
 	ASSERT_EQ(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
 }
 
@@ -546,7 +526,7 @@ static void userns_mount(void *arg)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
 	int32_t version;
-	struct kb_proc p;
+	struct kbinder_proc p;
 
 	(void)arg;
 	enter_user_ns();
@@ -557,9 +537,9 @@ static void userns_mount(void *arg)
 	ASSERT_OK(fs_add(dir, "mine", NULL));
 	fs_path(path, dir, "mine");
 	kbt_open_dev(&p, path, KBT_MAP_SIZE);
-	ASSERT_EQ(kb_version(p.fd, &version), 0);
+	ASSERT_EQ(kbinder_ioctl_version(p.fd, &version), 0);
 	ASSERT_EQ(version, BINDER_CURRENT_PROTOCOL_VERSION);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	fs_umount(dir);
 }
 

@@ -189,36 +189,23 @@ static void container_check(struct container *c)
 	ASSERT_OK(kbt_wait(&c->chan, 'D', 20000));
 }
 
-static int host_reply(struct kb_thread *t,
-		      const struct binder_transaction_data *tr,
-		      struct kb_parcel *reply, void *arg)
-{
-	(void)t;
-	(void)tr;
-	(void)arg;
-	kb_parcel_write_u32(reply, 0x4057);
-	return KBT_REPLY;
-}
-
 static void host_call(void)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 
 	kbt_client(&p, &t);
 	kbt_call(&t, 0, 1, NULL, &r);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), 0x4057);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	kb_close(&p);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	kbinder_proc_close(&p);
 }
 
 TEST_TIMEOUT(two_containers_each_see_only_their_own_services, 100)
 {
 	struct container c1, c2;
 	struct kbt_server host;
-	struct kb_proc p;
-	struct kb_thread t;
 	long procs, contexts, nodes;
 
 	if (kbt_is_reference())
@@ -231,7 +218,7 @@ TEST_TIMEOUT(two_containers_each_see_only_their_own_services, 100)
 	/* Earlier tests' processes are released asynchronously: let them go. */
 	kbt_live_wait("procs", 0, 5000);
 	kbt_live_wait("contexts", 0, 5000);
-	kbt_start_ctxmgr(&host, host_reply, NULL);
+	kbt_start_ctxmgr(&host, kbt_reply_arg, (void *)0x4057);
 	procs = kbt_live("procs");
 	contexts = kbt_live("contexts");
 	nodes = kbt_live("nodes");
@@ -256,7 +243,5 @@ TEST_TIMEOUT(two_containers_each_see_only_their_own_services, 100)
 	EXPECT_EQ(kbt_live_wait("procs", procs, 5000), procs);
 	EXPECT_EQ(kbt_live_wait("nodes", nodes, 5000), nodes);
 
-	kbt_client(&p, &t);
-	kbt_stop_ctxmgr(&t, &host);
-	kb_close(&p);
+	kbt_quit_ctxmgr(&host);
 }

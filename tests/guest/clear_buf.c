@@ -26,14 +26,14 @@ static size_t nonzero(const volatile uint8_t *p, size_t n)
 	return count;
 }
 
-static void fill_parcel(struct kb_parcel *d, uint32_t seed)
+static void fill_parcel(struct kbinder_parcel *d, uint32_t seed)
 {
 	uint8_t buf[PAYLOAD];
 
 	kbt_fill(buf, sizeof(buf), seed);
 	buf[0] |= 1;	/* never all zero */
-	kb_parcel_init(d);
-	ASSERT_OK(kb_parcel_write(d, buf, sizeof(buf)));
+	kbinder_parcel_init(d);
+	ASSERT_OK(kbinder_parcel_write(d, buf, sizeof(buf)));
 }
 
 /*
@@ -44,21 +44,17 @@ static void fill_parcel(struct kb_parcel *d, uint32_t seed)
 static void receiver(void *arg)
 {
 	struct kbt_chan *c = arg;
-	struct kb_return ret;
-	struct kb_thread t;
-	struct kb_proc p;
-	int i;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	ASSERT_SIGNAL(c, 'R');
-	for (i = 0; i < 2; i++) {
+	for (int i = 0; i < 2; i++) {
 		const struct binder_transaction_data *tr = &ret.u.txn;
 		uint8_t want[PAYLOAD];
 		const uint8_t *data;
-		struct kb_parcel reply;
+		struct kbinder_parcel reply;
 		uint32_t left;
 
 		kbt_expect(&t, BR_TRANSACTION, &ret);
@@ -68,10 +64,10 @@ static void receiver(void *arg)
 		want[0] |= 1;
 		ASSERT_MEM_EQ(data, want, PAYLOAD);
 		fill_parcel(&reply, 100 + tr->code);
-		ASSERT_OK(kb_send_reply(&t, &reply, tr->code == CODE_CLEAR ?
-					TF_CLEAR_BUF : 0, KBT_WAIT_MS));
-		kb_parcel_fini(&reply);
-		ASSERT_OK(kb_free_buffer(&t, tr->data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_reply(&t, &reply, tr->code == CODE_CLEAR ?
+					       TF_CLEAR_BUF : 0, KBT_WAIT_MS));
+		kbinder_parcel_fini(&reply);
+		ASSERT_OK(kbinder_thread_free_buffer(&t, tr->data.ptr.buffer));
 		left = (uint32_t)nonzero(data, PAYLOAD);
 		if (tr->code == CODE_CLEAR) {
 			EXPECT_EQ(left, 0);
@@ -82,43 +78,41 @@ static void receiver(void *arg)
 		}
 		ASSERT_OK(kbt_send(c, &left, sizeof(left)));
 	}
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* Call with @code; free the reply and return how much of it is left. */
-static uint32_t call_and_free(struct kb_thread *t, uint32_t code,
+static uint32_t call_and_free(struct kbinder_thread *t, uint32_t code,
 			      uint32_t flags)
 {
-	struct kb_parcel d;
-	struct kb_reply r;
+	struct kbinder_parcel d;
+	struct kbinder_reply r;
 	const uint8_t *data;
 	uint8_t want[PAYLOAD];
 
 	fill_parcel(&d, code);
-	ASSERT_OK(kb_transact(t, 0, code, &d, flags, &r, kbt_default_event,
-			      NULL, KBT_WAIT_MS));
-	kb_parcel_fini(&d);
+	ASSERT_OK(kbinder_thread_transact(t, 0, code, &d, flags, &r, kbt_default_event,
+					  NULL, KBT_WAIT_MS));
+	kbinder_parcel_fini(&d);
 	ASSERT_EQ(r.status, BR_REPLY);
 	ASSERT_EQ(r.txn.data_size, PAYLOAD);
 	data = kbt_txn_data(&r.txn);
 	kbt_fill(want, sizeof(want), 100 + code);
 	want[0] |= 1;
 	ASSERT_MEM_EQ(data, want, PAYLOAD);
-	ASSERT_OK(kb_free_buffer(t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
 	return (uint32_t)nonzero(data, PAYLOAD);
 }
 
 TEST(clear_buf_zeroes_the_request_and_the_reply_when_freed)
 {
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	struct kbt_chan c;
 	uint32_t left_plain, left_clear, left_request;
 	pid_t pid;
 
-	kbt_chan_init(&c);
-	pid = kbt_fork(receiver, &c);
-	ASSERT_WAIT(&c, 'R');
+	pid = kbt_fork_ready(receiver, &c);
 	kbt_client(&p, &t);
 
 	/* control: without the flag the check sees the data */
@@ -136,5 +130,5 @@ TEST(clear_buf_zeroes_the_request_and_the_reply_when_freed)
 
 	ASSERT_CHILD_OK(pid);
 	kbt_chan_close(&c);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

@@ -106,15 +106,14 @@ static pid_t start_sm(void)
 		execl(tool_path(), "kbinder", "servicemanager", (char *)NULL);
 		_exit(127);
 	}
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
 	for (int i = 0; i < 100 && err; i++) {
 		err = kbinder_sm_ping(&sm);
 		if (err)
 			kbt_msleep(50);
 	}
-	kbinder_close(&p);
+	kbinder_proc_close(&p);
 	ASSERT_OK(err);
 	return pid;
 }

@@ -125,14 +125,14 @@ struct activity {
 static void activity_up(struct activity *a)
 {
 	cve_world_up(&a->w);
-	ASSERT_OK(kb_request_death(&a->w.t, a->w.h, 0xdeadull));
+	ASSERT_OK(kbinder_thread_request_death(&a->w.t, a->w.h, 0xdeadull));
 }
 
 static void activity_down(struct activity *a)
 {
-	struct kb_return ret;
+	struct kbinder_return ret;
 
-	ASSERT_OK(kb_clear_death(&a->w.t, a->w.h, 0xdeadull));
+	ASSERT_OK(kbinder_thread_clear_death(&a->w.t, a->w.h, 0xdeadull));
 	kbt_expect(&a->w.t, BR_CLEAR_DEATH_NOTIFICATION_DONE, &ret);
 	cve_world_check_down(&a->w);
 }

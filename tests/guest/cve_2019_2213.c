@@ -35,11 +35,11 @@ static size_t srv_map_size;
 static int free_raw(int fd, binder_uintptr_t addr)
 {
 	uint8_t buf[16];
-	struct kb_writer w;
+	struct kbinder_writer w;
 
-	kb_writer_init(&w, buf, sizeof(buf));
-	kb_put_free_buffer(&w, addr);
-	return kb_write(fd, buf, w.len, NULL);
+	kbinder_writer_init(&w, buf, sizeof(buf));
+	kbinder_writer_put_free_buffer(&w, addr);
+	return kbinder_ioctl_write(fd, buf, w.len, NULL);
 }
 
 #define EXPECT_HARMLESS(ret) do {					\
@@ -66,8 +66,8 @@ static bool payload_ok(const struct binder_transaction_data *tr)
 	return ok;
 }
 
-static int handler(struct kb_thread *t, const struct binder_transaction_data *tr,
-		   struct kb_parcel *reply, void *arg)
+static int handler(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		   struct kbinder_parcel *reply, void *arg)
 {
 	binder_uintptr_t buf = tr->data.ptr.buffer;
 	binder_uintptr_t map = (binder_uintptr_t)(uintptr_t)srv_map;
@@ -76,12 +76,12 @@ static int handler(struct kb_thread *t, const struct binder_transaction_data *tr
 	switch (tr->code) {
 	case CODE_CHECK:
 		/* free before replying: the caller's next call may need it all */
-		kb_parcel_write_u32(reply, payload_ok(tr));
-		EXPECT_OK(kb_free_buffer(t, buf));
+		kbinder_parcel_write_u32(reply, payload_ok(tr));
+		EXPECT_OK(kbinder_thread_free_buffer(t, buf));
 		return KBT_REPLY | KBT_KEPT;
 	case CODE_DOUBLE_FREE:
-		kb_parcel_write_u32(reply, payload_ok(tr));
-		EXPECT_OK(kb_send_reply(t, reply, 0, KBT_WAIT_MS));
+		kbinder_parcel_write_u32(reply, payload_ok(tr));
+		EXPECT_OK(kbinder_thread_reply(t, reply, 0, KBT_WAIT_MS));
 		EXPECT_OK(free_raw(t->fd, buf));
 		EXPECT_HARMLESS(free_raw(t->fd, buf));
 		return KBT_REPLIED | KBT_KEPT;
@@ -96,65 +96,69 @@ static int handler(struct kb_thread *t, const struct binder_transaction_data *tr
 		EXPECT_HARMLESS(free_raw(t->fd, buf + 8));
 		EXPECT_HARMLESS(free_raw(t->fd, buf + 4096));
 		EXPECT_HARMLESS(free_raw(t->fd, stack_addr));
-		kb_parcel_write_u32(reply, payload_ok(tr));
+		kbinder_parcel_write_u32(reply, payload_ok(tr));
 		return KBT_REPLY;
 	default:
 		return KBT_REPLY;
 	}
 }
 
-/* A context manager serving @handler with a 1 MiB mapping. */
-static void server_main(void *arg)
+/*
+ * The servers' start: this process is the context manager (a 1 MiB
+ * mapping, recorded in srv_map) and says 'R' to the test on @s's channel.
+ */
+static void become_server(struct kbt_server *s, struct kbinder_proc *p,
+			  struct kbinder_thread *t)
 {
-	struct kbt_server *s = arg;
-	struct kb_thread t;
-	struct kb_proc p;
-
-	kbt_open(&p);
-	srv_map = p.map;
-	srv_map_size = p.map_size;
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(p, t, NULL);
+	srv_map = p->map;
+	srv_map_size = p->map_size;
 	ASSERT_SIGNAL(&s->chan, 'R');
-	ASSERT_OK(kbt_serve(&t, handler, NULL));
-	kb_close(&p);
 }
 
-static void start(struct kbt_server *s, struct kb_proc *p, struct kb_thread *t)
+/* A context manager serving @handler. */
+static void server_main(void *arg)
 {
-	memset(s, 0, sizeof(*s));
-	kbt_chan_init(&s->chan);
-	s->pid = kbt_fork(server_main, s);
-	ASSERT_WAIT(&s->chan, 'R');
-	kbt_client(p, t);
+	struct kbinder_thread t;
+	struct kbinder_proc p;
+
+	become_server(arg, &p, &t);
+	ASSERT_OK(kbt_serve(&t, handler, NULL));
+	kbinder_proc_close(&p);
+}
+
+static void start(struct kbt_pair *pair)
+{
+	memset(&pair->mgr, 0, sizeof(pair->mgr));
+	kbt_start_child(&pair->mgr, server_main);
+	kbt_client(&pair->p, &pair->t);
 }
 
 /* A call with a kbt_fill()ed payload of @size; returns the u32 reply. */
-static uint32_t call_data(struct kb_thread *t, uint32_t code, size_t size)
+static uint32_t call_data(struct kbinder_thread *t, uint32_t code, size_t size)
 {
-	struct kb_reply r;
-	struct kb_parcel d;
+	struct kbinder_reply r;
+	struct kbinder_parcel d;
 	uint32_t v;
 
-	kb_parcel_init(&d);
+	kbinder_parcel_init(&d);
 	if (size) {
 		uint8_t *buf = malloc(size);
 
 		ASSERT_TRUE(buf != NULL);
 		kbt_fill(buf, size, (uint32_t)size);
-		kb_parcel_write(&d, buf, size);
+		kbinder_parcel_write(&d, buf, size);
 		free(buf);
 	}
 	kbt_call(t, 0, code, &d, &r);
-	kb_parcel_fini(&d);
+	kbinder_parcel_fini(&d);
 	v = kbt_txn_u32(&r.txn, 0);
-	ASSERT_OK(kb_free_buffer(t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
 	return v;
 }
 
 /* The allocator is intact: the whole mapping, three times, byte for byte. */
-static void mapping_still_whole(struct kb_thread *t)
+static void mapping_still_whole(struct kbinder_thread *t)
 {
 	int i;
 
@@ -166,30 +170,26 @@ static void mapping_still_whole(struct kb_thread *t)
 
 TEST(double_free_is_harmless)
 {
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_pair pair;
 	int i;
 
-	start(&s, &p, &t);
+	start(&pair);
 	for (i = 0; i < 50; i++)
-		ASSERT_EQ(call_data(&t, CODE_DOUBLE_FREE, 64 + 8 * (size_t)i), 1);
-	mapping_still_whole(&t);
-	kbt_stop_with_client(&t, &s, &p);
+		ASSERT_EQ(call_data(&pair.t, CODE_DOUBLE_FREE, 64 + 8 * (size_t)i), 1);
+	mapping_still_whole(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(free_of_bogus_addresses_is_harmless)
 {
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_pair pair;
 	int i;
 
-	start(&s, &p, &t);
+	start(&pair);
 	for (i = 0; i < 10; i++)
-		ASSERT_EQ(call_data(&t, CODE_BOGUS_FREES, 8192), 1);
-	mapping_still_whole(&t);
-	kbt_stop_with_client(&t, &s, &p);
+		ASSERT_EQ(call_data(&pair.t, CODE_BOGUS_FREES, 8192), 1);
+	mapping_still_whole(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 /* ---------------------------------------------------------------- */
@@ -199,23 +199,17 @@ TEST(free_of_bogus_addresses_is_harmless)
 static void undelivered_server(void *arg)
 {
 	struct kbt_server *s = arg;
-	struct kb_return ret;
+	struct kbinder_return ret;
 	binder_uintptr_t x;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint32_t ok;
 
-	kbt_open(&p);
-	srv_map = p.map;
-	srv_map_size = p.map_size;
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
-	ASSERT_SIGNAL(&s->chan, 'R');
+	become_server(s, &p, &t);
 	/* learn where a buffer of this size goes, and free it */
 	kbt_expect(&t, BR_TRANSACTION, &ret);
 	x = ret.u.txn.data.ptr.buffer;
-	ASSERT_OK(kb_free_buffer(&t, x));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, x));
 	ASSERT_SIGNAL(&s->chan, 'A');
 	/* the second one is queued (most likely at @x), not delivered */
 	ASSERT_WAIT(&s->chan, 'B');
@@ -224,35 +218,33 @@ static void undelivered_server(void *arg)
 	EXPECT_HARMLESS(free_raw(p.fd, x + 8));
 	kbt_expect(&t, BR_TRANSACTION, &ret);
 	ok = payload_ok(&ret.u.txn) && ret.u.txn.data_size == 256;
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_OK(kbt_send(&s->chan, &ok, sizeof(ok)));
 	ASSERT_OK(kbt_serve(&t, handler, NULL));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
-static void oneway_data(struct kb_thread *t, size_t size)
+static void oneway_data(struct kbinder_thread *t, size_t size)
 {
 	uint8_t buf[256];
-	struct cve_txn x = { .code = CODE_DATA, .flags = TF_ONE_WAY,
+	struct kbt_txn x = { .code = CODE_DATA, .flags = TF_ONE_WAY,
 			     .data = buf, .size = size };
 
 	kbt_fill(buf, size, (uint32_t)size);
-	ASSERT_STATUS(cve_transact(t, &x, NULL), BR_TRANSACTION_COMPLETE);
+	ASSERT_STATUS(kbt_transact(t, &x, NULL), BR_TRANSACTION_COMPLETE);
 }
 
 TEST(free_of_undelivered_buffer_is_ignored)
 {
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint32_t ok = 0;
 	int round;
 
 	for (round = 0; round < 5; round++) {
 		memset(&s, 0, sizeof(s));
-		kbt_chan_init(&s.chan);
-		s.pid = kbt_fork(undelivered_server, &s);
-		ASSERT_WAIT(&s.chan, 'R');
+		kbt_start_child(&s, undelivered_server);
 		kbt_client(&p, &t);
 		oneway_data(&t, 256);
 		ASSERT_WAIT(&s.chan, 'A');
@@ -298,10 +290,10 @@ static void race_server(void *arg)
 {
 	struct kbt_server *s = arg;
 	struct race *r = s->arg;
-	struct kb_return ret;
-	struct kb_thread t;
-	struct kb_parcel empty;
-	struct kb_proc p;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_parcel empty;
+	struct kbinder_proc p;
 	pthread_t f[2];
 	int i, nf = r->mode == RACE_TWO_FREES ? 2 : 1;
 
@@ -312,9 +304,9 @@ static void race_server(void *arg)
 	pthread_barrier_init(&r->done, NULL, (unsigned int)nf + 1);
 	for (i = 0; i < nf; i++)
 		ASSERT_EQ(pthread_create(&f[i], NULL, freer, r), 0);
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
-	kb_parcel_init(&empty);
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	kbinder_parcel_init(&empty);
 	ASSERT_SIGNAL(&s->chan, 'R');
 	for (i = 0; i < RACE_ROUNDS; i++) {
 		kbt_expect(&t, BR_TRANSACTION, &ret);
@@ -324,17 +316,17 @@ static void race_server(void *arg)
 		case RACE_TWO_FREES:
 			break;	/* both freers free it */
 		case RACE_REPLY:
-			EXPECT_OK(kb_send_reply(&t, &empty, 0, KBT_WAIT_MS));
+			EXPECT_OK(kbinder_thread_reply(&t, &empty, 0, KBT_WAIT_MS));
 			break;
 		case RACE_THREAD_EXIT:
 			if (i & 1) {
-				EXPECT_OK(kb_send_reply(&t, &empty, 0, KBT_WAIT_MS));
+				EXPECT_OK(kbinder_thread_reply(&t, &empty, 0, KBT_WAIT_MS));
 				break;
 			}
 			/* leave with the transaction on this thread's stack */
-			EXPECT_OK(kb_thread_exit(p.fd));
-			kb_thread_init(&t, p.fd);
-			EXPECT_OK(kb_enter_looper(&t));
+			EXPECT_OK(kbinder_ioctl_thread_exit(p.fd));
+			kbinder_thread_init(&t, p.fd);
+			EXPECT_OK(kbinder_thread_enter_looper(&t));
 			break;
 		}
 		pthread_barrier_wait(&r->done);
@@ -345,42 +337,40 @@ static void race_server(void *arg)
 		pthread_join(f[i], NULL);
 	ASSERT_SIGNAL(&s->chan, 'D');
 	ASSERT_OK(kbt_serve(&t, handler, NULL));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static void race(enum race_mode mode)
 {
 	struct race r;
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int i;
 
 	memset(&r, 0, sizeof(r));
 	memset(&s, 0, sizeof(s));
 	r.mode = mode;
 	s.arg = &r;
-	kbt_chan_init(&s.chan);
-	s.pid = kbt_fork(race_server, &s);
-	ASSERT_WAIT(&s.chan, 'R');
+	kbt_start_child(&s, race_server);
 	kbt_client(&p, &t);
 	for (i = 0; i < RACE_ROUNDS; i++) {
 		uint8_t data[64];
-		struct cve_txn x = { .code = CODE_DATA, .data = data,
+		struct kbt_txn x = { .code = CODE_DATA, .data = data,
 				     .size = sizeof(data) };
 		uint32_t st, want = BR_REPLY;
 
 		kbt_fill(data, sizeof(data), sizeof(data));
 		if (mode == RACE_TWO_FREES)
 			x.flags = TF_ONE_WAY;
-		st = cve_transact(&t, &x, NULL);
+		st = kbt_transact(&t, &x, NULL);
 		if (mode == RACE_TWO_FREES)
 			want = BR_TRANSACTION_COMPLETE;
 		else if (mode == RACE_THREAD_EXIT && !(i & 1))
 			want = BR_DEAD_REPLY;
 		if (st != want)
 			kbt_fail(__FILE__, __LINE__, true, "round %d: got %s, want %s",
-				 i, cve_status_name(st), cve_status_name(want));
+				 i, kbinder_return_name(st), kbinder_return_name(want));
 	}
 	/* one-way calls may still be queued: let the server finish them */
 	ASSERT_OK(kbt_wait(&s.chan, 'D', 60000));

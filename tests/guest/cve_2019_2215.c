@@ -15,78 +15,87 @@
 
 #include <sys/epoll.h>
 
-/* The process (and this fd) is still usable: a ping gets its pong. */
-static void fd_still_works(int fd)
-{
-	struct kb_thread t;
+/* The registry, and this process on the device (no binder thread yet). */
+struct world {
+	struct cve_server s;
+	struct kbinder_proc p;
+};
 
-	kb_thread_init(&t, fd);
+static int world_up(struct world *w)
+{
+	cve_registry_start(&w->s);
+	kbt_open(&w->p);
+	return w->p.fd;
+}
+
+/* The process (and its fd) is still usable: a ping gets its pong. */
+static void world_down(struct world *w)
+{
+	struct kbinder_thread t;
+
+	kbinder_thread_init(&t, w->p.fd);
 	cve_ping(&t, 0);
+	cve_server_stop(&t, &w->s);
+	kbinder_proc_close(&w->p);
+}
+
+/* A new epoll set watching @fd. */
+static int epoll_on(int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	ASSERT_GE(ep, 0);
+	ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev), 0);
+	return ep;
 }
 
 TEST(epoll_del_after_thread_exit_is_safe)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
-	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
-	int ep, i;
+	struct world w;
+	int fd = world_up(&w);
 
-	cve_registry_start(&s);
-	kbt_open(&p);
-	for (i = 0; i < 50; i++) {
-		ep = epoll_create1(EPOLL_CLOEXEC);
-		ASSERT_GE(ep, 0);
-		ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
-		ASSERT_OK(kb_thread_exit(p.fd));
+	for (int i = 0; i < 50; i++) {
+		int ep = epoll_on(fd);
+
+		ASSERT_OK(kbinder_ioctl_thread_exit(fd));
 		/* the bug: DEL unlinked an entry from the freed wait queue */
-		ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_DEL, p.fd, &ev), 0);
+		ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_DEL, fd, &ev), 0);
 		ASSERT_EQ(close(ep), 0);
 	}
-	fd_still_works(p.fd);
-	kb_thread_init(&t, p.fd);
-	cve_server_stop(&t, &s);
-	kb_close(&p);
+	world_down(&w);
 }
 
 TEST(epoll_close_after_thread_exit_is_safe)
 {
-	struct epoll_event ev = { .events = EPOLLIN }, out;
-	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
-	int ep, i;
+	struct epoll_event out;
+	struct world w;
+	int fd = world_up(&w);
 
-	cve_registry_start(&s);
-	kbt_open(&p);
-	for (i = 0; i < 50; i++) {
-		ep = epoll_create1(EPOLL_CLOEXEC);
-		ASSERT_GE(ep, 0);
-		ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
-		ASSERT_OK(kb_thread_exit(p.fd));
+	for (int i = 0; i < 50; i++) {
+		int ep = epoll_on(fd);
+
+		ASSERT_OK(kbinder_ioctl_thread_exit(fd));
 		/* waiting on the set must not touch the freed queue either */
 		ASSERT_GE(epoll_wait(ep, &out, 1, 0), 0);
 		ASSERT_EQ(close(ep), 0);	/* ep_free unhooks every entry */
 	}
-	fd_still_works(p.fd);
-	kb_thread_init(&t, p.fd);
-	cve_server_stop(&t, &s);
-	kb_close(&p);
+	world_down(&w);
 }
 
 TEST(binder_close_before_epoll_after_thread_exit_is_safe)
 {
-	struct epoll_event ev = { .events = EPOLLIN }, out;
-	struct kb_proc p;
-	int ep, i;
+	struct epoll_event out;
+	struct kbinder_proc p;
 
-	for (i = 0; i < 50; i++) {
+	for (int i = 0; i < 50; i++) {
+		int ep;
+
 		kbt_open(&p);
-		ep = epoll_create1(EPOLL_CLOEXEC);
-		ASSERT_GE(ep, 0);
-		ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
-		ASSERT_OK(kb_thread_exit(p.fd));
-		kb_close(&p);	/* the binder file goes first */
+		ep = epoll_on(p.fd);
+		ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
+		kbinder_proc_close(&p);	/* the binder file goes first */
 		ASSERT_GE(epoll_wait(ep, &out, 1, 0), 0);
 		ASSERT_EQ(close(ep), 0);
 	}
@@ -96,29 +105,18 @@ TEST(binder_close_before_epoll_after_thread_exit_is_safe)
 TEST(thread_in_two_epoll_sets_exits_safely)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
-	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
-	int ep1, ep2, i;
+	struct world w;
+	int fd = world_up(&w);
 
-	cve_registry_start(&s);
-	kbt_open(&p);
-	for (i = 0; i < 30; i++) {
-		ep1 = epoll_create1(EPOLL_CLOEXEC);
-		ep2 = epoll_create1(EPOLL_CLOEXEC);
-		ASSERT_GE(ep1, 0);
-		ASSERT_GE(ep2, 0);
-		ASSERT_EQ(epoll_ctl(ep1, EPOLL_CTL_ADD, p.fd, &ev), 0);
-		ASSERT_EQ(epoll_ctl(ep2, EPOLL_CTL_ADD, p.fd, &ev), 0);
-		ASSERT_OK(kb_thread_exit(p.fd));
-		ASSERT_EQ(epoll_ctl(ep2, EPOLL_CTL_DEL, p.fd, &ev), 0);
+	for (int i = 0; i < 30; i++) {
+		int ep1 = epoll_on(fd), ep2 = epoll_on(fd);
+
+		ASSERT_OK(kbinder_ioctl_thread_exit(fd));
+		ASSERT_EQ(epoll_ctl(ep2, EPOLL_CTL_DEL, fd, &ev), 0);
 		ASSERT_EQ(close(ep1), 0);
 		ASSERT_EQ(close(ep2), 0);
 	}
-	fd_still_works(p.fd);
-	kb_thread_init(&t, p.fd);
-	cve_server_stop(&t, &s);
-	kb_close(&p);
+	world_down(&w);
 }
 
 struct hook_arg {
@@ -133,7 +131,7 @@ static void *hook_and_exit(void *arg)
 	struct epoll_event ev = { .events = EPOLLIN };
 
 	EXPECT_EQ(epoll_ctl(a->ep, EPOLL_CTL_ADD, a->fd, &ev), 0);
-	EXPECT_OK(kb_thread_exit(a->fd));
+	EXPECT_OK(kbinder_ioctl_thread_exit(a->fd));
 	return NULL;
 }
 
@@ -145,62 +143,47 @@ TEST(thread_exit_then_del_from_another_thread_is_safe)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	struct hook_arg a[4];
-	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
 	pthread_t th[4];
-	int i, j;
+	struct world w;
+	int fd = world_up(&w);
 
-	cve_registry_start(&s);
-	kbt_open(&p);
-	for (i = 0; i < 25; i++) {
-		for (j = 0; j < 4; j++) {
-			a[j].fd = p.fd;
+	for (int i = 0; i < 25; i++) {
+		for (int j = 0; j < 4; j++) {
+			a[j].fd = fd;
 			a[j].ep = epoll_create1(EPOLL_CLOEXEC);
 			ASSERT_GE(a[j].ep, 0);
 			ASSERT_EQ(pthread_create(&th[j], NULL, hook_and_exit,
 						 &a[j]), 0);
 		}
-		for (j = 0; j < 4; j++) {
+		for (int j = 0; j < 4; j++) {
 			pthread_join(th[j], NULL);
-			ASSERT_EQ(epoll_ctl(a[j].ep, EPOLL_CTL_DEL, p.fd, &ev), 0);
+			ASSERT_EQ(epoll_ctl(a[j].ep, EPOLL_CTL_DEL, fd, &ev), 0);
 			ASSERT_EQ(close(a[j].ep), 0);
 		}
 	}
-	fd_still_works(p.fd);
-	kb_thread_init(&t, p.fd);
-	cve_server_stop(&t, &s);
-	kb_close(&p);
+	world_down(&w);
 }
 
 /* After the exit, the fd can be hooked again and reports pending work. */
 TEST(epoll_works_again_after_thread_exit)
 {
 	struct epoll_event ev = { .events = EPOLLIN }, out;
-	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
-	struct cve_txn x = { .code = CVE_NOP, .flags = TF_ONE_WAY };
-	int ep;
+	struct kbt_txn x = { .code = CVE_NOP, .flags = TF_ONE_WAY };
+	struct kbinder_thread t;
+	struct world w;
+	int fd = world_up(&w);
+	int ep = epoll_on(fd);
 
-	cve_registry_start(&s);
-	kbt_open(&p);
-	ep = epoll_create1(EPOLL_CLOEXEC);
-	ASSERT_GE(ep, 0);
-	ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
-	ASSERT_OK(kb_thread_exit(p.fd));
-	ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_DEL, p.fd, &ev), 0);
-	ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
+	ASSERT_OK(kbinder_ioctl_thread_exit(fd));
+	ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_DEL, fd, &ev), 0);
+	ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev), 0);
 	/* a one-way call leaves BR_TRANSACTION_COMPLETE for this thread */
-	kb_thread_init(&t, p.fd);
-	cve_write_txn(p.fd, &x);
+	kbinder_thread_init(&t, fd);
+	kbt_write_txn(fd, &x);
 	ASSERT_EQ(epoll_wait(ep, &out, 1, KBT_WAIT_MS), 1);
 	ASSERT_TRUE(out.events & EPOLLIN);
-	ASSERT_EQ(cve_outcome(&t, true, NULL), BR_TRANSACTION_COMPLETE);
-	ASSERT_OK(kb_thread_exit(p.fd));
+	ASSERT_EQ(kbt_outcome(&t, true, NULL, KBT_WAIT_MS), BR_TRANSACTION_COMPLETE);
+	ASSERT_OK(kbinder_ioctl_thread_exit(fd));
 	ASSERT_EQ(close(ep), 0);
-	fd_still_works(p.fd);
-	kb_thread_init(&t, p.fd);
-	cve_server_stop(&t, &s);
-	kb_close(&p);
+	world_down(&w);
 }

@@ -19,8 +19,8 @@
 
 struct fixture {
 	struct cve_server r;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	int pfd[2];
 	int fds[4];	/* all the pipe's write end */
 	struct kbt_fd_snap table;	/* ours, with the pipe open */
@@ -51,13 +51,13 @@ static void down(struct fixture *f)
 	ASSERT_TRUE(cve_pipe_hangs_up(f->pfd[0], 3000));
 	close(f->pfd[0]);
 	cve_server_stop(&f->t, &f->r);
-	kb_close(&f->p);
+	kbinder_proc_close(&f->p);
 }
 
 static uint32_t send_sg(struct fixture *f, const uint8_t *data, size_t size,
 			const binder_size_t *offs, size_t n, size_t sg_size)
 {
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CVE_SG_SUM, .data = data, .size = size, .offs = offs,
 		.offs_size = n * sizeof(binder_size_t), .sg = true,
 		.sg_size = sg_size,
@@ -244,9 +244,9 @@ TEST(valid_pointer_tree_with_fd_array_arrives)
 	struct { uint64_t child; int32_t fds[2]; } parent;
 	uint8_t child[20];
 	struct kbt_fd_snap before;
-	struct kb_reply r;
+	struct kbinder_reply r;
 	struct fixture f;
-	struct cve_txn x;
+	struct kbt_txn x;
 	int round;
 
 	up(&f);
@@ -278,7 +278,7 @@ TEST(valid_pointer_tree_with_fd_array_arrives)
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 8), 2);
 		/* the receiver holds exactly the array's two new fds ... */
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 10), 2);
-		ASSERT_OK(kb_free_buffer(&f.t, r.txn.data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_free_buffer(&f.t, r.txn.data.ptr.buffer));
 		/* ... and the sender neither lost nor gained one */
 		ASSERT_FDS_UNCHANGED(&before);
 	}

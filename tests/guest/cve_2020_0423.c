@@ -31,7 +31,7 @@ static void send_nodes(int fd, binder_uintptr_t base)
 {
 	uint8_t data[3 * CVE_FLAT_SIZE];
 	binder_size_t offs[3] = { 0, CVE_FLAT_SIZE, 2 * CVE_FLAT_SIZE };
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CVE_NOP, .flags = TF_ONE_WAY, .data = data,
 		.size = sizeof(data), .offs = offs, .offs_size = sizeof(offs),
 	};
@@ -41,7 +41,7 @@ static void send_nodes(int fd, binder_uintptr_t base)
 		cve_put_flat(data, (size_t)i * CVE_FLAT_SIZE,
 			     i == 1 ? BINDER_TYPE_WEAK_BINDER : BINDER_TYPE_BINDER,
 			     base + (binder_uintptr_t)i * 0x10, base);
-	cve_write_txn(fd, &x);
+	kbt_write_txn(fd, &x);
 }
 
 static void *sender(void *arg)
@@ -53,7 +53,7 @@ static void *sender(void *arg)
 					(binder_uintptr_t)a->rounds * 0x100;
 
 		send_nodes(a->fd, base);
-		EXPECT_OK(kb_thread_exit(a->fd));
+		EXPECT_OK(kbinder_ioctl_thread_exit(a->fd));
 		a->rounds++;
 	}
 	return NULL;
@@ -63,8 +63,8 @@ TEST_TIMEOUT(thread_exits_with_node_work_queued_while_receiver_drops_it, 60)
 {
 	struct sender_arg a[3];
 	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	pthread_t th[3];
 	int i, total = 0;
 
@@ -83,16 +83,16 @@ TEST_TIMEOUT(thread_exits_with_node_work_queued_while_receiver_drops_it, 60)
 	}
 	kbt_log("%d rounds of 3 nodes", total);
 	ASSERT_GT(total, 10);
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	cve_ping(&t, 0);
 	cve_expect_no_nodes(&t);
 	cve_server_stop(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static void send_and_die(void *arg)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 
 	(void)arg;
 	kbt_open(&p);
@@ -105,8 +105,8 @@ TEST_TIMEOUT(process_exits_with_node_work_queued_while_receiver_drops_it, 60)
 {
 	int64_t deadline = kbt_now_ms() + STRESS_MS;
 	struct cve_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	pid_t kids[4];
 	int i, n = 0;
 
@@ -122,7 +122,7 @@ TEST_TIMEOUT(process_exits_with_node_work_queued_while_receiver_drops_it, 60)
 	kbt_client(&p, &t);
 	cve_ping(&t, 0);
 	cve_server_stop(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*
@@ -134,8 +134,8 @@ TEST_TIMEOUT(owner_exits_with_node_work_queued_while_handle_is_released, 60)
 {
 	struct cve_server s;
 	struct cve_owner o;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int i;
 
 	cve_registry_start(&s);
@@ -158,5 +158,5 @@ TEST_TIMEOUT(owner_exits_with_node_work_queued_while_handle_is_released, 60)
 	}
 	cve_ping(&t, 0);
 	cve_server_stop(&t, &s);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

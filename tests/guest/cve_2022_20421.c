@@ -23,7 +23,7 @@
 #define TARGET_SLOT 1
 
 /* A dead node, unacknowledged by its owner, held by the registry. */
-static void dead_unacked_node(struct kb_thread *t)
+static void dead_unacked_node(struct kbinder_thread *t)
 {
 	int64_t deadline = kbt_now_ms() + 5000;
 	struct cve_owner o;
@@ -38,19 +38,43 @@ static void dead_unacked_node(struct kb_thread *t)
 	kbt_chan_close(&o.chan);
 }
 
-static uint32_t send_weak(struct kb_thread *t, uint32_t target,
+/*
+ * The registry, this process its client, and a dead unacknowledged node
+ * it holds a handle to (@h; the reference lives in @dead_get).
+ */
+struct world {
+	struct cve_server s;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply dead_get;
+	uint32_t h;
+};
+
+static void world_up(struct world *w)
+{
+	int64_t h;
+
+	cve_registry_start(&w->s);
+	kbt_client(&w->p, &w->t);
+	dead_unacked_node(&w->t);
+	h = cve_get(&w->t, DEAD_SLOT, &w->dead_get);
+	ASSERT_GE(h, 0);
+	w->h = (uint32_t)h;
+}
+
+static uint32_t send_weak(struct kbinder_thread *t, uint32_t target,
 			  uint32_t handle, uint32_t flags)
 {
 	uint8_t data[2 * CVE_FLAT_SIZE];
 	binder_size_t offs[2] = { 0, CVE_FLAT_SIZE };
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.handle = target, .code = 1, .flags = flags, .data = data,
 		.size = sizeof(data), .offs = offs, .offs_size = sizeof(offs),
 	};
 
 	cve_put_flat(data, 0, BINDER_TYPE_WEAK_HANDLE, handle, 0);
 	cve_put_flat(data, CVE_FLAT_SIZE, BINDER_TYPE_WEAK_HANDLE, handle, 0);
-	return cve_transact(t, &x, NULL);
+	return kbt_transact(t, &x, NULL);
 }
 
 static bool acceptable(uint32_t st)
@@ -61,86 +85,72 @@ static bool acceptable(uint32_t st)
 
 TEST(weak_handle_to_unacknowledged_dead_node_fails_cleanly)
 {
-	struct kb_reply dead_get, target_get;
-	struct cve_server s;
+	struct kbinder_reply target_get;
 	struct cve_owner target;
-	struct kb_thread t;
-	struct kb_proc p;
-	int64_t h, ht;
-	int i;
+	struct world w;
+	int64_t ht;
 
-	cve_registry_start(&s);
-	kbt_client(&p, &t);
-	dead_unacked_node(&t);
-	h = cve_get(&t, DEAD_SLOT, &dead_get);
-	ASSERT_GE(h, 0);
+	world_up(&w);
 	cve_owner_start(&target, TARGET_SLOT, 0x7a7a0000, false);
-	ht = cve_get(&t, TARGET_SLOT, &target_get);
+	ht = cve_get(&w.t, TARGET_SLOT, &target_get);
 	ASSERT_GE(ht, 0);
-	for (i = 0; i < 10; i++) {
-		uint32_t st = send_weak(&t, (uint32_t)ht, (uint32_t)h,
+	for (int i = 0; i < 10; i++) {
+		uint32_t st = send_weak(&w.t, (uint32_t)ht, w.h,
 					i & 1 ? TF_ONE_WAY : 0);
 
 		if (!acceptable(st))
 			kbt_fail(__FILE__, __LINE__, true, "weak handle: %s",
-				 cve_status_name(st));
+				 kbinder_return_name(st));
 		if (i == 0)
 			kbt_log("weak handle to a dead unacknowledged node: %s",
-				cve_status_name(st));
+				kbinder_return_name(st));
 	}
-	cve_ping(&t, 0);
+	cve_ping(&w.t, 0);
 	/* everyone lets go; the target's node is released exactly once */
-	ASSERT_OK(kb_free_buffer(&t, target_get.txn.data.ptr.buffer));
-	ASSERT_OK(kb_free_buffer(&t, dead_get.txn.data.ptr.buffer));
-	cve_drop(&t, TARGET_SLOT);
-	cve_drop(&t, DEAD_SLOT);
+	ASSERT_OK(kbinder_thread_free_buffer(&w.t, target_get.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&w.t, w.dead_get.txn.data.ptr.buffer));
+	cve_drop(&w.t, TARGET_SLOT);
+	cve_drop(&w.t, DEAD_SLOT);
 	cve_owner_expect_released(&target);
 	cve_owner_stop(&target);
-	cve_server_stop(&t, &s);
-	kb_close(&p);
+	cve_server_stop(&w.t, &w.s);
+	kbinder_proc_close(&w.p);
 }
 
 TEST_TIMEOUT(failed_weak_handle_races_target_release, 90)
 {
-	struct kb_reply dead_get, target_get;
-	struct cve_server s;
+	struct kbinder_reply target_get;
 	struct cve_owner target;
-	struct kb_thread t;
-	struct kb_proc p;
-	int64_t h, ht;
-	int i, n[4] = { 0 };
+	struct world w;
+	int n[4] = { 0 };
+	int64_t ht;
 
-	cve_registry_start(&s);
-	kbt_client(&p, &t);
-	dead_unacked_node(&t);
-	h = cve_get(&t, DEAD_SLOT, &dead_get);
-	ASSERT_GE(h, 0);
-	for (i = 0; i < 25; i++) {
+	world_up(&w);
+	for (int i = 0; i < 25; i++) {
 		uint32_t st;
 
 		cve_owner_start(&target, TARGET_SLOT,
 				0x7b000000 + (binder_uintptr_t)i * 0x100, false);
-		ht = cve_get(&t, TARGET_SLOT, &target_get);
+		ht = cve_get(&w.t, TARGET_SLOT, &target_get);
 		ASSERT_GE(ht, 0);
 		/* the target dies while the weak handle is on its way */
 		kill(target.pid, SIGKILL);
 		if (i % 3 == 1)
 			kbt_msleep(1);
-		st = send_weak(&t, (uint32_t)ht, (uint32_t)h,
-			       i & 1 ? TF_ONE_WAY : 0);
+		st = send_weak(&w.t, (uint32_t)ht, w.h, i & 1 ? TF_ONE_WAY : 0);
 		if (!acceptable(st))
 			kbt_fail(__FILE__, __LINE__, true, "round %d: %s", i,
-				 cve_status_name(st));
+				 kbinder_return_name(st));
 		n[st == BR_DEAD_REPLY ? 0 : st == BR_FAILED_REPLY ? 1 : 2]++;
 		ASSERT_EQ(kbt_reap(target.pid, 10000), 128 + SIGKILL);
 		kbt_chan_close(&target.chan);
-		ASSERT_OK(kb_free_buffer(&t, target_get.txn.data.ptr.buffer));
-		cve_drop(&t, TARGET_SLOT);
+		ASSERT_OK(kbinder_thread_free_buffer(&w.t, target_get.txn.data.ptr.buffer));
+		cve_drop(&w.t, TARGET_SLOT);
 	}
 	kbt_log("dead %d, failed %d, delivered %d", n[0], n[1], n[2]);
-	cve_ping(&t, 0);
-	ASSERT_OK(kb_free_buffer(&t, dead_get.txn.data.ptr.buffer));
-	cve_drop(&t, DEAD_SLOT);
-	cve_server_stop(&t, &s);
-	kb_close(&p);
+	cve_ping(&w.t, 0);
+	ASSERT_OK(kbinder_thread_free_buffer(&w.t, w.dead_get.txn.data.ptr.buffer));
+	cve_drop(&w.t, DEAD_SLOT);
+	cve_server_stop(&w.t, &w.s);
+	kbinder_proc_close(&w.p);
 }

@@ -36,7 +36,7 @@ TEST(unaligned_offsets_size_fails_and_releases_nothing)
 	uint8_t data[3 * CVE_FLAT_SIZE];
 	binder_size_t offs[4] = { 0, CVE_FLAT_SIZE, 2 * CVE_FLAT_SIZE, 0 };
 	struct cve_world w;
-	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
+	struct kbt_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
 			     .offs = offs };
 	size_t i;
 	int round;
@@ -47,19 +47,19 @@ TEST(unaligned_offsets_size_fails_and_releases_nothing)
 		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 			x.offs_size = sizes[i];
 			x.flags = 0;
-			ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+			ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 			x.flags = TF_ONE_WAY;
-			ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+			ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 			x.sg = true;	/* the same through BC_TRANSACTION_SG */
 			x.flags = 0;
-			ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+			ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 			x.sg = false;
 		}
 	}
 	/* the same objects with a correct offsets_size are fine */
 	x.offs_size = 2 * sizeof(binder_size_t);
 	x.flags = 0;
-	ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_REPLY);
+	ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_REPLY);
 	cve_world_check_down(&w);
 }
 
@@ -67,7 +67,7 @@ TEST(unreadable_or_huge_offsets_array_fails_and_releases_nothing)
 {
 	uint8_t data[3 * CVE_FLAT_SIZE];
 	struct cve_world w;
-	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data) };
+	struct kbt_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data) };
 	void *gone;
 
 	cve_world_up(&w);
@@ -77,12 +77,12 @@ TEST(unreadable_or_huge_offsets_array_fails_and_releases_nothing)
 	munmap(gone, 4096);
 	x.offs = gone;
 	x.offs_size = 3 * sizeof(binder_size_t);
-	ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+	ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 	x.offs = data;
 	x.offs_size = (size_t)1 << 30;
-	ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+	ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 	x.offs_size = (size_t)-8;
-	ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+	ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 	/* offsets half readable: the array runs off the end of a mapping */
 	{
 		uint8_t *pg = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
@@ -96,7 +96,7 @@ TEST(unreadable_or_huge_offsets_array_fails_and_releases_nothing)
 		o[1] = CVE_FLAT_SIZE;
 		x.offs = o;
 		x.offs_size = 3 * sizeof(binder_size_t);
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		ASSERT_STATUS(kbt_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
 		munmap(pg, 4096);
 	}
 	cve_world_check_down(&w);
@@ -105,34 +105,29 @@ TEST(unreadable_or_huge_offsets_array_fails_and_releases_nothing)
 /* Objects translated before a bad offset are released, exactly once. */
 TEST(bad_offset_after_translated_objects_releases_them)
 {
-	uint8_t data[3 * CVE_FLAT_SIZE];
-	binder_size_t offs[3];
+	struct cve_flats f;
 	struct cve_world w;
-	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
-			     .offs = offs, .offs_size = sizeof(offs) };
 	int round;
 
 	cve_world_up(&w);
-	memset(data, 0, sizeof(data));
-	cve_put_flat(data, 0, BINDER_TYPE_HANDLE, w.h, 0);
-	cve_put_flat(data, CVE_FLAT_SIZE, BINDER_TYPE_BINDER, A_NODE, A_NODE);
-	cve_put_flat(data, 2 * CVE_FLAT_SIZE, BINDER_TYPE_WEAK_HANDLE, w.h, 0);
-	offs[0] = 0;
-	offs[1] = CVE_FLAT_SIZE;
+	cve_flats_init(&f, 3);
+	cve_put_flat(f.data, 0, BINDER_TYPE_HANDLE, w.h, 0);
+	cve_put_flat(f.data, CVE_FLAT_SIZE, BINDER_TYPE_BINDER, A_NODE, A_NODE);
+	cve_put_flat(f.data, 2 * CVE_FLAT_SIZE, BINDER_TYPE_WEAK_HANDLE, w.h, 0);
 	for (round = 0; round < 5; round++) {
 		/* past the end of the data */
-		offs[2] = sizeof(data);
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		f.offs[2] = f.x.size;
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
 		/* going backwards, into an already translated object */
-		offs[2] = 8;
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		f.offs[2] = 8;
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
 		/* the same object twice */
-		offs[2] = CVE_FLAT_SIZE;
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		f.offs[2] = CVE_FLAT_SIZE;
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
 		/* not 4-byte aligned */
-		offs[2] = 2 * CVE_FLAT_SIZE - 2;
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
-		x.flags ^= TF_ONE_WAY;
+		f.offs[2] = 2 * CVE_FLAT_SIZE - 2;
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
+		f.x.flags ^= TF_ONE_WAY;
 	}
 	cve_expect_no_nodes(&w.t);
 	cve_world_check_down(&w);

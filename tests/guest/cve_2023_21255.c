@@ -25,72 +25,66 @@
 /* Stale bytes: the registry's own handle and node at offsets 24 and 48. */
 static void prime(struct cve_world *w, uint8_t *data, size_t size)
 {
-	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = size };
+	struct kbt_txn x = { .code = CVE_NOP, .data = data, .size = size };
 
 	memset(data, 0, size);
 	cve_put_flat(data, CVE_FLAT_SIZE, BINDER_TYPE_HANDLE, w->rh, 0);
 	cve_put_flat(data, 2 * CVE_FLAT_SIZE, BINDER_TYPE_BINDER, 0, 0);
-	ASSERT_STATUS(cve_transact(&w->t, &x, NULL), BR_REPLY);
+	ASSERT_STATUS(kbt_transact(&w->t, &x, NULL), BR_REPLY);
 }
 
 TEST(first_object_failing_releases_nothing)
 {
-	uint8_t data[3 * CVE_FLAT_SIZE];
-	binder_size_t offs[3] = { 0, CVE_FLAT_SIZE, 2 * CVE_FLAT_SIZE };
-	struct cve_world w;
-	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
-			     .offs = offs, .offs_size = sizeof(offs) };
 	struct binder_object_header bad_type = { .type = 0x12345678 };
+	struct cve_flats f;
+	struct cve_world w;
 	int round;
 
 	cve_world_up(&w);
+	cve_flats_init(&f, 3);
 	for (round = 0; round < 10; round++) {
-		prime(&w, data, sizeof(data));
+		prime(&w, f.data, f.x.size);
 		/* first object: a handle we do not have */
-		cve_put_flat(data, 0, BINDER_TYPE_HANDLE, BOGUS_HANDLE, 0);
-		x.flags = round & 1 ? TF_ONE_WAY : 0;
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
-		prime(&w, data, sizeof(data));
+		cve_put_flat(f.data, 0, BINDER_TYPE_HANDLE, BOGUS_HANDLE, 0);
+		f.x.flags = round & 1 ? TF_ONE_WAY : 0;
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
+		prime(&w, f.data, f.x.size);
 		/* first object: an unknown type */
-		memcpy(data, &bad_type, sizeof(bad_type));
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
-		prime(&w, data, sizeof(data));
+		memcpy(f.data, &bad_type, sizeof(bad_type));
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
+		prime(&w, f.data, f.x.size);
 		/* first object: a weak handle we do not have */
-		cve_put_flat(data, 0, BINDER_TYPE_WEAK_HANDLE, BOGUS_HANDLE, 0);
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		cve_put_flat(f.data, 0, BINDER_TYPE_WEAK_HANDLE, BOGUS_HANDLE, 0);
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
 	}
 	cve_world_check_down(&w);
 }
 
 TEST(failure_after_partial_translation_releases_exactly_that)
 {
-	uint8_t data[5 * CVE_FLAT_SIZE];
-	binder_size_t offs[5];
-	struct cve_world w;
-	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
-			     .offs = offs, .offs_size = sizeof(offs) };
 	struct kbt_fd_snap before;
-	int pfd[2], round, i;
+	struct cve_flats f;
+	struct cve_world w;
+	int pfd[2], round;
 
 	cve_world_up(&w);
 	ASSERT_EQ(pipe2(pfd, O_CLOEXEC), 0);
 	ASSERT_OK(kbt_fd_snapshot(&before));
-	for (i = 0; i < 5; i++)
-		offs[i] = (binder_size_t)i * CVE_FLAT_SIZE;
+	cve_flats_init(&f, 5);
 	for (round = 0; round < 6; round++) {
-		memset(data, 0, sizeof(data));
-		cve_put_flat(data, 0, BINDER_TYPE_HANDLE, w.h, 0);
-		cve_put_flat(data, 24, BINDER_TYPE_BINDER, A_NODE, A_NODE);
-		cve_put_fd(data, 48, pfd[1]);
-		cve_put_flat(data, 72, BINDER_TYPE_WEAK_HANDLE, w.h, 0);
+		memset(f.data, 0, f.x.size);
+		cve_put_flat(f.data, 0, BINDER_TYPE_HANDLE, w.h, 0);
+		cve_put_flat(f.data, 24, BINDER_TYPE_BINDER, A_NODE, A_NODE);
+		cve_put_fd(f.data, 48, pfd[1]);
+		cve_put_flat(f.data, 72, BINDER_TYPE_WEAK_HANDLE, w.h, 0);
 		/* the last one fails: a handle we do not have, or a bad fd */
 		if (round % 3 == 0)
-			cve_put_flat(data, 96, BINDER_TYPE_HANDLE, BOGUS_HANDLE, 0);
+			cve_put_flat(f.data, 96, BINDER_TYPE_HANDLE, BOGUS_HANDLE, 0);
 		else if (round % 3 == 1)
-			cve_put_fd(data, 96, 9999);
+			cve_put_fd(f.data, 96, 9999);
 		else
-			cve_put_flat(data, 96, BINDER_TYPE_BINDER, 0, 0);
-		x.flags = round & 1 ? TF_ONE_WAY : 0;
+			cve_put_flat(f.data, 96, BINDER_TYPE_BINDER, 0, 0);
+		f.x.flags = round & 1 ? TF_ONE_WAY : 0;
 		if (round % 3 == 2) {
 			/*
 			 * A local object with ptr 0 is valid, so end with a
@@ -98,9 +92,9 @@ TEST(failure_after_partial_translation_releases_exactly_that)
 			 */
 			struct binder_object_header bad = { .type = 0x42 };
 
-			memcpy(data + 96, &bad, sizeof(bad));
+			memcpy(f.data + 96, &bad, sizeof(bad));
 		}
-		ASSERT_STATUS(cve_transact(&w.t, &x, NULL), BR_FAILED_REPLY);
+		ASSERT_STATUS(kbt_transact(&w.t, &f.x, NULL), BR_FAILED_REPLY);
 	}
 	/* the sender's table is as it was: no fd lost or gained */
 	ASSERT_FDS_UNCHANGED(&before);
@@ -119,7 +113,7 @@ TEST(failure_after_fd_array_releases_its_files)
 	uint8_t data[CVE_PTR_SIZE + CVE_FDA_SIZE + CVE_FLAT_SIZE];
 	binder_size_t offs[3] = { 0, CVE_PTR_SIZE, CVE_PTR_SIZE + CVE_FDA_SIZE };
 	struct cve_world w;
-	struct cve_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
+	struct kbt_txn x = { .code = CVE_NOP, .data = data, .size = sizeof(data),
 			     .offs = offs, .offs_size = sizeof(offs),
 			     .sg = true, .sg_size = 8 };
 	int pfd[2], arr[2], round;
@@ -159,18 +153,18 @@ TEST(failure_after_fd_array_releases_its_files)
 TEST(failed_reply_releases_what_it_translated)
 {
 	struct cve_world w;
-	struct kb_parcel d;
+	struct kbinder_parcel d;
 	int round;
 
 	cve_world_up(&w);
-	kb_parcel_init(&d);
+	kbinder_parcel_init(&d);
 	for (round = 0; round < 6; round++) {
-		kb_parcel_reset(&d);
-		kb_parcel_write_u32(&d, 0);
-		kb_parcel_write_u32(&d, (uint32_t)(round & 1));
+		kbinder_parcel_reset(&d);
+		kbinder_parcel_write_u32(&d, 0);
+		kbinder_parcel_write_u32(&d, (uint32_t)(round & 1));
 		ASSERT_STATUS(kbt_call_status(&w.t, 0, CVE_BAD_REPLY, &d, 0),
 			      BR_FAILED_REPLY);
 	}
-	kb_parcel_fini(&d);
+	kbinder_parcel_fini(&d);
 	cve_world_check_down(&w);
 }

@@ -94,7 +94,7 @@ static void reclaim_stop(struct reclaimer *r)
 
 struct server {
 	struct kbt_server k;
-	struct kb_proc p;
+	struct kbinder_proc p;
 	binder_uintptr_t kept[MAX_KEPT];
 	uint32_t kept_seed[MAX_KEPT];
 	size_t kept_size[MAX_KEPT];
@@ -104,29 +104,25 @@ struct server {
 static void server_main(void *arg)
 {
 	struct server *s = arg;
-	struct kb_parcel reply;
-	struct kb_return ret;
-	struct kb_thread t;
+	struct kbinder_parcel reply;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
 	char cmd;
-	int i;
 
-	kbt_open(&s->p);
-	ASSERT_OK(kbt_become_ctxmgr(s->p.fd, NULL));
-	kb_thread_init(&t, s->p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
-	kb_parcel_init(&reply);
+	kbt_manager(&s->p, &t, NULL);
+	kbinder_parcel_init(&reply);
 	ASSERT_SIGNAL(&s->k.chan, 'R');
 	for (;;) {
 		const struct binder_transaction_data *tr = &ret.u.txn;
 		bool keep = false, ok = true;
 
-		ASSERT_OK(kb_next(&t, &ret, -1));
+		ASSERT_OK(kbinder_thread_next(&t, &ret, -1));
 		if (ret.cmd != BR_TRANSACTION) {
 			if (ret.cmd != BR_NOOP)
 				kbt_default_event(&t, &ret, NULL);
 			continue;
 		}
-		kb_parcel_reset(&reply);
+		kbinder_parcel_reset(&reply);
 		switch (tr->code) {
 		case CODE_DATA:
 		case CODE_KEEP:
@@ -140,10 +136,10 @@ static void server_main(void *arg)
 			}
 			break;
 		case CODE_CHECK_KEPT:
-			for (i = 0; i < s->nkept; i++) {
+			for (int i = 0; i < s->nkept; i++) {
 				ok &= payload_ok((const uint8_t *)(uintptr_t)s->kept[i],
 						 s->kept_size[i], s->kept_seed[i]);
-				EXPECT_OK(kb_free_buffer(&t, s->kept[i]));
+				EXPECT_OK(kbinder_thread_free_buffer(&t, s->kept[i]));
 			}
 			s->nkept = 0;
 			break;
@@ -153,21 +149,21 @@ static void server_main(void *arg)
 		default:	/* KBT_CODE_QUIT */
 			break;
 		}
-		kb_parcel_write_u32(&reply, ok);
+		kbinder_parcel_write_u32(&reply, ok);
 		if (!(tr->flags & TF_ONE_WAY))
-			ASSERT_OK(kb_send_reply(&t, &reply, 0, KBT_WAIT_MS));
+			ASSERT_OK(kbinder_thread_reply(&t, &reply, 0, KBT_WAIT_MS));
 		if (tr->code == CODE_UNMAP) {
 			/* nothing can be delivered any more: wait to be told */
 			kbt_recv(&s->k.chan, &cmd, 1, 60000);
 			_exit(0);
 		}
 		if (!keep)
-			ASSERT_OK(kb_free_buffer(&t, tr->data.ptr.buffer));
+			ASSERT_OK(kbinder_thread_free_buffer(&t, tr->data.ptr.buffer));
 		if (tr->code == KBT_CODE_QUIT)
 			break;
 	}
-	kb_parcel_fini(&reply);
-	kb_close(&s->p);
+	kbinder_parcel_fini(&reply);
+	kbinder_proc_close(&s->p);
 }
 
 static void server_start(struct server *s)
@@ -178,26 +174,26 @@ static void server_start(struct server *s)
 	ASSERT_WAIT(&s->k.chan, 'R');
 }
 
-static uint32_t call_data(struct kb_thread *t, uint32_t code, size_t size)
+static uint32_t call_data(struct kbinder_thread *t, uint32_t code, size_t size)
 {
 	uint8_t *buf = malloc(size ? size : 1);
-	struct kb_reply r;
-	struct cve_txn x = { .code = code, .data = buf, .size = size };
+	struct kbinder_reply r;
+	struct kbt_txn x = { .code = code, .data = buf, .size = size };
 	uint32_t st, v;
 
 	ASSERT_TRUE(buf != NULL);
 	kbt_fill(buf, size, (uint32_t)size);
-	st = cve_transact(t, &x, &r);
+	st = kbt_transact(t, &x, &r);
 	free(buf);
 	if (st != BR_REPLY)
 		return 0x80000000u | st;
 	v = kbt_txn_u32(&r.txn, 0);
-	ASSERT_OK(kb_free_buffer(t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
 	return v;
 }
 
 /* Fill the server's area with payloads and free them: reclaimable pages. */
-static void churn(struct kb_thread *t, int n)
+static void churn(struct kbinder_thread *t, int n)
 {
 	int i;
 
@@ -209,8 +205,8 @@ TEST_TIMEOUT(reclaim_racing_munmap_and_exit, 120)
 {
 	struct reclaimer rec;
 	struct server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int round;
 
 	reclaim_start(&rec);
@@ -243,15 +239,15 @@ TEST_TIMEOUT(reclaim_racing_munmap_and_exit, 120)
 	server_start(&s);
 	churn(&t, 4);
 	kbt_stop_ctxmgr(&t, &s.k);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST_TIMEOUT(reclaim_keeps_buffers_in_use_intact, 120)
 {
 	struct reclaimer rec;
 	struct server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int round, i;
 
 	server_start(&s);
@@ -268,5 +264,5 @@ TEST_TIMEOUT(reclaim_keeps_buffers_in_use_intact, 120)
 	reclaim_stop(&rec);
 	churn(&t, 6);
 	kbt_stop_ctxmgr(&t, &s.k);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

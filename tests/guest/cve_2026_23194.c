@@ -18,8 +18,9 @@
 
 struct fixture {
 	struct cve_server r;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	uint8_t buf[64] __attribute__((aligned(8)));	/* the parent's bytes */
 };
 
 static void up(struct fixture *f)
@@ -32,20 +33,20 @@ static void down(struct fixture *f)
 {
 	cve_ping(&f->t, 0);
 	cve_server_stop(&f->t, &f->r);
-	kb_close(&f->p);
+	kbinder_proc_close(&f->p);
 }
 
 /*
  * Send [parent PTR @buf,len][empty FDA at @at] and check what the registry
  * saw. The scatter-gather area ends exactly where the parent does.
  */
-static void empty_at(struct fixture *f, const uint8_t *buf, size_t len,
-		     size_t at, uint32_t flags)
+static void empty_at(struct fixture *f, size_t len, size_t at, uint32_t flags)
 {
+	const uint8_t *buf = f->buf;
 	uint8_t data[CVE_PTR_SIZE + CVE_FDA_SIZE];
 	binder_size_t offs[2] = { 0, CVE_PTR_SIZE };
-	struct kb_reply r;
-	struct cve_txn x = {
+	struct kbinder_reply r;
+	struct kbt_txn x = {
 		.code = CVE_SG_SUM, .flags = flags, .data = data,
 		.size = sizeof(data), .offs = offs, .offs_size = sizeof(offs),
 		.sg = true, .sg_size = (len + 7) & ~(size_t)7,
@@ -67,46 +68,40 @@ static void empty_at(struct fixture *f, const uint8_t *buf, size_t len,
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 5), 0);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 6), at);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 7), 0);	/* no fd in the receiver */
-	ASSERT_OK(kb_free_buffer(&f->t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&f->t, r.txn.data.ptr.buffer));
 }
 
 TEST(empty_fd_array_at_end_of_parent_is_accepted)
 {
-	uint8_t buf[64] __attribute__((aligned(8)));
 	struct fixture f;
-	size_t len;
 
 	up(&f);
-	for (len = 8; len <= sizeof(buf); len += 8) {
-		kbt_fill(buf, sizeof(buf), (uint32_t)len);
-		empty_at(&f, buf, len, len, 0);
+	for (size_t len = 8; len <= sizeof(f.buf); len += 8) {
+		kbt_fill(f.buf, sizeof(f.buf), (uint32_t)len);
+		empty_at(&f, len, len, 0);
 	}
 	down(&f);
 }
 
 TEST(empty_fd_array_at_start_and_middle_of_parent_is_accepted)
 {
-	uint8_t buf[32] __attribute__((aligned(8)));
 	struct fixture f;
-	size_t at;
 
 	up(&f);
-	kbt_fill(buf, sizeof(buf), 3);
-	for (at = 0; at < sizeof(buf); at += 4)
-		empty_at(&f, buf, sizeof(buf), at, 0);
+	kbt_fill(f.buf, 32, 3);
+	for (size_t at = 0; at < 32; at += 4)
+		empty_at(&f, 32, at, 0);
 	down(&f);
 }
 
 TEST(empty_fd_array_in_oneway_transaction_is_accepted)
 {
-	uint8_t buf[16] __attribute__((aligned(8)));
 	struct fixture f;
-	int i;
 
 	up(&f);
-	kbt_fill(buf, sizeof(buf), 5);
-	for (i = 0; i < 10; i++)
-		empty_at(&f, buf, sizeof(buf), sizeof(buf), TF_ONE_WAY);
+	kbt_fill(f.buf, 16, 5);
+	for (int i = 0; i < 10; i++)
+		empty_at(&f, 16, 16, TF_ONE_WAY);
 	down(&f);
 }
 
@@ -117,10 +112,10 @@ TEST(empty_fd_arrays_next_to_real_ones_work)
 	binder_size_t offs[5];
 	int32_t parent[4];
 	struct kbt_fd_snap before;
-	struct kb_reply r;
+	struct kbinder_reply r;
 	struct fixture f;
 	int pfd[2], i;
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CVE_SG_SUM, .data = data, .size = sizeof(data),
 		.offs = offs, .offs_size = sizeof(offs), .sg = true,
 		.sg_size = sizeof(parent),
@@ -148,7 +143,7 @@ TEST(empty_fd_arrays_next_to_real_ones_work)
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 14), 0);
 		/* the receiver got exactly the real array's two fds ... */
 		ASSERT_EQ(kbt_txn_u32(&r.txn, 16), 2);
-		ASSERT_OK(kb_free_buffer(&f.t, r.txn.data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_free_buffer(&f.t, r.txn.data.ptr.buffer));
 		/* ... and the sender's table is as it was */
 		ASSERT_FDS_UNCHANGED(&before);
 	}
@@ -166,9 +161,9 @@ TEST(empty_fd_array_in_last_buffer_of_sg_area_is_accepted)
 	uint8_t data[2 * CVE_PTR_SIZE + CVE_FDA_SIZE];
 	binder_size_t offs[3] = { 0, CVE_PTR_SIZE, 2 * CVE_PTR_SIZE };
 	uint64_t a = 0x1111111111111111ull, b = 0x2222222222222222ull;
-	struct kb_reply r;
+	struct kbinder_reply r;
 	struct fixture f;
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CVE_SG_SUM, .data = data, .size = sizeof(data),
 		.offs = offs, .offs_size = sizeof(offs), .sg = true,
 		.sg_size = 16,
@@ -183,6 +178,6 @@ TEST(empty_fd_array_in_last_buffer_of_sg_area_is_accepted)
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 6), cve_sum(&b, 8));
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 8), 0);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 10), 0);	/* no fd in the receiver */
-	ASSERT_OK(kb_free_buffer(&f.t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&f.t, r.txn.data.ptr.buffer));
 	down(&f);
 }

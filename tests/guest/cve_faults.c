@@ -28,8 +28,8 @@ enum {
 /* the target dies mid-transaction                                  */
 /* ---------------------------------------------------------------- */
 
-static int hang_fn(struct kb_thread *t, const struct binder_transaction_data *tr,
-		   struct kb_parcel *reply, void *arg)
+static int hang_fn(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		   struct kbinder_parcel *reply, void *arg)
 {
 	struct kbt_server *s = arg;
 
@@ -47,8 +47,8 @@ static int hang_fn(struct kb_thread *t, const struct binder_transaction_data *tr
 static void deaf_main(void *arg)
 {
 	struct kbt_server *s = arg;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	kbt_manager(&p, &t, NULL);
 	ASSERT_SIGNAL(&s->chan, 'R');
@@ -56,29 +56,29 @@ static void deaf_main(void *arg)
 		pause();
 }
 
-static void call_then_kill(struct kbt_server *s, struct kb_thread *t,
+static void call_then_kill(struct kbt_server *s, struct kbinder_thread *t,
 			   bool delivered)
 {
-	struct cve_txn x = { .code = CODE_HANG };
+	struct kbt_txn x = { .code = CODE_HANG };
 
-	cve_write_txn(t->fd, &x);
+	kbt_write_txn(t->fd, &x);
 	if (delivered)
 		ASSERT_WAIT(&s->chan, 'H');
 	else
 		kbt_msleep(20);
 	ASSERT_EQ(kbt_kill(s->pid), 128 + SIGKILL);
 	kbt_chan_close(&s->chan);
-	ASSERT_STATUS(cve_outcome(t, false, NULL), BR_DEAD_REPLY);
+	ASSERT_STATUS(kbt_outcome(t, false, NULL, KBT_WAIT_MS), BR_DEAD_REPLY);
 }
 
 TEST(fault_target_dies_mid_transaction)
 {
-	struct cve_txn oneway = { .code = 1, .flags = TF_ONE_WAY };
-	struct cve_txn sync = { .code = 1 };
+	struct kbt_txn oneway = { .code = 1, .flags = TF_ONE_WAY };
+	struct kbt_txn sync = { .code = 1 };
 	struct kbt_server s;
 	struct cve_server r;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int round;
 
 	kbt_client(&p, &t);
@@ -89,27 +89,25 @@ TEST(fault_target_dies_mid_transaction)
 		call_then_kill(&s, &t, true);
 		/* the server dies with the call still queued, unread */
 		memset(&s, 0, sizeof(s));
-		kbt_chan_init(&s.chan);
-		s.pid = kbt_fork(deaf_main, &s);
-		ASSERT_WAIT(&s.chan, 'R');
+		kbt_start_child(&s, deaf_main);
 		call_then_kill(&s, &t, false);
 	}
 	/* a dead target answers BR_DEAD_REPLY, sync and one-way */
-	ASSERT_STATUS(cve_transact(&t, &sync, NULL), BR_DEAD_REPLY);
-	ASSERT_STATUS(cve_transact(&t, &oneway, NULL), BR_DEAD_REPLY);
+	ASSERT_STATUS(kbt_transact(&t, &sync, NULL), BR_DEAD_REPLY);
+	ASSERT_STATUS(kbt_transact(&t, &oneway, NULL), BR_DEAD_REPLY);
 	/* and the caller is fine */
 	cve_registry_start(&r);
 	cve_ping(&t, 0);
 	cve_server_stop(&t, &r);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* ---------------------------------------------------------------- */
 /* a thread exits with transactions on its stack                    */
 /* ---------------------------------------------------------------- */
 
-static int exit_fn(struct kb_thread *t, const struct binder_transaction_data *tr,
-		   struct kb_parcel *reply, void *arg)
+static int exit_fn(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		   struct kbinder_parcel *reply, void *arg)
 {
 	struct kbt_server *s = arg;
 	binder_uintptr_t buf = tr->data.ptr.buffer;
@@ -120,31 +118,31 @@ static int exit_fn(struct kb_thread *t, const struct binder_transaction_data *tr
 	switch (code) {
 	case CODE_EXIT_THREAD:
 		/* leave with the caller's transaction on this thread */
-		EXPECT_OK(kb_thread_exit(t->fd));
-		kb_thread_init(t, t->fd);
-		EXPECT_OK(kb_enter_looper(t));
-		EXPECT_OK(kb_free_buffer(t, buf));
+		EXPECT_OK(kbinder_ioctl_thread_exit(t->fd));
+		kbinder_thread_init(t, t->fd);
+		EXPECT_OK(kbinder_thread_enter_looper(t));
+		EXPECT_OK(kbinder_thread_free_buffer(t, buf));
 		return KBT_REPLIED | KBT_KEPT;
 	case CODE_SLOW:
 		ASSERT_SIGNAL(&s->chan, 'S');
 		ASSERT_OK(kbt_recv(&s->chan, &tok, 1, KBT_WAIT_MS));
-		ret = kb_send_reply(t, reply, 0, KBT_WAIT_MS);
+		ret = kbinder_thread_reply(t, reply, 0, KBT_WAIT_MS);
 		ASSERT_OK(kbt_send(&s->chan, &ret, sizeof(ret)));
 		return KBT_REPLIED;
 	case CODE_NEST: {
 		struct flat_binder_object obj;
-		struct cve_txn back = { .code = CVE_PING };
+		struct kbt_txn back = { .code = CVE_PING };
 		uint32_t res[2];
 
 		kbt_txn_object(tr, 0, &obj);
 		back.handle = obj.handle;
-		res[0] = cve_transact(t, &back, NULL);
-		res[1] = (uint32_t)kb_send_reply(t, reply, 0, KBT_WAIT_MS);
+		res[0] = kbt_transact(t, &back, NULL);
+		res[1] = (uint32_t)kbinder_thread_reply(t, reply, 0, KBT_WAIT_MS);
 		ASSERT_OK(kbt_send(&s->chan, res, sizeof(res)));
 		return KBT_REPLIED;
 	}
 	case CVE_PING:
-		kb_parcel_write_u32(reply, CVE_PONG);
+		kbinder_parcel_write_u32(reply, CVE_PONG);
 		return KBT_REPLY;
 	default:
 		return KBT_REPLY;
@@ -156,29 +154,29 @@ static int exit_fn(struct kb_thread *t, const struct binder_transaction_data *tr
  * waiting thread, which exits with both transactions on its stack. The
  * callback gets BR_DEAD_REPLY, the reply to our call finds nobody.
  */
-static void nested_exit(struct kbt_server *s, struct kb_thread *t, int round)
+static void nested_exit(struct kbt_server *s, struct kbinder_thread *t, int round)
 {
 	uint8_t data[CVE_FLAT_SIZE];
 	binder_size_t off = 0;
 	binder_uintptr_t ptr = 0xa5a50000 + (binder_uintptr_t)round * 0x100;
-	struct cve_txn x = { .code = CODE_NEST, .data = data, .size = sizeof(data),
+	struct kbt_txn x = { .code = CODE_NEST, .data = data, .size = sizeof(data),
 			     .offs = &off, .offs_size = sizeof(off) };
-	struct kb_return ret;
+	struct kbinder_return ret;
 	uint32_t res[2];
 
 	cve_put_flat(data, 0, BINDER_TYPE_BINDER, ptr, ptr);
-	cve_write_txn(t->fd, &x);
+	kbt_write_txn(t->fd, &x);
 	for (;;) {
-		ASSERT_OK(kb_next(t, &ret, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS));
 		if (ret.cmd == BR_TRANSACTION)
 			break;
 		if (ret.cmd == BR_NOOP || ret.cmd == BR_TRANSACTION_COMPLETE)
 			continue;
 		kbt_default_event(t, &ret, NULL);
 	}
-	ASSERT_OK(kb_thread_exit(t->fd));
-	kb_thread_init(t, t->fd);
-	ASSERT_OK(kb_free_buffer(t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_ioctl_thread_exit(t->fd));
+	kbinder_thread_init(t, t->fd);
+	ASSERT_OK(kbinder_thread_free_buffer(t, ret.u.txn.data.ptr.buffer));
 	ASSERT_OK(kbt_recv(&s->chan, res, sizeof(res), KBT_WAIT_MS));
 	ASSERT_STATUS(res[0], BR_DEAD_REPLY);
 	ASSERT_EQ((int)res[1], 0);	/* BR_TRANSACTION_COMPLETE, as upstream */
@@ -186,27 +184,25 @@ static void nested_exit(struct kbt_server *s, struct kb_thread *t, int round)
 
 TEST(fault_thread_exits_with_transaction_on_stack)
 {
-	struct cve_txn x = { .code = CODE_EXIT_THREAD };
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_txn x = { .code = CODE_EXIT_THREAD };
+	struct kbt_pair pair;
 	int round, ret;
 
-	memset(&s, 0, sizeof(s));
-	kbt_start_with_client(&s, exit_fn, &s, &p, &t);
+	memset(&pair.mgr, 0, sizeof(pair.mgr));
+	kbt_pair_start(&pair, exit_fn, &pair.mgr);
 	for (round = 0; round < 5; round++) {
 		/* the serving thread exits: the caller gets BR_DEAD_REPLY */
-		ASSERT_STATUS(cve_transact(&t, &x, NULL), BR_DEAD_REPLY);
-		cve_ping(&t, 0);
+		ASSERT_STATUS(kbt_transact(&pair.t, &x, NULL), BR_DEAD_REPLY);
+		cve_ping(&pair.t, 0);
 
 		/* the calling thread exits: the reply finds nobody */
 		x.code = CODE_SLOW;
-		cve_write_txn(p.fd, &x);
-		ASSERT_WAIT(&s.chan, 'S');
-		ASSERT_OK(kb_thread_exit(p.fd));
-		kb_thread_init(&t, p.fd);
-		ASSERT_SIGNAL(&s.chan, 'G');
-		ASSERT_OK(kbt_recv(&s.chan, &ret, sizeof(ret), KBT_WAIT_MS));
+		kbt_write_txn(pair.p.fd, &x);
+		ASSERT_WAIT(&pair.mgr.chan, 'S');
+		ASSERT_OK(kbinder_ioctl_thread_exit(pair.p.fd));
+		kbinder_thread_init(&pair.t, pair.p.fd);
+		ASSERT_SIGNAL(&pair.mgr.chan, 'G');
+		ASSERT_OK(kbt_recv(&pair.mgr.chan, &ret, sizeof(ret), KBT_WAIT_MS));
 		/*
 		 * Upstream tells a replier BR_TRANSACTION_COMPLETE even when
 		 * its reply found nobody: nothing is left for it to do.
@@ -214,16 +210,15 @@ TEST(fault_thread_exits_with_transaction_on_stack)
 		if (ret != 0)
 			kbt_fail(__FILE__, __LINE__, true,
 				 "reply to an exited thread: %s, want BR_TRANSACTION_COMPLETE",
-				 ret == -EIO ? "BR_FAILED_REPLY" :
-				 ret == -EPIPE ? "BR_DEAD_REPLY" : kbt_strerr(ret));
+				 kbt_outcome_str(ret));
 		/* the new thread gets its own answers, not the stale reply */
-		cve_ping(&t, 0);
+		cve_ping(&pair.t, 0);
 		x.code = CODE_EXIT_THREAD;
 
-		nested_exit(&s, &t, round);
-		cve_ping(&t, 0);
+		nested_exit(&pair.mgr, &pair.t, round);
+		cve_ping(&pair.t, 0);
 	}
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /* ---------------------------------------------------------------- */
@@ -241,8 +236,8 @@ static int nkept;
 static bool keeping = true;
 static int srv_fd;
 
-static int fill_fn(struct kb_thread *t, const struct binder_transaction_data *tr,
-		   struct kb_parcel *reply, void *arg)
+static int fill_fn(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		   struct kbinder_parcel *reply, void *arg)
 {
 	int r = KBT_REPLY;
 
@@ -251,8 +246,8 @@ static int fill_fn(struct kb_thread *t, const struct binder_transaction_data *tr
 	srv_fd = t->fd;
 	if (tr->code == CVE_PING) {
 		/* free before replying: the caller counts free space next */
-		kb_parcel_write_u32(reply, CVE_PONG);
-		EXPECT_OK(kb_free_buffer(t, tr->data.ptr.buffer));
+		kbinder_parcel_write_u32(reply, CVE_PONG);
+		EXPECT_OK(kbinder_thread_free_buffer(t, tr->data.ptr.buffer));
 		return KBT_KEPT;
 	}
 	if (tr->code != CODE_KEEP)
@@ -281,11 +276,11 @@ static void *fill_helper(void *arg)
 			keeping = false;
 			for (i = 0; i < nkept; i++) {
 				uint8_t buf[16];
-				struct kb_writer w;
+				struct kbinder_writer w;
 
-				kb_writer_init(&w, buf, sizeof(buf));
-				kb_put_free_buffer(&w, kept[i]);
-				EXPECT_OK(kb_write(srv_fd, buf, w.len, NULL));
+				kbinder_writer_init(&w, buf, sizeof(buf));
+				kbinder_writer_put_free_buffer(&w, kept[i]);
+				EXPECT_OK(kbinder_ioctl_write(srv_fd, buf, w.len, NULL));
 			}
 			nkept = 0;
 		} else {
@@ -299,32 +294,32 @@ static void *fill_helper(void *arg)
 static void fill_server_main(void *arg)
 {
 	struct kbt_server *s = arg;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	pthread_t th;
 
 	kbt_open_dev(&p, NULL, SMALL_MAP);
 	srv_fd = p.fd;
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	ASSERT_EQ(pthread_create(&th, NULL, fill_helper, &s->chan), 0);
 	ASSERT_SIGNAL(&s->chan, 'R');
 	ASSERT_OK(kbt_serve(&t, fill_fn, NULL));
 	_exit(kbt_failed() ? 1 : 0);
 }
 
-static uint32_t send_chunk(struct kb_thread *t, uint32_t flags)
+static uint32_t send_chunk(struct kbinder_thread *t, uint32_t flags)
 {
 	static uint8_t chunk[FILL_CHUNK];
-	struct cve_txn x = { .code = CODE_KEEP, .flags = flags, .data = chunk,
+	struct kbt_txn x = { .code = CODE_KEEP, .flags = flags, .data = chunk,
 			     .size = sizeof(chunk) };
 
-	return cve_transact(t, &x, NULL);
+	return kbt_transact(t, &x, NULL);
 }
 
 /* Send chunks until one fails; return how many went through. */
-static int fill(struct kb_thread *t, uint32_t flags)
+static int fill(struct kbinder_thread *t, uint32_t flags)
 {
 	uint32_t ok = flags ? BR_TRANSACTION_COMPLETE : BR_REPLY, st = ok;
 	int n = 0;
@@ -348,14 +343,12 @@ static void server_cmd(struct kbt_server *s, char cmd)
 TEST(fault_mmap_area_fills_up)
 {
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int n_sync, n_async, n, round;
 
 	memset(&s, 0, sizeof(s));
-	kbt_chan_init(&s.chan);
-	s.pid = kbt_fork(fill_server_main, &s);
-	ASSERT_WAIT(&s.chan, 'R');
+	kbt_start_child(&s, fill_server_main);
 	kbt_client(&p, &t);
 	for (round = 0; round < 3; round++) {
 		/* sync: kept buffers fill the whole area */

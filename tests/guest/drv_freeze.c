@@ -34,25 +34,23 @@ TEST(frozen_target_refuses_sync_and_queues_oneway)
 				 BR_TRANSACTION_PENDING_FROZEN :
 				 BR_TRANSACTION_COMPLETE;
 	struct binder_frozen_status_info info;
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_pair pair;
 
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_REPLY);
-	ASSERT_OK(freeze(p.fd, s.pid, true, 1000));
-	info = frozen_info(p.fd, s.pid);
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, 1, NULL, 0), BR_REPLY);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true, 1000));
+	info = frozen_info(pair.p.fd, pair.mgr.pid);
 	ASSERT_EQ(info.sync_recv, 0);
 	ASSERT_EQ(info.async_recv, 0);
-	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_FROZEN_REPLY);
-	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, TF_ONE_WAY), frozen_oneway);
-	info = frozen_info(p.fd, s.pid);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, 1, NULL, 0), BR_FROZEN_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, 1, NULL, TF_ONE_WAY), frozen_oneway);
+	info = frozen_info(pair.p.fd, pair.mgr.pid);
 	ASSERT_EQ(info.sync_recv & 1, 1);
 	ASSERT_EQ(info.async_recv, 1);
-	ASSERT_OK(freeze(p.fd, s.pid, false, 0));
-	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_REPLY);
-	ASSERT_EQ(freeze(p.fd, 0x7ffffff0, true, 0), -EINVAL);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false, 0));
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, 1, NULL, 0), BR_REPLY);
+	ASSERT_EQ(freeze(pair.p.fd, 0x7ffffff0, true, 0), -EINVAL);
+	kbt_pair_stop(&pair);
 }
 
 /* ---- freezing a process that still owes a reply ---- */
@@ -62,8 +60,8 @@ enum { CODE_HOLD = 2 };
 static int held_pipe[2];	/* the server writes a byte once it holds the call */
 static int release_pipe[2];	/* a byte here lets it reply */
 
-static int hold_handler(struct kb_thread *t, const struct binder_transaction_data *tr,
-			struct kb_parcel *reply, void *arg)
+static int hold_handler(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+			struct kbinder_parcel *reply, void *arg)
 {
 	char c = 'H';
 
@@ -79,13 +77,13 @@ static int hold_handler(struct kb_thread *t, const struct binder_transaction_dat
 
 static void held_caller(void *arg)
 {
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	(void)arg;
 	kbt_client(&p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HOLD, NULL, 0), BR_REPLY);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static void release_later(void *arg)
@@ -104,33 +102,31 @@ static void release_later(void *arg)
  */
 TEST(freeze_with_a_pending_sync_call_gives_eagain_or_waits_for_it)
 {
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_pair pair;
 	int64_t start, took;
 	pid_t caller_pid, releaser;
 	char c;
 
 	ASSERT_OK(pipe2(held_pipe, O_CLOEXEC));
 	ASSERT_OK(pipe2(release_pipe, O_CLOEXEC));
-	kbt_start_with_client(&s, hold_handler, NULL, &p, &t);
+	kbt_pair_start(&pair, hold_handler, NULL);
 	caller_pid = kbt_fork(held_caller, NULL);
 	ASSERT_EQ(read(held_pipe[0], &c, 1), 1);	/* the call is held */
 
-	ASSERT_EQ(freeze(p.fd, s.pid, true, 0), -EAGAIN);
+	ASSERT_EQ(freeze(pair.p.fd, pair.mgr.pid, true, 0), -EAGAIN);
 	start = kbt_now_ms();
-	ASSERT_EQ(freeze(p.fd, s.pid, true, 300), -EAGAIN);
+	ASSERT_EQ(freeze(pair.p.fd, pair.mgr.pid, true, 300), -EAGAIN);
 	took = kbt_now_ms() - start;
 	kbt_log("freeze with a 300 ms timeout gave EAGAIN after %lld ms", (long long)took);
 	EXPECT_GE(took, 250);
 	/* not left frozen: a one-way call is not one "received while frozen" */
-	ASSERT_EQ(kbt_call_status(&t, 0, 3, NULL, TF_ONE_WAY), BR_TRANSACTION_COMPLETE);
-	ASSERT_EQ(frozen_info(p.fd, s.pid).async_recv, 0);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, 3, NULL, TF_ONE_WAY), BR_TRANSACTION_COMPLETE);
+	ASSERT_EQ(frozen_info(pair.p.fd, pair.mgr.pid).async_recv, 0);
 
 	/* the reply comes 300 ms into a 5 s timeout: the freeze succeeds */
 	releaser = kbt_fork(release_later, (void *)(uintptr_t)300);
 	start = kbt_now_ms();
-	ASSERT_OK(freeze(p.fd, s.pid, true, 5000));
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true, 5000));
 	took = kbt_now_ms() - start;
 	kbt_log("freeze waited %lld ms for the reply", (long long)took);
 	EXPECT_GE(took, 200);
@@ -138,9 +134,9 @@ TEST(freeze_with_a_pending_sync_call_gives_eagain_or_waits_for_it)
 	ASSERT_CHILD_OK(releaser);
 	ASSERT_CHILD_OK(caller_pid);
 	/* frozen now */
-	ASSERT_EQ(kbt_call_status(&t, 0, 1, NULL, 0), BR_FROZEN_REPLY);
-	ASSERT_OK(freeze(p.fd, s.pid, false, 0));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, 1, NULL, 0), BR_FROZEN_REPLY);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false, 0));
+	kbt_pair_stop(&pair);
 	close(held_pipe[0]);
 	close(held_pipe[1]);
 	close(release_pipe[0]);

@@ -46,14 +46,14 @@ static int write_hc(int fd, uint32_t cmd, uint32_t handle, uint64_t cookie)
 {
 	struct hc_cmd c = { .cmd = cmd, .hc = { handle, cookie } };
 
-	return kb_write(fd, &c, sizeof(c), NULL);
+	return kbinder_ioctl_write(fd, &c, sizeof(c), NULL);
 }
 
 static int write_cookie(int fd, uint32_t cmd, uint64_t cookie)
 {
 	struct cookie_cmd c = { .cmd = cmd, .cookie = cookie };
 
-	return kb_write(fd, &c, sizeof(c), NULL);
+	return kbinder_ioctl_write(fd, &c, sizeof(c), NULL);
 }
 
 /*
@@ -82,7 +82,7 @@ static uint32_t next_event(int fd, void *payload, size_t size, int ms)
 		len = pos = 0;
 		if (poll(&pfd, 1, ms) <= 0)
 			return 0;
-		ASSERT_OK(kb_read(fd, buf, sizeof(buf), &len));
+		ASSERT_OK(kbinder_ioctl_read(fd, buf, sizeof(buf), &len));
 	}
 }
 
@@ -98,123 +98,113 @@ static void expect_frozen_binder(int fd, uint32_t is_frozen)
 	EXPECT_EQ(info.reserved, 0);
 }
 
+/*
+ * The scenario of most tests: a manager, and this process its client,
+ * holding a weak reference on it and asking for its freeze notifications.
+ */
+static void watch_the_manager(struct kbt_pair *pair)
+{
+	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
+	kbt_pair_start(pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair->t, BC_INCREFS, 0));
+	ASSERT_OK(write_hc(pair->p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+}
+
 TEST(freeze_notification_reports_state_changes)
 {
 	binder_uintptr_t cookie = 0;
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_pair pair;
 	uint32_t dummy;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
-	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, 0));
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_ACQUIRE, 0));
 
 	/* The current state comes at once. */
-	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
-	expect_frozen_binder(p.fd, 0);
-	ASSERT_EQ(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE),
+	ASSERT_OK(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	expect_frozen_binder(pair.p.fd, 0);
+	ASSERT_EQ(write_hc(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE),
 		  -EINVAL);
-	ASSERT_OK(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
+	ASSERT_OK(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
 
-	ASSERT_OK(freeze(p.fd, s.pid, true));
-	expect_frozen_binder(p.fd, 1);
-	ASSERT_OK(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
-	ASSERT_OK(freeze(p.fd, s.pid, false));
-	expect_frozen_binder(p.fd, 0);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true));
+	expect_frozen_binder(pair.p.fd, 1);
+	ASSERT_OK(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false));
+	expect_frozen_binder(pair.p.fd, 0);
 
 	/* Not acknowledged yet: the next change waits for the DONE. */
-	ASSERT_OK(freeze(p.fd, s.pid, true));
-	ASSERT_EQ(next_event(p.fd, &dummy, sizeof(dummy), 200), 0);
-	ASSERT_OK(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
-	expect_frozen_binder(p.fd, 1);
-	ASSERT_OK(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
-	ASSERT_EQ(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE),
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true));
+	ASSERT_EQ(next_event(pair.p.fd, &dummy, sizeof(dummy), 200), 0);
+	ASSERT_OK(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
+	expect_frozen_binder(pair.p.fd, 1);
+	ASSERT_OK(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
+	ASSERT_EQ(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE),
 		  -EINVAL);
 
-	ASSERT_EQ(write_hc(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE + 1),
+	ASSERT_EQ(write_hc(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE + 1),
 		  -EINVAL);
-	ASSERT_OK(write_hc(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
-	ASSERT_EQ(next_event(p.fd, &cookie, sizeof(cookie), KBT_WAIT_MS),
+	ASSERT_OK(write_hc(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
+	ASSERT_EQ(next_event(pair.p.fd, &cookie, sizeof(cookie), KBT_WAIT_MS),
 		  BR_CLEAR_FREEZE_NOTIFICATION_DONE);
 	EXPECT_EQ(cookie, COOKIE);
 
 	/* Cleared: thawing says nothing any more. */
-	ASSERT_OK(freeze(p.fd, s.pid, false));
-	ASSERT_EQ(next_event(p.fd, &dummy, sizeof(dummy), 200), 0);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false));
+	ASSERT_EQ(next_event(pair.p.fd, &dummy, sizeof(dummy), 200), 0);
 
-	ASSERT_OK(kb_ref(&t, BC_RELEASE, 0));
-	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_RELEASE, 0));
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_DECREFS, 0));
+	kbt_pair_stop(&pair);
 }
 
 TEST(freeze_notification_cleared_while_sent_completes_after_done)
 {
 	binder_uintptr_t cookie = 0;
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_pair pair;
 
-	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
-	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
-	expect_frozen_binder(p.fd, 0);
-	ASSERT_OK(write_hc(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
-	ASSERT_EQ(next_event(p.fd, &cookie, sizeof(cookie), 200), 0);
-	ASSERT_OK(write_cookie(p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
-	ASSERT_EQ(next_event(p.fd, &cookie, sizeof(cookie), KBT_WAIT_MS),
+	watch_the_manager(&pair);
+	expect_frozen_binder(pair.p.fd, 0);
+	ASSERT_OK(write_hc(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
+	ASSERT_EQ(next_event(pair.p.fd, &cookie, sizeof(cookie), 200), 0);
+	ASSERT_OK(write_cookie(pair.p.fd, BC_FREEZE_NOTIFICATION_DONE, COOKIE));
+	ASSERT_EQ(next_event(pair.p.fd, &cookie, sizeof(cookie), KBT_WAIT_MS),
 		  BR_CLEAR_FREEZE_NOTIFICATION_DONE);
 	EXPECT_EQ(cookie, COOKIE);
-	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_DECREFS, 0));
+	kbt_pair_stop(&pair);
 }
 
 TEST(freeze_notification_left_pending_is_freed_at_exit)
 {
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_pair pair;
 
-	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
 	/* One delivered and never acknowledged, one change queued behind. */
-	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
-	expect_frozen_binder(p.fd, 0);
-	ASSERT_OK(freeze(p.fd, s.pid, true));
-	ASSERT_OK(freeze(p.fd, s.pid, false));
-	kbt_stop_with_client(&t, &s, &p);
+	watch_the_manager(&pair);
+	expect_frozen_binder(pair.p.fd, 0);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true));
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false));
+	kbt_pair_stop(&pair);
 	/* The runner checks that every live counter returns to 0. */
 }
 
 TEST(freeze_notification_cleared_but_unacknowledged_is_freed_at_exit)
 {
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_pair pair;
 
-	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
-	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
-	expect_frozen_binder(p.fd, 0);
+	watch_the_manager(&pair);
+	expect_frozen_binder(pair.p.fd, 0);
 	/* The note now belongs to the delivered list, not to the ref. */
-	ASSERT_OK(write_hc(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(write_hc(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
+	kbt_pair_stop(&pair);
 }
 
 TEST(freeze_notification_never_read_is_freed_at_exit)
 {
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_pair pair;
 
-	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
-	ASSERT_OK(write_hc(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	watch_the_manager(&pair);
 	/* Queued on the process, never read: the server quits from here. */
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }

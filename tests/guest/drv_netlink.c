@@ -24,58 +24,58 @@
 #define NO_REPORT_MS 200
 #define CODE_HELLO 0x48454c4fu
 
-static void open_listener(struct kb_report_listener *l)
+static void open_listener(struct kbinder_report_listener *l)
 {
 	REQUIRE_FEATURE(KBT_FEATURE_TRANSACTION_REPORT);
-	ASSERT_OK(kb_report_open(l));
+	ASSERT_OK(kbinder_report_open(l));
 }
 
 /* Exactly one report is queued (the event that sends it is over). */
-static void expect_one(struct kb_report_listener *l, struct kb_report *r)
+static void expect_one(struct kbinder_report_listener *l, struct kbinder_report *r)
 {
-	struct kb_report extra;
+	struct kbinder_report extra;
 
-	ASSERT_OK(kb_report_next(l, r, KBT_WAIT_MS));
-	ASSERT_EQ(kb_report_next(l, &extra, NO_REPORT_MS), -ETIMEDOUT);
+	ASSERT_OK(kbinder_report_next(l, r, KBT_WAIT_MS));
+	ASSERT_EQ(kbinder_report_next(l, &extra, NO_REPORT_MS), -ETIMEDOUT);
 }
 
-static void expect_none(struct kb_report_listener *l)
+static void expect_none(struct kbinder_report_listener *l)
 {
-	struct kb_report r;
-	int err = kb_report_next(l, &r, NO_REPORT_MS);
+	struct kbinder_report r;
+	int err = kbinder_report_next(l, &r, NO_REPORT_MS);
 
 	if (!err)
 		kbt_fail(__FILE__, __LINE__, true,
 			 "unexpected report %s from %u:%u code %#x",
-			 kb_return_name(r.error), r.from_pid, r.from_tid,
+			 kbinder_return_name(r.error), r.from_pid, r.from_tid,
 			 r.code);
 	ASSERT_EQ(err, -ETIMEDOUT);
 }
 
 /* The report comes from this thread of this process. */
-static void expect_from_me(const struct kb_report *r)
+static void expect_from_me(const struct kbinder_report *r)
 {
 	EXPECT_EQ(r->from_pid, getpid());
 	EXPECT_EQ(r->from_tid, kbt_gettid());
 }
 
 /* A BC_TRANSACTION or BC_REPLY written by hand (to make it malformed). */
-static void write_txn(struct kb_thread *t, uint32_t cmd,
+static void write_txn(struct kbinder_thread *t, uint32_t cmd,
 		      const struct binder_transaction_data *tr)
 {
 	uint8_t buf[128];
-	struct kb_writer w;
+	struct kbinder_writer w;
 
-	kb_writer_init(&w, buf, sizeof(buf));
-	ASSERT_OK(kb_put_txn(&w, cmd, tr));
-	ASSERT_OK(kb_write(t->fd, buf, w.len, NULL));
+	kbinder_writer_init(&w, buf, sizeof(buf));
+	ASSERT_OK(kbinder_writer_put_txn(&w, cmd, tr));
+	ASSERT_OK(kbinder_ioctl_write(t->fd, buf, w.len, NULL));
 }
 
 /* The family exists with kbinder loaded; Debian's 6.1 and 6.12 have none. */
 TEST(family_exists_only_with_a_reporting_driver)
 {
-	struct kb_report_listener l;
-	int err = kb_report_open(&l);
+	struct kbinder_report_listener l;
+	int err = kbinder_report_open(&l);
 
 	if (kbt_is_reference()) {
 		ASSERT_EQ(err, -ENOENT);
@@ -84,49 +84,45 @@ TEST(family_exists_only_with_a_reporting_driver)
 	ASSERT_OK(err);
 	ASSERT_GT(l.family, 0);
 	ASSERT_GT(l.group, 0);
-	kb_report_close(&l);
+	kbinder_report_close(&l);
 }
 
 /* Handle 0 is answered with a reference to the server's own node. */
-static int give_node(struct kb_thread *t,
+static int give_node(struct kbinder_thread *t,
 		     const struct binder_transaction_data *tr,
-		     struct kb_parcel *reply, void *arg)
+		     struct kbinder_parcel *reply, void *arg)
 {
 	(void)t;
 	(void)tr;
 	(void)arg;
-	kb_parcel_write_binder(reply, 0x1000, 0x2000, 0, false);
+	kbinder_parcel_write_binder(reply, 0x1000, 0x2000, 0, false);
 	return KBT_REPLY;
 }
 
 TEST(call_to_dead_node_is_reported)
 {
-	struct kb_report_listener l;
+	struct kbinder_report_listener l;
 	struct flat_binder_object obj;
-	struct kb_return ret;
-	struct kb_reply reply;
-	struct kbt_server s;
-	struct kb_report r;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_return ret;
+	struct kbinder_reply reply;
+	struct kbt_pair pair;
+	struct kbinder_report r;
 	uint32_t handle;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, give_node, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
-	kbt_call(&t, 0, 1, NULL, &reply);
+	kbt_pair_start(&pair, give_node, NULL);
+	kbt_call(&pair.t, 0, 1, NULL, &reply);
 	kbt_txn_object(&reply.txn, 0, &obj);
 	handle = obj.handle;
-	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, handle));
-	ASSERT_OK(kb_request_death(&t, handle, 0x77));
-	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
-	kbt_stop_ctxmgr(&t, &s);
-	kbt_expect(&t, BR_DEAD_BINDER, &ret);
-	ASSERT_OK(kb_dead_binder_done(&t, ret.u.cookie));
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_ACQUIRE, handle));
+	ASSERT_OK(kbinder_thread_request_death(&pair.t, handle, 0x77));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, reply.txn.data.ptr.buffer));
+	kbt_stop_ctxmgr(&pair.t, &pair.mgr);
+	kbt_expect(&pair.t, BR_DEAD_BINDER, &ret);
+	ASSERT_OK(kbinder_thread_dead_binder_done(&pair.t, ret.u.cookie));
 	expect_none(&l);
 
-	ASSERT_EQ(kbt_call_status(&t, handle, CODE_HELLO, NULL, 0),
+	ASSERT_EQ(kbt_call_status(&pair.t, handle, CODE_HELLO, NULL, 0),
 		  BR_DEAD_REPLY);
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_DEAD_REPLY);
@@ -139,25 +135,21 @@ TEST(call_to_dead_node_is_reported)
 	EXPECT_EQ(r.code, CODE_HELLO);
 	EXPECT_EQ(r.flags, 0);
 	EXPECT_EQ(r.data_size, 0);
-	kb_close(&p);
-	kb_report_close(&l);
+	kbinder_proc_close(&pair.p);
+	kbinder_report_close(&l);
 }
 
 TEST(malformed_call_is_reported)
 {
 	struct binder_transaction_data tr;
-	struct kb_report_listener l;
+	struct kbinder_report_listener l;
 	uint64_t payload = 42;
-	struct kb_return ret;
-	struct kbt_server s;
-	struct kb_report r;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_return ret;
+	struct kbt_pair pair;
+	struct kbinder_report r;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
+	kbt_pair_start(&pair, NULL, NULL);
 	memset(&tr, 0, sizeof(tr));
 	tr.code = CODE_HELLO;
 	tr.flags = TF_ACCEPT_FDS;
@@ -165,32 +157,31 @@ TEST(malformed_call_is_reported)
 	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&payload;
 	tr.offsets_size = 3;	/* not a whole offset */
 	tr.data.ptr.offsets = (binder_uintptr_t)(uintptr_t)&payload;
-	write_txn(&t, BC_TRANSACTION, &tr);
-	kbt_expect(&t, BR_FAILED_REPLY, &ret);
+	write_txn(&pair.t, BC_TRANSACTION, &tr);
+	kbt_expect(&pair.t, BR_FAILED_REPLY, &ret);
 
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_FAILED_REPLY);
 	EXPECT_EQ(strcmp(r.context, "binder"), 0);
 	expect_from_me(&r);
-	EXPECT_EQ(r.to_pid, s.pid);
+	EXPECT_EQ(r.to_pid, pair.mgr.pid);
 	EXPECT_EQ(r.to_tid, 0);
 	EXPECT_FALSE(r.is_reply);
 	EXPECT_EQ(r.code, CODE_HELLO);
 	EXPECT_EQ(r.flags, TF_ACCEPT_FDS);
 	EXPECT_EQ(r.data_size, sizeof(payload));
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
-	kb_report_close(&l);
+	kbt_pair_stop(&pair);
+	kbinder_report_close(&l);
 }
 
 /* Reply with an offsets size that is not a whole offset. */
-static int bad_reply(struct kb_thread *t,
+static int bad_reply(struct kbinder_thread *t,
 		     const struct binder_transaction_data *tr,
-		     struct kb_parcel *reply, void *arg)
+		     struct kbinder_parcel *reply, void *arg)
 {
 	struct binder_transaction_data out;
 	uint32_t word = 7;
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	(void)tr;
 	(void)reply;
@@ -209,45 +200,40 @@ static int bad_reply(struct kb_thread *t,
 
 TEST(failed_reply_is_reported)
 {
-	struct kb_report_listener l;
-	struct kbt_server s;
-	struct kb_report r;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_report_listener l;
+	struct kbt_pair pair;
+	struct kbinder_report r;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, bad_reply, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, TF_ACCEPT_FDS),
+	kbt_pair_start(&pair, bad_reply, NULL);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO, NULL, TF_ACCEPT_FDS),
 		  BR_FAILED_REPLY);
 
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_FAILED_REPLY);
 	EXPECT_EQ(strcmp(r.context, "binder"), 0);
 	/* the replier sent it; the caller it could not reach is the target */
-	EXPECT_EQ(r.from_pid, s.pid);
-	EXPECT_EQ(r.from_tid, s.pid);	/* kbt_serve runs on the main thread */
+	EXPECT_EQ(r.from_pid, pair.mgr.pid);
+	EXPECT_EQ(r.from_tid, pair.mgr.pid);	/* kbt_serve runs on the main thread */
 	EXPECT_EQ(r.to_pid, getpid());
 	EXPECT_EQ(r.to_tid, kbt_gettid());
 	EXPECT_TRUE(r.is_reply);
 	EXPECT_EQ(r.code, 0x5250);
 	EXPECT_EQ(r.flags, 0);
 	EXPECT_EQ(r.data_size, 4);
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
-	kb_report_close(&l);
+	kbt_pair_stop(&pair);
+	kbinder_report_close(&l);
 }
 
 /* A call back to the caller's node, malformed, while the caller waits. */
-static int bad_nested_call(struct kb_thread *t,
+static int bad_nested_call(struct kbinder_thread *t,
 			   const struct binder_transaction_data *tr,
-			   struct kb_parcel *reply, void *arg)
+			   struct kbinder_parcel *reply, void *arg)
 {
 	struct binder_transaction_data out;
 	struct flat_binder_object obj;
 	uint64_t word = 9;
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	(void)reply;
 	(void)arg;
@@ -266,27 +252,23 @@ static int bad_nested_call(struct kb_thread *t,
 
 TEST(failed_nested_call_names_the_waiting_thread)
 {
-	struct kb_report_listener l;
-	struct kb_parcel data;
-	struct kb_reply reply;
-	struct kbt_server s;
-	struct kb_report r;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_report_listener l;
+	struct kbinder_parcel data;
+	struct kbinder_reply reply;
+	struct kbt_pair pair;
+	struct kbinder_report r;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, bad_nested_call, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
-	kb_parcel_init(&data);
-	kb_parcel_write_binder(&data, 0x3000, 0x4000, 0, false);
-	kbt_call(&t, 0, CODE_HELLO, &data, &reply);
-	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
+	kbt_pair_start(&pair, bad_nested_call, NULL);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_binder(&data, 0x3000, 0x4000, 0, false);
+	kbt_call(&pair.t, 0, CODE_HELLO, &data, &reply);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, reply.txn.data.ptr.buffer));
 
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_FAILED_REPLY);
-	EXPECT_EQ(r.from_pid, s.pid);
-	EXPECT_EQ(r.from_tid, s.pid);
+	EXPECT_EQ(r.from_pid, pair.mgr.pid);
+	EXPECT_EQ(r.from_tid, pair.mgr.pid);
 	/* the call back goes to the thread that waits for the server */
 	EXPECT_EQ(r.to_pid, getpid());
 	EXPECT_EQ(r.to_tid, kbt_gettid());
@@ -294,10 +276,9 @@ TEST(failed_nested_call_names_the_waiting_thread)
 	EXPECT_EQ(r.code, 0x4e455354);
 	EXPECT_EQ(r.flags, 0);
 	EXPECT_EQ(r.data_size, 8);
-	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
-	kb_report_close(&l);
+	kbinder_parcel_fini(&data);
+	kbt_pair_stop(&pair);
+	kbinder_report_close(&l);
 }
 
 static int freeze(int fd, pid_t pid, bool enable)
@@ -311,27 +292,23 @@ static int freeze(int fd, pid_t pid, bool enable)
 
 TEST(calls_to_frozen_process_are_reported)
 {
-	struct kb_report_listener l;
-	struct kb_parcel data;
-	struct kbt_server s;
-	struct kb_report r;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_report_listener l;
+	struct kbinder_parcel data;
+	struct kbt_pair pair;
+	struct kbinder_report r;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
-	kb_parcel_init(&data);
-	kb_parcel_write_u64(&data, 1);
-	ASSERT_OK(freeze(p.fd, s.pid, true));
+	kbt_pair_start(&pair, NULL, NULL);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_u64(&data, 1);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true));
 
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, &data, 0),
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO, &data, 0),
 		  BR_FROZEN_REPLY);
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_FROZEN_REPLY);
 	expect_from_me(&r);
-	EXPECT_EQ(r.to_pid, s.pid);
+	EXPECT_EQ(r.to_pid, pair.mgr.pid);
 	EXPECT_EQ(r.to_tid, 0);
 	EXPECT_FALSE(r.is_reply);
 	EXPECT_EQ(r.code, CODE_HELLO);
@@ -339,24 +316,23 @@ TEST(calls_to_frozen_process_are_reported)
 	EXPECT_EQ(r.data_size, 8);
 
 	/* one-way: queued until the thaw, and reported as pending */
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO + 1, &data, TF_ONE_WAY),
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO + 1, &data, TF_ONE_WAY),
 		  BR_TRANSACTION_PENDING_FROZEN);
 	expect_one(&l, &r);
 	EXPECT_EQ(r.error, BR_TRANSACTION_PENDING_FROZEN);
 	expect_from_me(&r);
-	EXPECT_EQ(r.to_pid, s.pid);
+	EXPECT_EQ(r.to_pid, pair.mgr.pid);
 	EXPECT_EQ(r.to_tid, 0);
 	EXPECT_EQ(r.code, CODE_HELLO + 1);
 	EXPECT_EQ(r.flags, TF_ONE_WAY);
 	EXPECT_EQ(r.data_size, 8);
 
-	ASSERT_OK(freeze(p.fd, s.pid, false));
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, &data, 0), BR_REPLY);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false));
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO, &data, 0), BR_REPLY);
 	expect_none(&l);
-	kb_parcel_fini(&data);
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
-	kb_report_close(&l);
+	kbinder_parcel_fini(&data);
+	kbt_pair_stop(&pair);
+	kbinder_report_close(&l);
 }
 
 /*
@@ -366,36 +342,33 @@ TEST(calls_to_frozen_process_are_reported)
 static void small_sleeping_ctxmgr(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_proc p;
+	struct kbinder_proc p;
 
 	kbt_open_dev(&p, NULL, 128 * 1024);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
 	ASSERT_SIGNAL(chan, 'R');
 	ASSERT_WAIT(chan, 'Q');
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(oneway_spam_suspect_is_reported_once)
 {
 	static uint8_t blob[1024];
-	struct kb_report_listener l;
-	struct kb_parcel data;
+	struct kbinder_report_listener l;
+	struct kbinder_parcel data;
 	struct kbt_chan chan;
-	struct kb_report r;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_report r;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int sent, err = 0;
 	pid_t pid;
 
 	open_listener(&l);
-	kbt_chan_init(&chan);
-	pid = kbt_fork(small_sleeping_ctxmgr, &chan);
-	ASSERT_WAIT(&chan, 'R');
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
-	kb_parcel_init(&data);
+	pid = kbt_fork_ready(small_sleeping_ctxmgr, &chan);
+	kbt_client(&p, &t);
+	kbinder_parcel_init(&data);
 	memset(blob, 0xab, sizeof(blob));
-	ASSERT_OK(kb_parcel_write(&data, blob, sizeof(blob)));
+	ASSERT_OK(kbinder_parcel_write(&data, blob, sizeof(blob)));
 
 	/*
 	 * Spam detection is not enabled on this fd: like mainline, the driver
@@ -405,7 +378,7 @@ TEST(oneway_spam_suspect_is_reported_once)
 	for (sent = 0; sent < 60; sent++) {
 		ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, &data, TF_ONE_WAY),
 			  BR_TRANSACTION_COMPLETE);
-		err = kb_report_next(&l, &r, 0);
+		err = kbinder_report_next(&l, &r, 0);
 		if (err != -ETIMEDOUT)
 			break;
 	}
@@ -428,29 +401,25 @@ TEST(oneway_spam_suspect_is_reported_once)
 	ASSERT_SIGNAL(&chan, 'Q');
 	ASSERT_CHILD_OK(pid);
 	kbt_chan_close(&chan);
-	kb_parcel_fini(&data);
-	kb_close(&p);
-	kb_report_close(&l);
+	kbinder_parcel_fini(&data);
+	kbinder_proc_close(&p);
+	kbinder_report_close(&l);
 }
 
 TEST(successful_calls_are_not_reported)
 {
-	struct kb_report_listener l;
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_report_listener l;
+	struct kbt_pair pair;
 
 	open_listener(&l);
-	kbt_start_ctxmgr(&s, NULL, NULL);
-	kbt_open(&p);
-	kb_thread_init(&t, p.fd);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, 0), BR_REPLY);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, TF_ONE_WAY),
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO, NULL, 0), BR_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_HELLO, NULL, TF_ONE_WAY),
 		  BR_TRANSACTION_COMPLETE);
-	kbt_stop_ctxmgr(&t, &s);
+	kbt_stop_ctxmgr(&pair.t, &pair.mgr);
 	expect_none(&l);
-	kb_close(&p);
-	kb_report_close(&l);
+	kbinder_proc_close(&pair.p);
+	kbinder_report_close(&l);
 }
 
 /*
@@ -459,19 +428,19 @@ TEST(successful_calls_are_not_reported)
  */
 static void fail_call_on(const char *dev)
 {
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	kbt_open_dev(&p, dev, KBT_MAP_SIZE);
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	ASSERT_EQ(kbt_call_status(&t, 0, CODE_HELLO, NULL, 0), BR_DEAD_REPLY);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(report_names_the_senders_device)
 {
-	struct kb_report_listener l;
-	struct kb_report r;
+	struct kbinder_report_listener l;
+	struct kbinder_report r;
 
 	open_listener(&l);
 	fail_call_on("/dev/hwbinder");
@@ -482,15 +451,15 @@ TEST(report_names_the_senders_device)
 	fail_call_on("/dev/vndbinder");
 	expect_one(&l, &r);
 	EXPECT_EQ(strcmp(r.context, "vndbinder"), 0);
-	kb_report_close(&l);
+	kbinder_report_close(&l);
 }
 
 /* In a new network namespace: listen, then fail a call on request. */
 static void netns_child(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_report_listener l;
-	struct kb_report r;
+	struct kbinder_report_listener l;
+	struct kbinder_report r;
 
 	if (unshare(CLONE_NEWNET)) {
 		kbt_log("unshare(CLONE_NEWNET): %s", kbt_strerr(errno));
@@ -498,7 +467,7 @@ static void netns_child(void *arg)
 		return;
 	}
 	/* the family is there in every namespace */
-	ASSERT_OK(kb_report_open(&l));
+	ASSERT_OK(kbinder_report_open(&l));
 	ASSERT_SIGNAL(chan, 'R');
 	/* the parent's failure stays in the parent's namespace */
 	ASSERT_WAIT(chan, 'F');
@@ -509,14 +478,14 @@ static void netns_child(void *arg)
 	EXPECT_EQ(r.from_pid, getpid());
 	EXPECT_EQ(strcmp(r.context, "hwbinder"), 0);
 	ASSERT_SIGNAL(chan, 'D');
-	kb_report_close(&l);
+	kbinder_report_close(&l);
 }
 
 TEST(reports_stay_in_the_senders_network_namespace)
 {
-	struct kb_report_listener l;
+	struct kbinder_report_listener l;
 	struct kbt_chan chan;
-	struct kb_report r;
+	struct kbinder_report r;
 	char token = 0;
 	pid_t pid;
 
@@ -537,7 +506,7 @@ TEST(reports_stay_in_the_senders_network_namespace)
 	expect_none(&l);
 	ASSERT_CHILD_OK(pid);
 	kbt_chan_close(&chan);
-	kb_report_close(&l);
+	kbinder_report_close(&l);
 }
 
 /*
@@ -547,15 +516,15 @@ TEST(reports_stay_in_the_senders_network_namespace)
  */
 static void unprivileged_listener(void *arg)
 {
-	struct kb_report_listener l;
+	struct kbinder_report_listener l;
 	int err;
 
 	(void)arg;
 	ASSERT_EQ(setresgid(65534, 65534, 65534), 0);
 	ASSERT_EQ(setresuid(65534, 65534, 65534), 0);
-	err = kb_report_open(&l);
+	err = kbinder_report_open(&l);
 	if (!err)
-		kb_report_close(&l);
+		kbinder_report_close(&l);
 	EXPECT_EQ(err, -EPERM);
 	/* No fd check: /proc/self/fd is not ours to read any more. */
 	_exit(kbt_failed() ? 1 : 0);
@@ -571,7 +540,7 @@ TEST(an_unprivileged_process_cannot_listen)
 static void userns_listener(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_report_listener l;
+	struct kbinder_report_listener l;
 
 	ASSERT_EQ(setresgid(65534, 65534, 65534), 0);
 	ASSERT_EQ(setresuid(65534, 65534, 65534), 0);
@@ -582,8 +551,8 @@ static void userns_listener(void *arg)
 		_exit(kbt_failed() ? 1 : 0);
 	}
 	ASSERT_SIGNAL(chan, 'R');
-	ASSERT_OK(kb_report_open(&l));
-	kb_report_close(&l);
+	ASSERT_OK(kbinder_report_open(&l));
+	kbinder_report_close(&l);
 	_exit(kbt_failed() ? 1 : 0);	/* as above */
 }
 

@@ -11,8 +11,8 @@
 
 TEST(idle_looper_is_not_readable)
 {
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	struct pollfd pfd;
 	uint32_t buf[32];
 	size_t consumed = 0;
@@ -23,11 +23,11 @@ TEST(idle_looper_is_not_readable)
 	pfd.events = POLLIN;
 	n = poll(&pfd, 1, 0);
 	if (n) {
-		int r = kb_read(p.fd, buf, sizeof(buf), &consumed);
+		int r = kbinder_ioctl_read(p.fd, buf, sizeof(buf), &consumed);
 
 		fprintf(stderr, "poll %d revents %x read %d consumed %zu: %x %x %x\n",
 			n, pfd.revents, r, consumed, buf[0], buf[1], buf[2]);
 	}
 	ASSERT_EQ(n, 0);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

@@ -33,85 +33,85 @@ static uint32_t stash[STASH];
 static unsigned int stash_next;
 
 /* Keep a client's handle with a death notification, dropping the oldest. */
-static void server_stash(struct kb_thread *t, uint32_t handle)
+static void server_stash(struct kbinder_thread *t, uint32_t handle)
 {
 	uint32_t old;
 
-	if (kb_ref(t, BC_ACQUIRE, handle))
+	if (kbinder_thread_ref(t, BC_ACQUIRE, handle))
 		return;
-	kb_request_death(t, handle, handle);
+	kbinder_thread_request_death(t, handle, handle);
 	pthread_mutex_lock(&stash_lock);
 	old = stash[stash_next % STASH];
 	stash[stash_next % STASH] = handle;
 	stash_next++;
 	pthread_mutex_unlock(&stash_lock);
 	if (old)
-		kb_ref(t, BC_RELEASE, old);
+		kbinder_thread_ref(t, BC_RELEASE, old);
 }
 
-static void server_handle(struct kb_thread *t,
+static void server_handle(struct kbinder_thread *t,
 			  const struct binder_transaction_data *tr,
-			  struct kb_parcel *reply)
+			  struct kbinder_parcel *reply)
 {
 	struct flat_binder_object obj;
-	struct kb_reply nested;
+	struct kbinder_reply nested;
 	bool has_obj = tr->offsets_size >= sizeof(binder_size_t);
 
 	if (has_obj)
 		kbt_txn_object(tr, 0, &obj);
 	switch (tr->code) {
 	case CODE_ECHO:
-		kb_parcel_write(reply, kbt_txn_data(tr),
-				tr->data_size - (has_obj ? sizeof(obj) : 0));
-		kb_parcel_write_binder(reply, SERVER_PTR, SERVER_PTR + 1, 0,
-				       false);
+		kbinder_parcel_write(reply, kbt_txn_data(tr),
+				     tr->data_size - (has_obj ? sizeof(obj) : 0));
+		kbinder_parcel_write_binder(reply, SERVER_PTR, SERVER_PTR + 1, 0,
+					    false);
 		if (has_obj && obj.hdr.type == BINDER_TYPE_HANDLE) {
-			kb_parcel_write_handle(reply, obj.handle, 0, false);
+			kbinder_parcel_write_handle(reply, obj.handle, 0, false);
 			if (rand() % 4 == 0)
 				server_stash(t, obj.handle);
 		}
 		break;
 	case CODE_NESTED:
 		if (has_obj && obj.hdr.type == BINDER_TYPE_HANDLE &&
-		    !kb_transact(t, obj.handle, CODE_CALLBACK, NULL, 0,
-				 &nested, NULL, NULL, KBT_WAIT_MS) &&
+		    !kbinder_thread_transact(t, obj.handle, CODE_CALLBACK, NULL, 0,
+					     &nested, NULL, NULL, KBT_WAIT_MS) &&
 		    nested.status == BR_REPLY)
-			kb_free_buffer(t, nested.txn.data.ptr.buffer);
-		kb_parcel_write_u32(reply, 0x600d);
+			kbinder_thread_free_buffer(t, nested.txn.data.ptr.buffer);
+		kbinder_parcel_write_u32(reply, 0x600d);
 		break;
 	default:
 		break;
 	}
 }
 
-static void server_loop(struct kb_thread *t)
+static void server_loop(struct kbinder_thread *t)
 {
-	struct kb_parcel reply;
-	struct kb_return ret;
+	struct kbinder_parcel reply;
+	struct kbinder_return ret;
 
-	kb_parcel_init(&reply);
-	while (!kb_next(t, &ret, -1)) {
+	kbinder_parcel_init(&reply);
+	while (!kbinder_thread_next(t, &ret, -1)) {
 		const struct binder_transaction_data *tr = &ret.u.txn;
 
 		if (ret.cmd != BR_TRANSACTION) {
-			kb_handle_default(t, &ret, NULL);
+			kbinder_thread_handle_default(t, &ret, NULL);
 			continue;
 		}
-		kb_parcel_reset(&reply);
+		kbinder_parcel_reset(&reply);
 		server_handle(t, tr, &reply);
 		if (!(tr->flags & TF_ONE_WAY))
-			kb_send_reply(t, &reply, 0, KBT_WAIT_MS);
-		kb_free_buffer(t, tr->data.ptr.buffer);
+			kbinder_thread_reply(t, &reply, 0, KBT_WAIT_MS);
+		kbinder_thread_free_buffer(t, tr->data.ptr.buffer);
 	}
-	kb_parcel_fini(&reply);
+	kbinder_parcel_fini(&reply);
 }
 
 static void *server_thread(void *arg)
 {
-	struct kb_thread t;
+	struct kbinder_thread t;
 
-	kb_thread_init(&t, *(int *)arg);
-	kb_enter_looper(&t);
+	kbinder_thread_init(&t, *(int *)arg);
+	kbinder_thread_enter_looper(&t);
 	server_loop(&t);
 	return NULL;
 }
@@ -120,16 +120,16 @@ static void server_main(void *arg)
 {
 	struct kbt_chan *chan = arg;
 	pthread_t th[SERVER_THREADS - 1];
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int i;
 
 	kbt_open(&p);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
 	for (i = 0; i < SERVER_THREADS - 1; i++)
 		ASSERT_EQ(pthread_create(&th[i], NULL, server_thread, &p.fd), 0);
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	ASSERT_SIGNAL(chan, 'R');
 	server_loop(&t);
 }
@@ -140,22 +140,22 @@ struct client_arg {
 	bool victim;
 };
 
-static void client_echo(struct kb_thread *t, unsigned int *seed, bool victim)
+static void client_echo(struct kbinder_thread *t, unsigned int *seed, bool victim)
 {
 	uint8_t payload[PAYLOAD_MAX];
 	size_t len = 4 * (rand_r(seed) % (PAYLOAD_MAX / 4));
 	struct flat_binder_object obj;
-	struct kb_parcel data;
-	struct kb_reply r;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
 	bool nested = rand_r(seed) % 4 == 0;
 
 	kbt_fill(payload, len, rand_r(seed));
-	kb_parcel_init(&data);
-	kb_parcel_write(&data, payload, len);
-	kb_parcel_write_binder(&data, 0x1000 + (rand_r(seed) % 4), 0, 0, false);
-	ASSERT_OK(kb_transact(t, 0, nested ? CODE_NESTED : CODE_ECHO, &data, 0,
-			      &r, NULL, NULL, KBT_WAIT_MS));
-	kb_parcel_fini(&data);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write(&data, payload, len);
+	kbinder_parcel_write_binder(&data, 0x1000 + (rand_r(seed) % 4), 0, 0, false);
+	ASSERT_OK(kbinder_thread_transact(t, 0, nested ? CODE_NESTED : CODE_ECHO, &data, 0,
+					  &r, NULL, NULL, KBT_WAIT_MS));
+	kbinder_parcel_fini(&data);
 	if (victim && r.status != BR_REPLY)
 		return;
 	ASSERT_EQ(r.status, BR_REPLY);
@@ -170,23 +170,23 @@ static void client_echo(struct kb_thread *t, unsigned int *seed, bool victim)
 		ASSERT_EQ(obj.hdr.type, BINDER_TYPE_BINDER);
 		ASSERT_EQ(obj.binder & ~3ULL, 0x1000);
 	}
-	ASSERT_OK(kb_free_buffer(t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
 }
 
 static void *client_thread(void *arg)
 {
 	struct client_arg *ca = arg;
 	unsigned int seed = ca->seed;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 	int i;
 
-	kb_thread_init(&t, ca->fd);
+	kbinder_thread_init(&t, ca->fd);
 	for (i = 0; i < N_ITER; i++) {
 		if (rand_r(&seed) % 3 == 0) {
-			ASSERT_OK(kb_transact(&t, 0, CODE_ONEWAY, NULL,
-					      TF_ONE_WAY, &r, NULL, NULL,
-					      KBT_WAIT_MS));
+			ASSERT_OK(kbinder_thread_transact(&t, 0, CODE_ONEWAY, NULL,
+							  TF_ONE_WAY, &r, NULL, NULL,
+							  KBT_WAIT_MS));
 			if (!ca->victim)
 				ASSERT_EQ(r.status, BR_TRANSACTION_COMPLETE);
 		} else {
@@ -200,7 +200,7 @@ static void client_main(void *arg)
 {
 	struct client_arg ca[2];
 	bool victim = arg != NULL;
-	struct kb_proc p;
+	struct kbinder_proc p;
 	pthread_t th;
 
 	kbt_open(&p);
@@ -209,7 +209,7 @@ static void client_main(void *arg)
 	ASSERT_EQ(pthread_create(&th, NULL, client_thread, &ca[1]), 0);
 	client_thread(&ca[0]);
 	pthread_join(th, NULL);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST_TIMEOUT(random_calls_with_kills_leave_no_trace, 120)
@@ -219,9 +219,7 @@ TEST_TIMEOUT(random_calls_with_kills_leave_no_trace, 120)
 	pid_t server;
 	int i, round;
 
-	kbt_chan_init(&chan);
-	server = kbt_fork(server_main, &chan);
-	ASSERT_WAIT(&chan, 'R');
+	server = kbt_fork_ready(server_main, &chan);
 	for (i = 0; i < N_SURVIVORS; i++)
 		survivors[i] = kbt_fork(client_main, NULL);
 	for (round = 0; round < 3; round++) {
@@ -245,9 +243,7 @@ TEST_TIMEOUT(server_killed_mid_flight_fails_calls_cleanly, 120)
 	pid_t server;
 	int i;
 
-	kbt_chan_init(&chan);
-	server = kbt_fork(server_main, &chan);
-	ASSERT_WAIT(&chan, 'R');
+	server = kbt_fork_ready(server_main, &chan);
 	for (i = 0; i < N_VICTIMS; i++)
 		clients[i] = kbt_fork(client_main, (void *)1);
 	kbt_msleep(500);

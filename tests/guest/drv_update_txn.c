@@ -30,8 +30,8 @@ static uint32_t seen[MAX_SEEN];	/* code << 8 | first payload byte */
 static uint32_t nseen;
 static binder_uintptr_t kept;
 
-static int record(struct kb_thread *t, const struct binder_transaction_data *tr,
-		  struct kb_parcel *reply, void *arg)
+static int record(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		  struct kbinder_parcel *reply, void *arg)
 {
 	uint32_t val = 0;
 	uint32_t i;
@@ -41,9 +41,9 @@ static int record(struct kb_thread *t, const struct binder_transaction_data *tr,
 		memcpy(&val, (const void *)(uintptr_t)tr->data.ptr.buffer,
 		       sizeof(val));
 	if (tr->code == CODE_QUERY) {
-		kb_parcel_write_u32(reply, nseen);
+		kbinder_parcel_write_u32(reply, nseen);
 		for (i = 0; i < nseen; i++)
-			kb_parcel_write_u32(reply, seen[i]);
+			kbinder_parcel_write_u32(reply, seen[i]);
 		return KBT_REPLY;
 	}
 	if (nseen < MAX_SEEN)
@@ -53,7 +53,7 @@ static int record(struct kb_thread *t, const struct binder_transaction_data *tr,
 		return KBT_KEPT;
 	}
 	if (tr->code == CODE_RELEASE && kept) {
-		ASSERT_OK(kb_free_buffer(t, kept));
+		ASSERT_OK(kbinder_thread_free_buffer(t, kept));
 		kept = 0;
 	}
 	return KBT_REPLY;
@@ -69,16 +69,16 @@ static int freeze(int fd, pid_t pid, bool enable, uint32_t timeout_ms)
 }
 
 /* Send a one-way call with one u32 of payload; returns how it was taken. */
-static uint32_t oneway(struct kb_thread *t, uint32_t code, uint32_t val,
+static uint32_t oneway(struct kbinder_thread *t, uint32_t code, uint32_t val,
 		       uint32_t flags)
 {
-	struct kb_parcel data;
+	struct kbinder_parcel data;
 	uint32_t status;
 
-	kb_parcel_init(&data);
-	kb_parcel_write_u32(&data, val);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_u32(&data, val);
 	status = kbt_call_status(t, 0, code, &data, TF_ONE_WAY | flags);
-	kb_parcel_fini(&data);
+	kbinder_parcel_fini(&data);
 	return status;
 }
 
@@ -93,9 +93,9 @@ static uint32_t frozen_oneway_status(void)
 }
 
 /* What the server received, in order. */
-static uint32_t query(struct kb_thread *t, uint32_t *out)
+static uint32_t query(struct kbinder_thread *t, uint32_t *out)
 {
-	struct kb_reply reply;
+	struct kbinder_reply reply;
 	const uint32_t *p;
 	uint32_t n, i;
 
@@ -107,7 +107,7 @@ static uint32_t query(struct kb_thread *t, uint32_t *out)
 	ASSERT_EQ(reply.txn.data_size, (n + 1) * sizeof(uint32_t));
 	for (i = 0; i < n; i++)
 		out[i] = p[i + 1];
-	ASSERT_OK(kb_free_buffer(t, reply.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, reply.txn.data.ptr.buffer));
 	return n;
 }
 
@@ -116,7 +116,7 @@ static uint32_t query(struct kb_thread *t, uint32_t *out)
  * the previous one's buffer to be freed), so a query may overtake the last
  * of them: ask again until @want arrived (or give up after ~2 s).
  */
-static uint32_t query_until(struct kb_thread *t, uint32_t want, uint32_t *out)
+static uint32_t query_until(struct kbinder_thread *t, uint32_t want, uint32_t *out)
 {
 	uint32_t n = 0;
 	int i;
@@ -139,8 +139,8 @@ static uint32_t frozen_pair(uint32_t flags, uint32_t want, uint32_t *got)
 {
 	uint32_t frozen = frozen_oneway_status();
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint32_t n;
 
 	kbt_start_with_client(&s, record, NULL, &p, &t);
@@ -182,20 +182,18 @@ TEST(oneway_to_frozen_target_without_update_keeps_both)
 
 TEST(update_txn_to_thawed_target_replaces_nothing)
 {
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_pair pair;
 	uint32_t got[MAX_SEEN];
 
-	kbt_start_with_client(&s, record, NULL, &p, &t);
-	ASSERT_EQ(oneway(&t, CODE_FIRST, 0, 0), BR_TRANSACTION_COMPLETE);
-	ASSERT_EQ(oneway(&t, CODE_UPDATE, 1, TF_UPDATE_TXN),
+	kbt_pair_start(&pair, record, NULL);
+	ASSERT_EQ(oneway(&pair.t, CODE_FIRST, 0, 0), BR_TRANSACTION_COMPLETE);
+	ASSERT_EQ(oneway(&pair.t, CODE_UPDATE, 1, TF_UPDATE_TXN),
 		  BR_TRANSACTION_COMPLETE);
-	ASSERT_EQ(oneway(&t, CODE_UPDATE, 2, TF_UPDATE_TXN),
+	ASSERT_EQ(oneway(&pair.t, CODE_UPDATE, 2, TF_UPDATE_TXN),
 		  BR_TRANSACTION_COMPLETE);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_RELEASE, NULL, 0), BR_REPLY);
-	ASSERT_EQ(query_until(&t, 4, got), 4);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_RELEASE, NULL, 0), BR_REPLY);
+	ASSERT_EQ(query_until(&pair.t, 4, got), 4);
 	EXPECT_EQ(got[2], CODE_UPDATE << 8 | 1);
 	EXPECT_EQ(got[3], CODE_UPDATE << 8 | 2);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }

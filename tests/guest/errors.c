@@ -12,83 +12,55 @@
 
 enum { CODE_PING = 1 };
 
-static int pong(struct kb_thread *t, const struct binder_transaction_data *tr,
-		struct kb_parcel *reply, void *arg)
+static int pong(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		struct kbinder_parcel *reply, void *arg)
 {
 	(void)t;
 	(void)arg;
 	if (tr->code == CODE_PING)
-		kb_parcel_write_u32(reply, 0x900d);
+		kbinder_parcel_write_u32(reply, 0x900d);
 	return KBT_REPLY;
 }
 
 /* After an error the process must still work: a ping gets its answer. */
-static void ping_ok(struct kb_thread *t)
+static void ping_ok(struct kbinder_thread *t)
 {
-	struct kb_reply r;
+	struct kbinder_reply r;
 
 	kbt_call(t, 0, CODE_PING, NULL, &r);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), 0x900d);
-	ASSERT_OK(kb_free_buffer(t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
 }
 
 /* Send a raw transaction to handle 0 and return its outcome. */
-static uint32_t raw_call(struct kb_thread *t, const void *data,
+static uint32_t raw_call(struct kbinder_thread *t, const void *data,
 			 binder_size_t size, const void *offs,
 			 binder_size_t offs_size)
 {
-	struct binder_transaction_data tr;
-	uint8_t wbuf[128];
-	struct kb_writer w;
-	struct kb_reply r;
-	struct kb_return ret;
+	struct kbt_txn x = {
+		.code = CODE_PING, .data = data, .size = size,
+		.offs = offs, .offs_size = offs_size,
+	};
 
-	memset(&tr, 0, sizeof(tr));
-	tr.code = CODE_PING;
-	tr.data_size = size;
-	tr.offsets_size = offs_size;
-	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)data;
-	tr.data.ptr.offsets = (binder_uintptr_t)(uintptr_t)offs;
-	kb_writer_init(&w, wbuf, sizeof(wbuf));
-	kb_put_txn(&w, BC_TRANSACTION, &tr);
-	ASSERT_OK(kb_write(t->fd, wbuf, w.len, NULL));
-	memset(&r, 0, sizeof(r));
-	for (;;) {
-		ASSERT_OK(kb_next(t, &ret, KBT_WAIT_MS));
-		switch (ret.cmd) {
-		case BR_NOOP:
-		case BR_TRANSACTION_COMPLETE:
-			continue;
-		case BR_REPLY:
-			kb_free_buffer(t, ret.u.txn.data.ptr.buffer);
-			return BR_REPLY;
-		case BR_DEAD_REPLY:
-		case BR_FAILED_REPLY:
-			return ret.cmd;
-		default:
-			kbt_default_event(t, &ret, NULL);
-		}
-	}
+	return kbt_transact(t, &x, NULL);
 }
 
 TEST(unknown_handle_gives_failed_reply)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	ASSERT_EQ(kbt_call_status(&t, 12345, CODE_PING, NULL, 0), BR_FAILED_REPLY);
-	ASSERT_EQ(kbt_call_status(&t, 12345, CODE_PING, NULL, TF_ONE_WAY),
+	kbt_pair_start(&pair, pong, NULL);
+	ASSERT_EQ(kbt_call_status(&pair.t, 12345, CODE_PING, NULL, 0), BR_FAILED_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 12345, CODE_PING, NULL, TF_ONE_WAY),
 		  BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(no_context_manager_gives_dead_reply)
 {
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	int64_t deadline = kbt_now_ms() + 5000;
 	uint32_t st;
 
@@ -101,22 +73,20 @@ TEST(no_context_manager_gives_dead_reply)
 		kbt_msleep(20);
 	} while (kbt_now_ms() < deadline);
 	ASSERT_EQ(st, BR_DEAD_REPLY);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(offsets_not_multiple_of_8_fail)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[2] = { 0, 0 };
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 4), BR_FAILED_REPLY);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 12), BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_start(&pair, pong, NULL);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 4), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 12), BR_FAILED_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 /* Build a 24-byte BINDER_TYPE_BINDER object at @at in @data. */
@@ -133,190 +103,174 @@ static void put_binder(uint8_t *data, size_t at, binder_uintptr_t ptr)
 
 TEST(offset_not_4_byte_aligned_fails)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[1] = { 2 };
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	put_binder(data, 2, 0x100);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(offset_out_of_range_fails)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[1];
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	put_binder(data, 40, 0x100);
 	offs[0] = 48;		/* object would end 8 bytes past data_size */
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	offs[0] = 64;
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
 	offs[0] = (binder_size_t)-8;	/* wraps when the size is added */
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(overlapping_objects_fail)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	uint8_t data[96] = { 0 };
 	binder_size_t offs[2];
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	put_binder(data, 0, 0x100);
 	put_binder(data, 40, 0x200);
 	offs[0] = 0;
 	offs[1] = 16;		/* starts inside the first object */
 	put_binder(data, 16, 0x300);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 16), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 16), BR_FAILED_REPLY);
 	/* offsets going backwards are refused as well */
 	put_binder(data, 0, 0x100);
 	put_binder(data, 40, 0x200);
 	offs[0] = 40;
 	offs[1] = 0;
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 16), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 16), BR_FAILED_REPLY);
 	/* while the same two objects in order are fine */
 	offs[0] = 0;
 	offs[1] = 40;
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 16), BR_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 16), BR_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(unknown_object_type_fails)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	uint8_t data[32] = { 0 };
 	binder_size_t offs[1] = { 0 };
 	uint32_t type = 0x12345678;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	memcpy(data, &type, 4);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, 8), BR_FAILED_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(handle_object_with_unknown_handle_fails)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_parcel data;
+	struct kbt_pair pair;
+	struct kbinder_parcel data;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	kb_parcel_init(&data);
-	kb_parcel_write_handle(&data, 4242, 0, false);
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_PING, &data, 0), BR_FAILED_REPLY);
-	kb_parcel_fini(&data);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_start(&pair, pong, NULL);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_handle(&data, 4242, 0, false);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_PING, &data, 0), BR_FAILED_REPLY);
+	kbinder_parcel_fini(&data);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(fd_to_node_refusing_fds_fails)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_parcel data;
+	struct kbt_pair pair;
+	struct kbinder_parcel data;
 	struct kbt_fd_snap before;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	/* a plain context manager node does not accept fds */
-	kb_parcel_init(&data);
-	kb_parcel_write_fd(&data, 1, 0);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_fd(&data, 1, 0);
 	ASSERT_OK(kbt_fd_snapshot(&before));
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_PING, &data, TF_ACCEPT_FDS),
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_PING, &data, TF_ACCEPT_FDS),
 		  BR_FAILED_REPLY);
 	/* the sender keeps its fd (the server's own check: it got none) */
 	ASSERT_FDS_UNCHANGED(&before);
 	kbt_fd_snap_free(&before);
-	kb_parcel_fini(&data);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	kbinder_parcel_fini(&data);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(sizes_that_overflow_fail)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	uint8_t data[64] = { 0 };
 	binder_size_t offs[1] = { 0 };
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	ASSERT_EQ(raw_call(&t, data, (binder_size_t)-8, NULL, 0), BR_FAILED_REPLY);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), offs, (binder_size_t)-8),
+	kbt_pair_start(&pair, pong, NULL);
+	ASSERT_EQ(raw_call(&pair.t, data, (binder_size_t)-8, NULL, 0), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), offs, (binder_size_t)-8),
 		  BR_FAILED_REPLY);
-	ASSERT_EQ(raw_call(&t, data, (binder_size_t)1 << 62, offs,
+	ASSERT_EQ(raw_call(&pair.t, data, (binder_size_t)1 << 62, offs,
 			   (binder_size_t)1 << 62), BR_FAILED_REPLY);
 	/* sizes that only overflow a 32-bit size_t */
-	ASSERT_EQ(raw_call(&t, data, (binder_size_t)1 << 32, NULL, 0),
+	ASSERT_EQ(raw_call(&pair.t, data, (binder_size_t)1 << 32, NULL, 0),
 		  BR_FAILED_REPLY);
 	/* bigger than the target's whole 1 MiB area */
-	ASSERT_EQ(raw_call(&t, data, (size_t)2 << 20, NULL, 0), BR_FAILED_REPLY);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_EQ(raw_call(&pair.t, data, (size_t)2 << 20, NULL, 0), BR_FAILED_REPLY);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(unreadable_payload_gives_failed_reply)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	uint8_t data[16] = { 0 };
 	binder_size_t offs[1] = { 0 };
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	ASSERT_EQ(raw_call(&t, (void *)16, 64, NULL, 0), BR_FAILED_REPLY);
-	ASSERT_EQ(raw_call(&t, data, sizeof(data), (void *)16, 8), BR_FAILED_REPLY);
+	kbt_pair_start(&pair, pong, NULL);
+	ASSERT_EQ(raw_call(&pair.t, (void *)16, 64, NULL, 0), BR_FAILED_REPLY);
+	ASSERT_EQ(raw_call(&pair.t, data, sizeof(data), (void *)16, 8), BR_FAILED_REPLY);
 	(void)offs;
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(reply_without_transaction_fails)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return ret;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
 	struct binder_transaction_data tr;
 	uint8_t wbuf[128];
-	struct kb_writer w;
+	struct kbinder_writer w;
 
 	kbt_client(&p, &t);
 	memset(&tr, 0, sizeof(tr));
-	kb_writer_init(&w, wbuf, sizeof(wbuf));
-	kb_put_txn(&w, BC_REPLY, &tr);
-	ASSERT_OK(kb_write(p.fd, wbuf, w.len, NULL));
+	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
+	kbinder_writer_put_txn(&w, BC_REPLY, &tr);
+	ASSERT_OK(kbinder_ioctl_write(p.fd, wbuf, w.len, NULL));
 	kbt_expect(&t, BR_FAILED_REPLY, &ret);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(bad_write_buffer_gives_efault)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	struct binder_write_read bwr;
 
 	kbt_open(&p);
 	memset(&bwr, 0, sizeof(bwr));
 	bwr.write_size = 64;
 	bwr.write_buffer = 16;
-	ASSERT_EQ(kb_write_read(p.fd, &bwr), -EFAULT);
+	ASSERT_EQ(kbinder_ioctl_write_read(p.fd, &bwr), -EFAULT);
 	ASSERT_EQ(bwr.write_consumed, 0);
 	ASSERT_EQ(bwr.read_consumed, 0);
 	/* the whole bwr unreadable */
@@ -325,47 +279,47 @@ TEST(bad_write_buffer_gives_efault)
 	/* the reference answers EINVAL here; EFAULT would be fine too */
 	ASSERT_EQ(ioctl(p.fd, BINDER_VERSION, (void *)16), -1);
 	ASSERT_TRUE(errno == EINVAL || errno == EFAULT);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(bad_read_buffer_gives_efault)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	struct binder_write_read bwr;
 
 	kbt_open(&p);
 	memset(&bwr, 0, sizeof(bwr));
 	bwr.read_size = 64;
 	bwr.read_buffer = 16;
-	ASSERT_EQ(kb_write_read(p.fd, &bwr), -EFAULT);
+	ASSERT_EQ(kbinder_ioctl_write_read(p.fd, &bwr), -EFAULT);
 	ASSERT_EQ(bwr.read_consumed, 0);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* Commands before a bad one are done and counted; the bad one is not. */
 TEST(unknown_command_gives_einval_and_stops_there)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	uint8_t wbuf[64];
-	struct kb_writer w;
+	struct kbinder_writer w;
 	uint32_t bad = 0x40046399;	/* _IOW('c', 0x99, u32): no such BC_ */
 	size_t consumed = 99;
 
 	kbt_open(&p);
-	kb_writer_init(&w, wbuf, sizeof(wbuf));
-	kb_put_looper(&w, BC_ENTER_LOOPER);
-	kb_put_handle_cmd(&w, BC_INCREFS, 0);	/* no manager: a user error only */
+	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
+	kbinder_writer_put_looper(&w, BC_ENTER_LOOPER);
+	kbinder_writer_put_handle(&w, BC_INCREFS, 0);	/* no manager: a user error only */
 	memcpy(wbuf + w.len, &bad, 4);
 	memset(wbuf + w.len + 4, 0, 4);
-	ASSERT_EQ(kb_write(p.fd, wbuf, w.len + 8, &consumed), -EINVAL);
+	ASSERT_EQ(kbinder_ioctl_write(p.fd, wbuf, w.len + 8, &consumed), -EINVAL);
 	ASSERT_EQ(consumed, w.len);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* Unsupported commands of the protocol are refused the same way. */
 TEST(unsupported_commands_give_einval)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	uint8_t wbuf[64];
 	uint32_t cmd = BC_ATTEMPT_ACQUIRE;
 	struct binder_pri_desc pd = { 0, 0 };
@@ -374,9 +328,9 @@ TEST(unsupported_commands_give_einval)
 	kbt_open(&p);
 	memcpy(wbuf, &cmd, 4);
 	memcpy(wbuf + 4, &pd, sizeof(pd));
-	ASSERT_EQ(kb_write(p.fd, wbuf, 4 + sizeof(pd), &consumed), -EINVAL);
+	ASSERT_EQ(kbinder_ioctl_write(p.fd, wbuf, 4 + sizeof(pd), &consumed), -EINVAL);
 	ASSERT_EQ(consumed, 0);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*
@@ -388,7 +342,7 @@ TEST(truncated_command_at_end_of_mapping_is_refused)
 	long page = sysconf(_SC_PAGESIZE);
 	uint8_t *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	struct kb_proc p;
+	struct kbinder_proc p;
 	uint8_t *end;
 	uint32_t cmd = BC_FREE_BUFFER, loop = BC_ENTER_LOOPER;
 	size_t consumed = 99;
@@ -401,12 +355,12 @@ TEST(truncated_command_at_end_of_mapping_is_refused)
 	memcpy(end - 8, &cmd, 4);
 	memset(end - 4, 0, 4);	/* only 4 of the 8 argument bytes */
 	kbt_open(&p);
-	ret = kb_write(p.fd, end - 12, 12, &consumed);
+	ret = kbinder_ioctl_write(p.fd, end - 12, 12, &consumed);
 	kbt_log("truncated command: %d (%s), consumed %zu", ret,
 		kbt_strerr(ret), consumed);
 	ASSERT_TRUE(ret == -EFAULT || ret == -EINVAL);
 	ASSERT_EQ(consumed, 4);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*
@@ -417,7 +371,7 @@ TEST(truncated_command_is_not_read_past_write_size)
 {
 	uint8_t wbuf[32] = { 0 };
 	uint32_t cmd = BC_ACQUIRE, handle = 0;
-	struct kb_proc p;
+	struct kbinder_proc p;
 	size_t consumed = 99;
 	int ret;
 
@@ -425,102 +379,94 @@ TEST(truncated_command_is_not_read_past_write_size)
 	memcpy(wbuf, &cmd, 4);
 	memcpy(wbuf + 4, &handle, 4);
 	kbt_open(&p);
-	ret = kb_write(p.fd, wbuf, 6, &consumed);
+	ret = kbinder_ioctl_write(p.fd, wbuf, 6, &consumed);
 	ASSERT_TRUE(ret == -EINVAL || ret == -EFAULT);
 	ASSERT_EQ(consumed, 0);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* A read buffer too small for the next item leaves it queued. */
 TEST(read_buffer_too_small_keeps_work_queued)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct binder_transaction_data tr;
 	uint8_t wbuf[128], rbuf[256];
-	struct kb_writer w;
-	struct kb_reader rd;
-	struct kb_return ret;
+	struct kbinder_writer w;
+	struct kbinder_reader rd;
+	struct kbinder_return ret;
 	size_t consumed;
 	bool got_reply = false;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	memset(&tr, 0, sizeof(tr));
 	tr.code = CODE_PING;
-	kb_writer_init(&w, wbuf, sizeof(wbuf));
-	kb_put_txn(&w, BC_TRANSACTION, &tr);
-	ASSERT_OK(kb_write(p.fd, wbuf, w.len, NULL));
+	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
+	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
+	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, wbuf, w.len, NULL));
 	kbt_msleep(200);	/* let the reply arrive */
 	/* room for BR_NOOP and BR_TRANSACTION_COMPLETE but not BR_REPLY */
-	ASSERT_OK(kb_read(p.fd, rbuf, 12, &consumed));
+	ASSERT_OK(kbinder_ioctl_read(pair.p.fd, rbuf, 12, &consumed));
 	ASSERT_LE(consumed, 12);
-	kb_reader_init(&rd, rbuf, consumed);
-	while (kb_reader_next(&rd, &ret) == 1)
+	kbinder_reader_init(&rd, rbuf, consumed);
+	while (kbinder_reader_next(&rd, &ret) == 1)
 		ASSERT_NE(ret.cmd, BR_REPLY);
 	/* a full-size read gets the reply intact */
 	while (!got_reply) {
-		ASSERT_OK(kb_read(p.fd, rbuf, sizeof(rbuf), &consumed));
-		kb_reader_init(&rd, rbuf, consumed);
-		while (kb_reader_next(&rd, &ret) == 1) {
+		ASSERT_OK(kbinder_ioctl_read(pair.p.fd, rbuf, sizeof(rbuf), &consumed));
+		kbinder_reader_init(&rd, rbuf, consumed);
+		while (kbinder_reader_next(&rd, &ret) == 1) {
 			if (ret.cmd != BR_REPLY)
 				continue;
 			got_reply = true;
 			ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 0), 0x900d);
-			ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+			ASSERT_OK(kbinder_thread_free_buffer(&pair.t, ret.u.txn.data.ptr.buffer));
 		}
 	}
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(free_buffer_of_bad_pointer_is_harmless)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbt_pair pair;
+	struct kbinder_reply r;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	EXPECT_OK(kb_free_buffer(&t, 0));
-	EXPECT_OK(kb_free_buffer(&t, 0x12345678));
-	EXPECT_OK(kb_free_buffer(&t, (binder_uintptr_t)(uintptr_t)p.map + 8));
+	kbt_pair_start(&pair, pong, NULL);
+	EXPECT_OK(kbinder_thread_free_buffer(&pair.t, 0));
+	EXPECT_OK(kbinder_thread_free_buffer(&pair.t, 0x12345678));
+	EXPECT_OK(kbinder_thread_free_buffer(&pair.t, (binder_uintptr_t)(uintptr_t)pair.p.map + 8));
 	/* a double free of a real buffer is refused quietly, too */
-	kbt_call(&t, 0, CODE_PING, NULL, &r);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	EXPECT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_call(&pair.t, 0, CODE_PING, NULL, &r);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
+	EXPECT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(ref_commands_on_unknown_handle_are_harmless)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	EXPECT_OK(kb_ref(&t, BC_ACQUIRE, 777));
-	EXPECT_OK(kb_ref(&t, BC_RELEASE, 777));
-	EXPECT_OK(kb_ref(&t, BC_DECREFS, 778));
-	EXPECT_OK(kb_ref_done(&t, BC_ACQUIRE_DONE, 0x1234, 0x5678));
-	EXPECT_OK(kb_request_death(&t, 779, 1));
-	EXPECT_OK(kb_clear_death(&t, 779, 1));
-	EXPECT_OK(kb_dead_binder_done(&t, 0x4444));
-	ASSERT_EQ(kbt_no_event(&t, 100), 0);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_start(&pair, pong, NULL);
+	EXPECT_OK(kbinder_thread_ref(&pair.t, BC_ACQUIRE, 777));
+	EXPECT_OK(kbinder_thread_ref(&pair.t, BC_RELEASE, 777));
+	EXPECT_OK(kbinder_thread_ref(&pair.t, BC_DECREFS, 778));
+	EXPECT_OK(kbinder_thread_ref_done(&pair.t, BC_ACQUIRE_DONE, 0x1234, 0x5678));
+	EXPECT_OK(kbinder_thread_request_death(&pair.t, 779, 1));
+	EXPECT_OK(kbinder_thread_clear_death(&pair.t, 779, 1));
+	EXPECT_OK(kbinder_thread_dead_binder_done(&pair.t, 0x4444));
+	ASSERT_EQ(kbt_no_event(&pair.t, 100), 0);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 TEST(garbage_command_streams_never_crash)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	uint32_t words[64];
 	uint32_t seed = 12345;
 	int i, j;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	for (i = 0; i < 300; i++) {
 		for (j = 0; j < 64; j++) {
 			seed = seed * 1103515245u + 12345u;
@@ -542,12 +488,12 @@ TEST(garbage_command_streams_never_crash)
 				words[j] = codes[n % 11];
 			}
 		}
-		(void)kb_write(p.fd, words, sizeof(words), NULL);
+		(void)kbinder_ioctl_write(pair.p.fd, words, sizeof(words), NULL);
 	}
 	/* drain whatever the garbage caused, then check we still work */
-	kbt_no_event(&t, 200);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_no_event(&pair.t, 200);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 /*
@@ -557,33 +503,31 @@ TEST(garbage_command_streams_never_crash)
  */
 TEST(failed_transaction_stops_the_write_after_it)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct binder_transaction_data tr;
-	struct kb_return ret;
+	struct kbinder_return ret;
 	uint8_t wbuf[256];
-	struct kb_writer w;
+	struct kbinder_writer w;
 	size_t consumed = 0, first;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
+	kbt_pair_start(&pair, pong, NULL);
 	memset(&tr, 0, sizeof(tr));
 	tr.target.handle = 4711;	/* no such handle */
-	kb_writer_init(&w, wbuf, sizeof(wbuf));
-	kb_put_handle_cmd(&w, BC_INCREFS, 0);
-	kb_put_txn(&w, BC_TRANSACTION, &tr);
+	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
+	kbinder_writer_put_handle(&w, BC_INCREFS, 0);
+	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
 	first = w.len;
-	kb_put_handle_cmd(&w, BC_ACQUIRE, 0);
-	kb_put_handle_cmd(&w, BC_RELEASE, 0);
-	ASSERT_OK(kb_write(p.fd, wbuf, w.len, &consumed));
+	kbinder_writer_put_handle(&w, BC_ACQUIRE, 0);
+	kbinder_writer_put_handle(&w, BC_RELEASE, 0);
+	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, wbuf, w.len, &consumed));
 	ASSERT_EQ(consumed, first);
-	kbt_expect(&t, BR_FAILED_REPLY, &ret);
+	kbt_expect(&pair.t, BR_FAILED_REPLY, &ret);
 	/* the rest goes through once resubmitted */
-	ASSERT_OK(kb_write(p.fd, wbuf + first, w.len - first, &consumed));
+	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, wbuf + first, w.len - first, &consumed));
 	ASSERT_EQ(consumed, w.len - first);
-	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_DECREFS, 0));
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }
 
 static void extended_error(int fd, struct binder_extended_error *ee)
@@ -598,35 +542,33 @@ static void extended_error(int fd, struct binder_extended_error *ee)
  */
 TEST(extended_error_describes_last_failure_once)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct binder_extended_error ee;
 
-	kbt_start_with_client(&s, pong, NULL, &p, &t);
-	extended_error(p.fd, &ee);
+	kbt_pair_start(&pair, pong, NULL);
+	extended_error(pair.p.fd, &ee);
 	ASSERT_EQ(ee.command, BR_OK);
 	ASSERT_EQ(ee.param, 0);
-	ASSERT_EQ(kbt_call_status(&t, 4711, CODE_PING, NULL, 0), BR_FAILED_REPLY);
+	ASSERT_EQ(kbt_call_status(&pair.t, 4711, CODE_PING, NULL, 0), BR_FAILED_REPLY);
 	/* kbt_call_status read it to log it: fail again, then look */
-	ASSERT_EQ(kbt_call_status(&t, 4711, CODE_PING, NULL, TF_ONE_WAY),
+	ASSERT_EQ(kbt_call_status(&pair.t, 4711, CODE_PING, NULL, TF_ONE_WAY),
 		  BR_FAILED_REPLY);
-	extended_error(p.fd, &ee);
+	extended_error(pair.p.fd, &ee);
 	ASSERT_EQ(ee.command, BR_OK);	/* already taken by the logger */
 	{
-		struct kb_reply r;
+		struct kbinder_reply r;
 
-		ASSERT_OK(kb_transact(&t, 4711, CODE_PING, NULL, 0, &r, NULL,
-				      NULL, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_transact(&pair.t, 4711, CODE_PING, NULL, 0, &r, NULL,
+						  NULL, KBT_WAIT_MS));
 		ASSERT_EQ(r.status, BR_FAILED_REPLY);
 	}
-	extended_error(p.fd, &ee);
+	extended_error(pair.p.fd, &ee);
 	ASSERT_EQ(ee.command, BR_FAILED_REPLY);
 	ASSERT_EQ(ee.param, -EINVAL);
 	ASSERT_NE(ee.id, 0);
-	extended_error(p.fd, &ee);
+	extended_error(pair.p.fd, &ee);
 	ASSERT_EQ(ee.command, BR_OK);
 	ASSERT_EQ(ee.param, 0);
-	ping_ok(&t);
-	kbt_stop_with_client(&t, &s, &p);
+	ping_ok(&pair.t);
+	kbt_pair_stop(&pair);
 }

@@ -72,33 +72,33 @@ static int fail_nth_disarm(int fd)
  * Returns BR_REPLY or BR_FAILED_REPLY, or 0 if the command was never
  * accepted (the write failed with nothing consumed).
  */
-static uint32_t call_once(struct kb_thread *t, const struct kb_parcel *data,
+static uint32_t call_once(struct kbinder_thread *t, const struct kbinder_parcel *data,
 			  binder_uintptr_t *reply_buffer)
 {
 	struct binder_transaction_data tr = { .target.handle = 0, .code = 1 };
 	uint8_t wbuf[sizeof(uint32_t) + sizeof(tr)], rbuf[256];
-	struct kb_writer w;
+	struct kbinder_writer w;
 	size_t consumed = 0;
 	int err, rounds;
 
-	kb_parcel_to_txn(data, &tr);
-	kb_writer_init(&w, wbuf, sizeof(wbuf));
-	kb_put_txn(&w, BC_TRANSACTION, &tr);
-	err = kb_write(t->fd, w.buf, w.len, &consumed);
+	kbinder_parcel_to_txn(data, &tr);
+	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
+	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
+	err = kbinder_ioctl_write(t->fd, w.buf, w.len, &consumed);
 	if (err && consumed == 0) {
 		EXPECT_EQ(err, -ENOMEM);
 		return 0;
 	}
 	for (rounds = 0; rounds < 1000; rounds++) {
-		struct kb_return ret;
-		struct kb_reader r;
+		struct kbinder_return ret;
+		struct kbinder_reader r;
 
-		err = kb_read(t->fd, rbuf, sizeof(rbuf), &consumed);
+		err = kbinder_ioctl_read(t->fd, rbuf, sizeof(rbuf), &consumed);
 		if (err == -EINTR || err == -ENOMEM)
 			continue;	/* nothing was lost: read again */
 		ASSERT_OK(err);
-		kb_reader_init(&r, rbuf, consumed);
-		while (kb_reader_next(&r, &ret) > 0) {
+		kbinder_reader_init(&r, rbuf, consumed);
+		while (kbinder_reader_next(&r, &ret) > 0) {
 			switch (ret.cmd) {
 			case BR_NOOP:
 			case BR_TRANSACTION_COMPLETE:
@@ -122,9 +122,9 @@ TEST(allocation_failures_inside_a_call_fail_it_cleanly)
 {
 	unsigned int n, injected = 0, failed = 0, unsent = 0;
 	struct kbt_server server;
-	struct kb_parcel data;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_parcel data;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint8_t payload[64];
 	size_t i;
 	int nth;
@@ -137,9 +137,9 @@ TEST(allocation_failures_inside_a_call_fail_it_cleanly)
 
 	kbt_start_with_client(&server, NULL, NULL, &p, &t);
 	memset(payload, 0x5a, sizeof(payload));
-	kb_parcel_init(&data);
-	kb_parcel_write(&data, payload, sizeof(payload));
-	kb_parcel_write_binder(&data, FAULT_NODE, FAULT_NODE, 0, false);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write(&data, payload, sizeof(payload));
+	kbinder_parcel_write_binder(&data, FAULT_NODE, FAULT_NODE, 0, false);
 	ASSERT_OK(data.err);
 
 	for (n = 1; n <= FAULT_MAX_N; n++) {
@@ -152,7 +152,7 @@ TEST(allocation_failures_inside_a_call_fail_it_cleanly)
 		left = fail_nth_disarm(nth);
 		ASSERT_GE(left, 0);
 		if (outcome == BR_REPLY)
-			ASSERT_OK(kb_free_buffer(&t, buffer));
+			ASSERT_OK(kbinder_thread_free_buffer(&t, buffer));
 		if (left != 0)
 			break;	/* the call never reached its n-th allocation */
 		injected++;
@@ -170,10 +170,10 @@ TEST(allocation_failures_inside_a_call_fail_it_cleanly)
 		binder_uintptr_t buffer = 0;
 
 		ASSERT_EQ(call_once(&t, &data, &buffer), BR_REPLY);
-		ASSERT_OK(kb_free_buffer(&t, buffer));
+		ASSERT_OK(kbinder_thread_free_buffer(&t, buffer));
 	}
 	kbt_stop_ctxmgr(&t, &server);
-	kb_parcel_fini(&data);
-	kb_close(&p);
+	kbinder_parcel_fini(&data);
+	kbinder_proc_close(&p);
 	close(nth);
 }

@@ -19,13 +19,20 @@
 
 enum { CODE_FD_IN_REPLY = 1 };
 
-/* Our fd @fd is an eventfd holding @count: it is the sender's file. */
-static void expect_eventfd_holds(int fd, uint64_t count)
+/*
+ * The only fd we have beyond snapshot @before is @fd, an eventfd holding
+ * EFD_COUNT: the sender's file. Close it: the table is @before again.
+ */
+static void expect_received_eventfd(struct kbt_fd_snap *before, int fd)
 {
 	uint64_t v = 0;
 
+	ASSERT_ONE_NEW_FD(before, fd);
 	ASSERT_EQ(read(fd, &v, sizeof(v)), sizeof(v));
-	ASSERT_EQ(v, count);
+	ASSERT_EQ(v, EFD_COUNT);
+	close(fd);
+	ASSERT_FDS_UNCHANGED(before);
+	kbt_fd_snap_free(before);
 }
 
 static void expect_fd_object(const struct binder_transaction_data *tr,
@@ -43,9 +50,9 @@ static void expect_fd_object(const struct binder_transaction_data *tr,
 static void send_eventfd(void *arg)
 {
 	struct kbt_fd_snap before;
-	struct kb_parcel data;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_parcel data;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint64_t one = EFD_COUNT;
 	int efd = eventfd(0, EFD_CLOEXEC);
 
@@ -53,16 +60,16 @@ static void send_eventfd(void *arg)
 	ASSERT_GE(efd, 0);
 	ASSERT_EQ(write(efd, &one, sizeof(one)), sizeof(one));
 	kbt_client(&p, &t);
-	kb_parcel_init(&data);
-	kb_parcel_write_fd(&data, efd, FD_COOKIE);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_fd(&data, efd, FD_COOKIE);
 	ASSERT_OK(kbt_fd_snapshot(&before));
 	ASSERT_EQ(kbt_call_status(&t, 0, 2, &data, 0), BR_REPLY);
 	/* the sender keeps its fd and gets none */
 	ASSERT_FDS_UNCHANGED(&before);
 	kbt_fd_snap_free(&before);
-	kb_parcel_fini(&data);
+	kbinder_parcel_fini(&data);
 	close(efd);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(received_fd_is_the_senders_file_and_outlives_the_buffer)
@@ -73,34 +80,30 @@ TEST(received_fd_is_the_senders_file_and_outlives_the_buffer)
 	};
 	struct binder_fd_object fdo;
 	struct kbt_fd_snap before;
-	struct kb_return ret;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	pid_t c;
 
 	kbt_manager(&p, &t, &accepts_fds);
 	ASSERT_OK(kbt_fd_snapshot(&before));
 	c = kbt_fork(send_eventfd, NULL);
-	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
-			      NULL, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
+					  NULL, KBT_WAIT_MS));
 	expect_fd_object(&ret.u.txn, &fdo);
 	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
-	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
 	/* freeing the buffer and the sender's exit leave the fd ours */
-	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
-	expect_eventfd_holds((int)fdo.fd, EFD_COUNT);
-	close((int)fdo.fd);
-	ASSERT_FDS_UNCHANGED(&before);
-	kbt_fd_snap_free(&before);
-	kb_close(&p);
+	expect_received_eventfd(&before, (int)fdo.fd);
+	kbinder_proc_close(&p);
 }
 
 /* The server replies with a fresh eventfd (counter EFD_COUNT), then closes it. */
-static int reply_with_eventfd(struct kb_thread *t,
+static int reply_with_eventfd(struct kbinder_thread *t,
 			      const struct binder_transaction_data *tr,
-			      struct kb_parcel *reply, void *arg)
+			      struct kbinder_parcel *reply, void *arg)
 {
 	uint64_t n = EFD_COUNT;
 	int efd, err;
@@ -111,9 +114,9 @@ static int reply_with_eventfd(struct kb_thread *t,
 	efd = eventfd(0, EFD_CLOEXEC);
 	ASSERT_GE(efd, 0);
 	ASSERT_EQ(write(efd, &n, sizeof(n)), sizeof(n));
-	kb_parcel_write_fd(reply, efd, FD_COOKIE);
+	kbinder_parcel_write_fd(reply, efd, FD_COOKIE);
 	/* refused (caller without TF_ACCEPT_FDS): the replier hears nothing */
-	err = kb_send_reply(t, reply, 0, KBT_WAIT_MS);
+	err = kbinder_thread_reply(t, reply, 0, KBT_WAIT_MS);
 	EXPECT_OK(err);
 	close(efd);
 	return KBT_REPLIED;
@@ -123,40 +126,32 @@ TEST(fd_in_reply_reaches_the_caller_that_accepts_fds)
 {
 	struct binder_fd_object fdo;
 	struct kbt_fd_snap before;
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
-	struct kb_reply r;
+	struct kbt_pair pair;
+	struct kbinder_reply r;
 
-	kbt_start_with_client(&s, reply_with_eventfd, NULL, &p, &t);
+	kbt_pair_start(&pair, reply_with_eventfd, NULL);
 	ASSERT_OK(kbt_fd_snapshot(&before));
-	ASSERT_OK(kb_transact(&t, 0, CODE_FD_IN_REPLY, NULL, TF_ACCEPT_FDS,
-			      &r, kbt_default_event, NULL, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_transact(&pair.t, 0, CODE_FD_IN_REPLY, NULL, TF_ACCEPT_FDS,
+					  &r, kbt_default_event, NULL, KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_REPLY);
 	expect_fd_object(&r.txn, &fdo);
 	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	ASSERT_ONE_NEW_FD(&before, (int)fdo.fd);
-	expect_eventfd_holds((int)fdo.fd, EFD_COUNT);
-	close((int)fdo.fd);
-	ASSERT_FDS_UNCHANGED(&before);
-	kbt_fd_snap_free(&before);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
+	expect_received_eventfd(&before, (int)fdo.fd);
+	kbt_pair_stop(&pair);
 }
 
 TEST(fd_in_reply_to_a_caller_refusing_fds_fails_and_installs_nothing)
 {
 	struct kbt_fd_snap before;
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbt_pair pair;
 
-	kbt_start_with_client(&s, reply_with_eventfd, NULL, &p, &t);
+	kbt_pair_start(&pair, reply_with_eventfd, NULL);
 	ASSERT_OK(kbt_fd_snapshot(&before));
-	ASSERT_EQ(kbt_call_status(&t, 0, CODE_FD_IN_REPLY, NULL, 0),
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, CODE_FD_IN_REPLY, NULL, 0),
 		  BR_FAILED_REPLY);
 	ASSERT_FDS_UNCHANGED(&before);
 	kbt_fd_snap_free(&before);
 	/* the server is still there (its own check: it kept no fd) */
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }

@@ -14,19 +14,19 @@
 
 TEST(version_is_protocol_8)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	int32_t v = -1;
 
 	kbt_open_dev(&p, NULL, 0);
-	ASSERT_OK(kb_version(p.fd, &v));
+	ASSERT_OK(kbinder_ioctl_version(p.fd, &v));
 	ASSERT_EQ(v, 8);
 	ASSERT_EQ(BINDER_CURRENT_PROTOCOL_VERSION, 8);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(writable_mmap_is_refused)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	void *m;
 
 	kbt_open_dev(&p, NULL, 0);
@@ -40,29 +40,29 @@ TEST(writable_mmap_is_refused)
 	m = mmap(NULL, 65536, PROT_READ, MAP_PRIVATE, p.fd, 0);
 	ASSERT_TRUE(m != MAP_FAILED);
 	munmap(m, 65536);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(read_only_mapping_cannot_become_writable)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 
 	kbt_open_dev(&p, NULL, 65536);
 	ASSERT_EQ(mprotect(p.map, 65536, PROT_READ | PROT_WRITE), -1);
 	ASSERT_EQ(errno, EACCES);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(second_mmap_is_refused)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	void *m;
 
 	kbt_open_dev(&p, NULL, 65536);
 	m = mmap(NULL, 65536, PROT_READ, MAP_PRIVATE, p.fd, 0);
 	ASSERT_TRUE(m == MAP_FAILED);
 	ASSERT_EQ(errno, EBUSY);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static void mmap_inherited(void *arg)
@@ -77,60 +77,49 @@ static void mmap_inherited(void *arg)
 /* Only the process that opened the device may map it. */
 TEST(mmap_by_another_process_is_refused)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 
 	kbt_open_dev(&p, NULL, 0);
 	ASSERT_CHILD_OK(kbt_fork(mmap_inherited, &p.fd));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* Each open is its own binder process: one mapping each. */
 TEST(each_open_gets_its_own_mapping)
 {
-	struct kb_proc a, b;
+	struct kbinder_proc a, b;
 
 	kbt_open_dev(&a, NULL, 65536);
 	kbt_open_dev(&b, NULL, 65536);
 	ASSERT_TRUE(a.map != b.map);
-	kb_close(&a);
-	kb_close(&b);
+	kbinder_proc_close(&a);
+	kbinder_proc_close(&b);
 }
 
 TEST(open_and_close_leave_fd_table_unchanged)
 {
 	int before = kbt_fd_count();
-	struct kb_proc p;
+	struct kbinder_proc p;
 	int i;
 
 	for (i = 0; i < 200; i++) {
 		kbt_open(&p);
-		kb_close(&p);
+		kbinder_proc_close(&p);
 	}
 	ASSERT_FD_COUNT(before);
-}
-
-static int noop_server(struct kb_thread *t,
-		       const struct binder_transaction_data *tr,
-		       struct kb_parcel *reply, void *arg)
-{
-	(void)t;
-	(void)tr;
-	(void)reply;
-	(void)arg;
-	return KBT_REPLY;
 }
 
 static void send_oneway_on_signal(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 
 	ASSERT_WAIT(chan, 'G');
 	kbt_client(&p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, 9, NULL, TF_ONE_WAY),
 		  BR_TRANSACTION_COMPLETE);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*
@@ -140,11 +129,11 @@ static void send_oneway_on_signal(void *arg)
  */
 TEST(poll_reports_pending_work)
 {
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	struct kbt_chan chan;
 	struct pollfd pfd;
-	struct kb_return ret;
+	struct kbinder_return ret;
 	pid_t c;
 
 	kbt_chan_init(&chan);
@@ -158,31 +147,31 @@ TEST(poll_reports_pending_work)
 	ASSERT_TRUE(pfd.revents & POLLIN);
 	kbt_expect(&t, BR_TRANSACTION, &ret);
 	ASSERT_EQ(ret.u.txn.code, 9);
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
 	/* drained: not readable any more */
 	ASSERT_EQ(poll(&pfd, 1, 100), 0);
 	kbt_chan_close(&chan);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* A flush (close of any copy of the fd) makes every thread's poll return. */
 TEST(flush_wakes_pollers)
 {
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	struct pollfd pfd;
 	int dup_fd;
 
 	kbt_client(&p, &t);
-	ASSERT_OK(kb_enter_looper(&t));
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	pfd.fd = p.fd;
 	pfd.events = POLLIN;
 	ASSERT_EQ(poll(&pfd, 1, 100), 0);
 	dup_fd = dup(p.fd);
 	close(dup_fd);
 	ASSERT_EQ(poll(&pfd, 1, KBT_WAIT_MS), 1);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*
@@ -193,7 +182,7 @@ TEST(flush_wakes_pollers)
  */
 TEST(thread_exit_in_epoll_is_safe)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	struct epoll_event ev = { .events = EPOLLIN };
 	int ep, i;
 	int32_t v;
@@ -203,7 +192,7 @@ TEST(thread_exit_in_epoll_is_safe)
 		ep = epoll_create1(EPOLL_CLOEXEC);
 		ASSERT_GE(ep, 0);
 		ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_ADD, p.fd, &ev), 0);
-		ASSERT_OK(kb_thread_exit(p.fd));
+		ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
 		if (i & 1) {
 			ASSERT_EQ(epoll_ctl(ep, EPOLL_CTL_DEL, p.fd, &ev), 0);
 			close(ep);
@@ -211,8 +200,8 @@ TEST(thread_exit_in_epoll_is_safe)
 			close(ep);	/* unhooks on close instead */
 		}
 		/* the process still works */
-		ASSERT_OK(kb_version(p.fd, &v));
-		kb_close(&p);
+		ASSERT_OK(kbinder_ioctl_version(p.fd, &v));
+		kbinder_proc_close(&p);
 	}
 }
 
@@ -222,14 +211,14 @@ static void *epoll_thread(void *arg)
 	struct epoll_event ev = { .events = EPOLLIN };
 
 	EXPECT_EQ(epoll_ctl(fds[1], EPOLL_CTL_ADD, fds[0], &ev), 0);
-	EXPECT_OK(kb_thread_exit(fds[0]));
+	EXPECT_OK(kbinder_ioctl_thread_exit(fds[0]));
 	return NULL;
 }
 
 /* The same when the exiting thread is gone and another thread cleans up. */
 TEST(thread_exit_in_epoll_cleaned_up_by_other_thread_is_safe)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	struct epoll_event out;
 	pthread_t th;
 	int fds[2];
@@ -243,23 +232,23 @@ TEST(thread_exit_in_epoll_cleaned_up_by_other_thread_is_safe)
 	/* waiting on the set must not touch the freed wait queue */
 	ASSERT_GE(epoll_wait(fds[1], &out, 1, 50), 0);
 	close(fds[1]);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* Thread exit while a transaction is pending on the thread's stack. */
 TEST(thread_exit_with_transaction_pending_fails_the_caller)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return ret;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
 	pid_t c;
 
 	kbt_manager(&p, &t, NULL);
 	c = fork();
 	ASSERT_GE(c, 0);
 	if (c == 0) {
-		struct kb_proc cp;
-		struct kb_thread ct;
+		struct kbinder_proc cp;
+		struct kbinder_thread ct;
 		uint32_t st;
 
 		kbt_client(&cp, &ct);
@@ -267,30 +256,30 @@ TEST(thread_exit_with_transaction_pending_fails_the_caller)
 		_exit(st == BR_DEAD_REPLY ? 0 : 1);
 	}
 	kbt_expect(&t, BR_TRANSACTION, &ret);
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	/* the serving thread leaves without replying */
-	ASSERT_OK(kb_thread_exit(p.fd));
+	ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
 	ASSERT_CHILD_OK(c);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static int blocked_reader_done;
 
 static void *blocked_reader(void *arg)
 {
-	struct kb_proc *p = arg;
+	struct kbinder_proc *p = arg;
 	uint8_t buf[256];
 	size_t consumed = 0;
 	uint32_t first;
 
 	/* a looper thread blocks: nothing for it to do */
 	{
-		struct kb_thread t;
+		struct kbinder_thread t;
 
-		kb_thread_init(&t, p->fd);
-		EXPECT_OK(kb_enter_looper(&t));
+		kbinder_thread_init(&t, p->fd);
+		EXPECT_OK(kbinder_thread_enter_looper(&t));
 	}
-	EXPECT_OK(kb_read(p->fd, buf, sizeof(buf), &consumed));
+	EXPECT_OK(kbinder_ioctl_read(p->fd, buf, sizeof(buf), &consumed));
 	EXPECT_EQ(consumed, 4);
 	memcpy(&first, buf, 4);
 	EXPECT_EQ(first, BR_NOOP);
@@ -301,7 +290,7 @@ static void *blocked_reader(void *arg)
 /* close() of any fd of the file (flush) wakes blocked readers empty-handed. */
 TEST(flush_wakes_blocked_reader)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	pthread_t th;
 	int dup_fd, i;
 
@@ -321,27 +310,27 @@ TEST(flush_wakes_blocked_reader)
 	}
 	ASSERT_EQ(__atomic_load_n(&blocked_reader_done, __ATOMIC_ACQUIRE), 1);
 	pthread_join(th, NULL);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* A process that is torn down releases its manager role. */
 TEST(release_frees_context_manager_role)
 {
 	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	int i;
 
 	kbt_client(&p, &t);
 	for (i = 0; i < 3; i++) {
-		kbt_start_ctxmgr(&s, noop_server, NULL);
+		kbt_start_ctxmgr(&s, NULL, NULL);
 		kbt_stop_ctxmgr(&t, &s);
 	}
 	/* and this process can take it once the last one is gone */
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	kbt_open(&p);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*
@@ -351,33 +340,33 @@ TEST(release_frees_context_manager_role)
  */
 TEST(mapping_cannot_grow)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	void *m;
 
 	REQUIRE_KBINDER("upstream 6.1's mapping lacks VM_DONTEXPAND");
 	kbt_open_dev(&p, NULL, 65536);
 	m = mremap(p.map, 65536, 2 * 65536, MREMAP_MAYMOVE);
 	if (m != MAP_FAILED) {
-		p.map = m;	/* for kb_close() to unmap */
+		p.map = m;	/* for kbinder_proc_close() to unmap */
 		p.map_size = 2 * 65536;
 	}
 	EXPECT_TRUE(m == MAP_FAILED);
 	EXPECT_EQ(errno, EFAULT);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static void unmapped_manager(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 
 	kbt_manager(&p, &t, NULL);
 	ASSERT_EQ(munmap(p.map, p.map_size), 0);
 	p.map = NULL;
 	ASSERT_SIGNAL(chan, 'U');
 	ASSERT_WAIT(chan, 'q');
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*
@@ -388,8 +377,8 @@ static void unmapped_manager(void *arg)
 TEST(call_to_a_process_that_unmapped_its_area_gets_dead_reply)
 {
 	struct kbt_chan chan;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	pid_t pid;
 
 	kbt_chan_init(&chan);
@@ -401,5 +390,5 @@ TEST(call_to_a_process_that_unmapped_its_area_gets_dead_reply)
 	ASSERT_SIGNAL(&chan, 'q');
 	ASSERT_CHILD_OK(pid);
 	kbt_chan_close(&chan);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

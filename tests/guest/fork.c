@@ -14,12 +14,12 @@
 enum { CODE_WHO = 1 };
 
 /* Reply with the sender pid the driver gave us. */
-static int who_handler(struct kb_thread *t, const struct binder_transaction_data *tr,
-		       struct kb_parcel *reply, void *arg)
+static int who_handler(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		       struct kbinder_parcel *reply, void *arg)
 {
 	(void)t;
 	(void)arg;
-	kb_parcel_write_u32(reply, (uint32_t)tr->sender_pid);
+	kbinder_parcel_write_u32(reply, (uint32_t)tr->sender_pid);
 	return KBT_REPLY;
 }
 
@@ -32,13 +32,13 @@ struct child_args {
 static void child_calls(void *arg)
 {
 	struct child_args *a = arg;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 	uint32_t size;
 
-	kb_thread_init(&t, a->fd);
-	ASSERT_OK(kb_transact(&t, 0, CODE_WHO, NULL, 0, &r, kbt_default_event,
-			      NULL, KBT_WAIT_MS));
+	kbinder_thread_init(&t, a->fd);
+	ASSERT_OK(kbinder_thread_transact(&t, 0, CODE_WHO, NULL, 0, &r, kbt_default_event,
+					  NULL, KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_REPLY);
 	/*
 	 * The reply landed in the parent's mapping, which fork did not copy:
@@ -46,40 +46,38 @@ static void child_calls(void *arg)
 	 */
 	size = (uint32_t)r.txn.data_size;
 	ASSERT_EQ(size, 4);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	ASSERT_EQ(kbt_call_status(&t, 0, 2, NULL, TF_ONE_WAY), BR_TRANSACTION_COMPLETE);
-	ASSERT_OK(kb_thread_exit(a->fd));
+	ASSERT_OK(kbinder_ioctl_thread_exit(a->fd));
 }
 
 TEST(a_forked_child_calls_through_the_parents_fd_as_the_parent)
 {
 	struct child_args a;
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
-	struct kb_reply r;
+	struct kbt_pair pair;
+	struct kbinder_reply r;
 	pid_t pid;
 
-	kbt_start_with_client(&s, who_handler, NULL, &p, &t);
+	kbt_pair_start(&pair, who_handler, NULL);
 	/* the server sees the opener (this process) as the sender */
-	kbt_call(&t, 0, CODE_WHO, NULL, &r);
+	kbt_call(&pair.t, 0, CODE_WHO, NULL, &r);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), (uint32_t)getpid());
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 
-	a.fd = p.fd;
+	a.fd = pair.p.fd;
 	pid = kbt_fork(child_calls, &a);
 	ASSERT_CHILD_OK(pid);
 
 	/* the child's exit closed its copy of the fd: ours still works */
-	kbt_call(&t, 0, CODE_WHO, NULL, &r);
+	kbt_call(&pair.t, 0, CODE_WHO, NULL, &r);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), (uint32_t)getpid());
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
+	kbt_pair_stop(&pair);
 }
 
 /* What the child saw as the sender pid of its call, through the server. */
-static int who_to_chan(struct kb_thread *t, const struct binder_transaction_data *tr,
-		       struct kb_parcel *reply, void *arg)
+static int who_to_chan(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		       struct kbinder_parcel *reply, void *arg)
 {
 	struct kbt_chan *c = arg;
 	uint32_t pid = (uint32_t)tr->sender_pid;
@@ -87,30 +85,28 @@ static int who_to_chan(struct kb_thread *t, const struct binder_transaction_data
 	(void)t;
 	if (tr->code == CODE_WHO)
 		ASSERT_OK(kbt_send(c, &pid, sizeof(pid)));
-	kb_parcel_write_u32(reply, pid);
+	kbinder_parcel_write_u32(reply, pid);
 	return KBT_REPLY;
 }
 
 TEST(the_receiver_sees_the_opener_not_the_child_as_sender)
 {
 	struct child_args a;
-	struct kbt_server s;
+	struct kbt_pair pair;
 	struct kbt_chan seen;
-	struct kb_thread t;
-	struct kb_proc p;
 	uint32_t pid_seen;
 	pid_t pid;
 
 	/* the server's handler runs in the server: its channel goes to us */
 	kbt_chan_init(&seen);
-	kbt_start_with_client(&s, who_to_chan, &seen, &p, &t);
-	a.fd = p.fd;
+	kbt_pair_start(&pair, who_to_chan, &seen);
+	a.fd = pair.p.fd;
 	pid = kbt_fork(child_calls, &a);
 	ASSERT_OK(kbt_recv(&seen, &pid_seen, sizeof(pid_seen), KBT_WAIT_MS));
 	ASSERT_CHILD_OK(pid);
 	EXPECT_EQ(pid_seen, (uint32_t)getpid());
 	EXPECT_NE(pid_seen, (uint32_t)pid);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 	kbt_chan_close(&seen);
 }
 
@@ -128,12 +124,12 @@ static void child_maps(void *arg)
 TEST(a_forked_child_cannot_map_the_parents_fd)
 {
 	struct child_args a;
-	struct kb_proc p;
+	struct kbinder_proc p;
 	pid_t pid;
 
 	kbt_open_dev(&p, NULL, 0);	/* opened, not mapped */
 	a.fd = p.fd;
 	pid = kbt_fork(child_maps, &a);
 	ASSERT_CHILD_OK(pid);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

@@ -147,19 +147,16 @@ long kbt_mem_diff(const void *a, const void *b, size_t n);
 #define ASSERT_MEM_EQ(a, b, n) KBT_MEM(true, "ASSERT_MEM_EQ", a, b, n)
 #define EXPECT_MEM_EQ(a, b, n) KBT_MEM(false, "EXPECT_MEM_EQ", a, b, n)
 
+#define KBT_OK(fatal, expr) do {					\
+	long _kbt_r = (long)(expr);					\
+	if (_kbt_r != 0)						\
+		kbt_fail(__FILE__, __LINE__, fatal, "%s: returned %ld (%s)", \
+			 #expr, _kbt_r, kbt_strerr(_kbt_r));		\
+} while (0)
+
 /** ASSERT_OK() - a 0 / -errno call returned 0; prints the errno name. */
-#define ASSERT_OK(expr) do {						\
-	long _kbt_r = (long)(expr);					\
-	if (_kbt_r != 0)						\
-		kbt_fail(__FILE__, __LINE__, true, "%s: returned %ld (%s)", \
-			 #expr, _kbt_r, kbt_strerr(_kbt_r));		\
-} while (0)
-#define EXPECT_OK(expr) do {						\
-	long _kbt_r = (long)(expr);					\
-	if (_kbt_r != 0)						\
-		kbt_fail(__FILE__, __LINE__, false, "%s: returned %ld (%s)", \
-			 #expr, _kbt_r, kbt_strerr(_kbt_r));		\
-} while (0)
+#define ASSERT_OK(expr) KBT_OK(true, expr)
+#define EXPECT_OK(expr) KBT_OK(false, expr)
 
 /** kbt_strerr() - strerror of a negative (or positive) errno value. */
 const char *kbt_strerr(long err);
@@ -226,7 +223,14 @@ bool kbt_kmsg_scan(int fd, char *why, size_t size);
  */
 void kbt_report_hang(pid_t pgid);
 
+/** kbt_write_file() - write @text to the existing file @path, or fail the test. */
+void kbt_write_file(const char *path, const char *text);
 /** kbt_fd_count() - number of open fds of this process (/proc/self/fd). */
+/**
+ * kbt_allow_fd() - raise RLIMIT_NOFILE so that fd number @fd can be
+ * opened (the soft limit is often 1024). Return: 0 or -errno.
+ */
+int kbt_allow_fd(int fd);
 int kbt_fd_count(void);
 /** ASSERT_FD_COUNT() - the fd table has exactly @before entries again. */
 #define ASSERT_FD_COUNT(before) ASSERT_EQ(kbt_fd_count(), (before))
@@ -388,6 +392,65 @@ int kbt_signal(struct kbt_chan *c, char token);
 int kbt_wait(struct kbt_chan *c, char token, int timeout_ms);
 #define ASSERT_SIGNAL(c, tok) ASSERT_OK(kbt_signal((c), (tok)))
 #define ASSERT_WAIT(c, tok) ASSERT_OK(kbt_wait((c), (tok), 10000))
+
+/*
+ * Demo tests: the harness's own tests (harness_*.c) run their program
+ * again with tests that exist only in that copy, registered when the
+ * environment variable @env is set, and check the result lines it prints.
+ *
+ *	static struct kbt_test demos[] = { KBT_DEMO(demo_leaks), ... };
+ *	KBT_DEMOS("KBT_FDCHECK_DEMO", demos);
+ *	...
+ *	EXPECT_DEMO("KBT_FDCHECK_DEMO", "demo_leaks", "FAIL harness_fdcheck/...");
+ */
+void kbt_register_demos(const char *env, struct kbt_test *demos, size_t n);
+/** KBT_DEMO() - a demo test: function @fn, named as it, 10 s timeout. */
+#define KBT_DEMO(fn) KBT_DEMO_TIMEOUT(fn, 10)
+#define KBT_DEMO_TIMEOUT(fn, secs) { #fn, (fn), (secs), NULL }
+#define KBT_DEMOS(env, demos)						\
+	__attribute__((constructor)) static void kbt_demos_ctor(void)	\
+	{								\
+		kbt_register_demos((env), (demos),			\
+				   sizeof(demos) / sizeof((demos)[0]));	\
+	}
+/**
+ * kbt_demo_run() - run this program again (/proc/self/exe, as the same
+ * suite) with @env set and the demos matching @globs (NULL-terminated)
+ * selected, with KBT_PROGRAM_TIMEOUT=@budget (0: none) and without
+ * $KBINDER_RESULTS (no demo result in the run's tally); SIGTERM it after
+ * @term_ms (0: never). Its stdout goes to @out, its stderr (the demos'
+ * expected failures) nowhere.
+ * Return: its exit status, as kbt_reap() gives it.
+ */
+int kbt_demo_run(const char *env, const char *const *globs, int budget,
+		 int term_ms, char *out, size_t size);
+/** kbt_demo_result() - run demo @name alone; its (last) result line into @line. */
+void kbt_demo_result(const char *env, const char *name, char *line,
+		     size_t size);
+/** EXPECT_DEMO() - demo @name's result line is exactly @want. */
+void kbt_expect_demo_at(const char *file, int line, const char *env,
+			const char *name, const char *want);
+#define EXPECT_DEMO(env, name, want)					\
+	kbt_expect_demo_at(__FILE__, __LINE__, (env), (name), (want))
+
+/**
+ * kbt_start_child() - for an object @x with a channel @x->chan and a pid
+ * @x->pid (a server, say): open the channel, fork @fn(@x) and wait for the
+ * child to say 'R' (ready).
+ */
+#define kbt_start_child(x, fn) do {					\
+	kbt_chan_init(&(x)->chan);					\
+	(x)->pid = kbt_fork(fn, (x));					\
+	ASSERT_WAIT(&(x)->chan, 'R');					\
+} while (0)
+
+/**
+ * kbt_fork_ready() - open channel @chan, fork @fn(@chan) and wait for the
+ * child to say 'R' (ready). Return: its pid.
+ */
+#define kbt_fork_ready(fn, chan) kbt_fork_ready_named((fn), (chan), #fn)
+pid_t kbt_fork_ready_named(void (*fn)(void *arg), struct kbt_chan *chan,
+			   const char *name);
 
 /** kbt_msleep() - sleep @ms milliseconds. */
 void kbt_msleep(int ms);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #define EVENTFD_TARGET "anon_inode:[eventfd]"
+#define DEMO_ENV "KBT_FDCHECK_DEMO"
 
 /* The readlink target of one of our fds, as the snapshot records it. */
 static void fd_target(int fd, char *buf, size_t size)
@@ -70,21 +71,32 @@ TEST(the_snapshot_leaves_out_its_own_directory_fd)
 	kbt_fd_snap_free(&s);
 }
 
+/*
+ * Snapshot @b (after @a): exactly one fd changed, @fd, as @kind. @ch gets
+ * the change (its targets point into @a and @b).
+ */
+static void expect_one_change(struct kbt_fd_snap *a, struct kbt_fd_snap *b,
+			      int fd, enum kbt_fd_kind kind,
+			      struct kbt_fd_change *ch)
+{
+	ASSERT_OK(kbt_fd_snapshot(b));
+	ASSERT_EQ(kbt_fd_diff(a, b, ch, 1), 1);
+	EXPECT_EQ(ch->fd, fd);
+	EXPECT_EQ(ch->kind, kind);
+}
+
 TEST(an_fd_opened_between_snapshots_is_reported_added)
 {
-	struct kbt_fd_change ch[4];
 	struct kbt_fd_snap a, b;
+	struct kbt_fd_change ch;
 	int efd;
 
 	ASSERT_OK(kbt_fd_snapshot(&a));
 	efd = new_eventfd();
-	ASSERT_OK(kbt_fd_snapshot(&b));
-	ASSERT_EQ(kbt_fd_diff(&a, &b, ch, 4), 1);
-	EXPECT_EQ(ch[0].fd, efd);
-	EXPECT_EQ(ch[0].kind, KBT_FD_ADDED);
-	EXPECT_TRUE(ch[0].before == NULL);
-	ASSERT_TRUE(ch[0].after != NULL);
-	EXPECT_EQ(strcmp(ch[0].after, EVENTFD_TARGET), 0);
+	expect_one_change(&a, &b, efd, KBT_FD_ADDED, &ch);
+	EXPECT_TRUE(ch.before == NULL);
+	ASSERT_TRUE(ch.after != NULL);
+	EXPECT_EQ(strcmp(ch.after, EVENTFD_TARGET), 0);
 	close(efd);
 	kbt_fd_snap_free(&a);
 	kbt_fd_snap_free(&b);
@@ -92,19 +104,16 @@ TEST(an_fd_opened_between_snapshots_is_reported_added)
 
 TEST(an_fd_closed_between_snapshots_is_reported_removed)
 {
-	struct kbt_fd_change ch[4];
 	struct kbt_fd_snap a, b;
+	struct kbt_fd_change ch;
 	int efd = new_eventfd();
 
 	ASSERT_OK(kbt_fd_snapshot(&a));
 	close(efd);
-	ASSERT_OK(kbt_fd_snapshot(&b));
-	ASSERT_EQ(kbt_fd_diff(&a, &b, ch, 4), 1);
-	EXPECT_EQ(ch[0].fd, efd);
-	EXPECT_EQ(ch[0].kind, KBT_FD_REMOVED);
-	EXPECT_TRUE(ch[0].after == NULL);
-	ASSERT_TRUE(ch[0].before != NULL);
-	EXPECT_EQ(strcmp(ch[0].before, EVENTFD_TARGET), 0);
+	expect_one_change(&a, &b, efd, KBT_FD_REMOVED, &ch);
+	EXPECT_TRUE(ch.after == NULL);
+	ASSERT_TRUE(ch.before != NULL);
+	EXPECT_EQ(strcmp(ch.before, EVENTFD_TARGET), 0);
 	kbt_fd_snap_free(&a);
 	kbt_fd_snap_free(&b);
 }
@@ -112,21 +121,18 @@ TEST(an_fd_closed_between_snapshots_is_reported_removed)
 TEST(dup2_over_an_fd_is_reported_retargeted)
 {
 	char pipe_target[KBT_FD_TARGET_MAX];
-	struct kbt_fd_change ch[4];
 	struct kbt_fd_snap a, b;
+	struct kbt_fd_change ch;
 	int p[2], efd = new_eventfd();
 
 	ASSERT_OK(pipe2(p, O_CLOEXEC));
 	fd_target(p[0], pipe_target, sizeof(pipe_target));
 	ASSERT_OK(kbt_fd_snapshot(&a));
 	ASSERT_EQ(dup2(p[0], efd), efd);
-	ASSERT_OK(kbt_fd_snapshot(&b));
-	ASSERT_EQ(kbt_fd_diff(&a, &b, ch, 4), 1);
-	EXPECT_EQ(ch[0].fd, efd);
-	EXPECT_EQ(ch[0].kind, KBT_FD_RETARGETED);
-	ASSERT_TRUE(ch[0].before != NULL && ch[0].after != NULL);
-	EXPECT_EQ(strcmp(ch[0].before, EVENTFD_TARGET), 0);
-	EXPECT_EQ(strcmp(ch[0].after, pipe_target), 0);
+	expect_one_change(&a, &b, efd, KBT_FD_RETARGETED, &ch);
+	ASSERT_TRUE(ch.before != NULL && ch.after != NULL);
+	EXPECT_EQ(strcmp(ch.before, EVENTFD_TARGET), 0);
+	EXPECT_EQ(strcmp(ch.after, pipe_target), 0);
 	close(efd);
 	close(p[0]);
 	close(p[1]);
@@ -232,82 +238,13 @@ static void demo_exit_is_not_checked(void)
 }
 
 static struct kbt_test demos[] = {
-	{ "demo_leaks_in_body", demo_leaks_in_body, 10, NULL },
-	{ "demo_closes_and_cleans_up", demo_closes_and_cleans_up, 10, NULL },
-	{ "demo_closes_stdin", demo_closes_stdin, 10, NULL },
-	{ "demo_child_leaks", demo_child_leaks, 10, NULL },
-	{ "demo_child_of_other_uid_leaks", demo_child_of_other_uid_leaks, 10, NULL },
-	{ "demo_exit_is_not_checked", demo_exit_is_not_checked, 10, NULL },
+	KBT_DEMO(demo_leaks_in_body), KBT_DEMO(demo_closes_and_cleans_up),
+	KBT_DEMO(demo_closes_stdin), KBT_DEMO(demo_child_leaks),
+	KBT_DEMO(demo_child_of_other_uid_leaks), KBT_DEMO(demo_exit_is_not_checked),
 };
 
 /* The demos exist only in the copy of this program that the tests run. */
-__attribute__((constructor)) static void register_demos(void)
-{
-	size_t i;
-
-	if (!getenv("KBT_FDCHECK_DEMO"))
-		return;
-	for (i = 0; i < sizeof(demos) / sizeof(demos[0]); i++)
-		kbt_register(&demos[i]);
-}
-
-/*
- * Run demo @name in a fresh copy of this program; put its result line
- * (without the newline) into @line. Its stderr is discarded: it is the
- * demo's diagnostics, expected failures that would only confuse a reader.
- */
-static void run_demo(const char *name, char *line, size_t size)
-{
-	char out[2048];
-	size_t len = 0;
-	char *l, *save;
-	int p[2];
-	pid_t pid;
-
-	ASSERT_OK(pipe2(p, O_CLOEXEC));
-	fflush(NULL);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		char *argv[] = { "harness_fdcheck", (char *)name, NULL };
-		int devnull = open("/dev/null", O_WRONLY);
-
-		dup2(p[1], 1);
-		if (devnull >= 0)
-			dup2(devnull, 2);
-		unsetenv("KBINDER_RESULTS");	/* no demo FAIL in the run's tally */
-		setenv("KBT_FDCHECK_DEMO", "1", 1);
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	close(p[1]);
-	for (;;) {
-		ssize_t n = read(p[0], out + len, sizeof(out) - 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	out[len] = 0;
-	close(p[0]);
-	ASSERT_EQ(kbt_reap(pid, 10000) >= 0, 1);
-	line[0] = 0;
-	for (l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		if (!strncmp(l, "PASS ", 5) || !strncmp(l, "FAIL ", 5) ||
-		    !strncmp(l, "SKIP ", 5))
-			snprintf(line, size, "%s", l);
-	if (!line[0])
-		kbt_fail(__FILE__, __LINE__, true, "demo %s: no result line in \"%s\"",
-			 name, out);
-}
-
-#define EXPECT_LINE(got, want) do {					\
-	if (strcmp((got), (want)))					\
-		kbt_fail(__FILE__, __LINE__, false,			\
-			 "result line \"%s\", want \"%s\"", (got), (want)); \
-} while (0)
+KBT_DEMOS(DEMO_ENV, demos);
 
 /*
  * @line is @head, an fd number, @tail. The number is not predictable from
@@ -326,61 +263,53 @@ static bool line_names_an_fd(const char *line, const char *head,
 	return !strcmp(p, tail);
 }
 
-#define EXPECT_FD_LINE(got, head, tail) do {				\
-	if (!line_names_an_fd((got), (head), (tail)))			\
-		kbt_fail(__FILE__, __LINE__, false,			\
-			 "result line \"%s\", want \"%sN%s\"", (got),	\
-			 (head), (tail));				\
-} while (0)
+/* Demo @name fails naming one fd (which number, only it knows) and @tail. */
+static void expect_fd_demo(const char *name, const char *tail)
+{
+	char line[KBT_FD_TARGET_MAX * 2], head[256];
+
+	kbt_demo_result(DEMO_ENV, name, line, sizeof(line));
+	snprintf(head, sizeof(head), "FAIL harness_fdcheck/%s: fd ", name);
+	if (!line_names_an_fd(line, head, tail))
+		kbt_fail(__FILE__, __LINE__, false,
+			 "result line \"%s\", want \"%sN%s\"", line, head, tail);
+}
 
 TEST(a_test_body_that_leaks_an_fd_fails_naming_it)
 {
-	char line[KBT_FD_TARGET_MAX * 2];
-
-	run_demo("demo_leaks_in_body", line, sizeof(line));
-	EXPECT_FD_LINE(line, "FAIL harness_fdcheck/demo_leaks_in_body: fd ",
+	expect_fd_demo("demo_leaks_in_body",
 		       " (" EVENTFD_TARGET ") leaked by test body");
 }
 
 TEST(a_test_body_that_closes_what_it_opens_passes)
 {
-	char line[KBT_FD_TARGET_MAX * 2];
-
-	run_demo("demo_closes_and_cleans_up", line, sizeof(line));
-	EXPECT_LINE(line, "PASS harness_fdcheck/demo_closes_and_cleans_up");
+	EXPECT_DEMO(DEMO_ENV, "demo_closes_and_cleans_up",
+		    "PASS harness_fdcheck/demo_closes_and_cleans_up");
 }
 
 TEST(a_test_body_that_closes_an_fd_it_did_not_open_fails)
 {
-	char line[KBT_FD_TARGET_MAX * 2], want[KBT_FD_TARGET_MAX * 2];
-	char stdin_target[KBT_FD_TARGET_MAX];
+	char want[KBT_FD_TARGET_MAX * 2], stdin_target[KBT_FD_TARGET_MAX];
 
 	fd_target(0, stdin_target, sizeof(stdin_target));
-	run_demo("demo_closes_stdin", line, sizeof(line));
 	snprintf(want, sizeof(want),
 		 "FAIL harness_fdcheck/demo_closes_stdin: fd 0 (%s) closed by test body, which did not open it",
 		 stdin_target);
-	EXPECT_LINE(line, want);
+	EXPECT_DEMO(DEMO_ENV, "demo_closes_stdin", want);
 }
 
 TEST(a_forked_child_that_leaks_an_fd_fails_the_test_naming_it)
 {
-	char line[KBT_FD_TARGET_MAX * 2];
-
-	run_demo("demo_child_leaks", line, sizeof(line));
-	EXPECT_FD_LINE(line, "FAIL harness_fdcheck/demo_child_leaks: fd ",
+	expect_fd_demo("demo_child_leaks",
 		       " (" EVENTFD_TARGET ") leaked by child leaky_receiver");
 }
 
 /* A child that dropped root (non-dumpable now) is checked all the same. */
 TEST(a_child_that_changed_its_uid_is_still_checked)
 {
-	char line[KBT_FD_TARGET_MAX * 2];
-
 	if (geteuid() != 0)
 		SKIP("needs root to change uid");
-	run_demo("demo_child_of_other_uid_leaks", line, sizeof(line));
-	EXPECT_FD_LINE(line, "FAIL harness_fdcheck/demo_child_of_other_uid_leaks: fd ",
+	expect_fd_demo("demo_child_of_other_uid_leaks",
 		       " (" EVENTFD_TARGET ") leaked by child leaky_other_uid");
 }
 
@@ -390,8 +319,6 @@ TEST(a_child_that_changed_its_uid_is_still_checked)
  */
 TEST(an_exit_without_returning_fails_without_an_fd_check)
 {
-	char line[KBT_FD_TARGET_MAX * 2];
-
-	run_demo("demo_exit_is_not_checked", line, sizeof(line));
-	EXPECT_LINE(line, "FAIL harness_fdcheck/demo_exit_is_not_checked: the test body exited (status 0) without returning: what followed the exit never ran");
+	EXPECT_DEMO(DEMO_ENV, "demo_exit_is_not_checked",
+		    "FAIL harness_fdcheck/demo_exit_is_not_checked: the test body exited (status 0) without returning: what followed the exit never ran");
 }

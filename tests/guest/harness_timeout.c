@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define DEMO_ENV "KBT_TIMEOUT_DEMO"
+
 /* Where the demo leaves the pids of the processes it started. */
 static const char *pid_file(void)
 {
@@ -82,78 +84,11 @@ static void demo_passes(void)
 }
 
 static struct kbt_test demos[] = {
-	{ "demo_hangs_with_escaped_children", demo_hangs_with_escaped_children, 60, NULL },
-	{ "demo_short_timeout", demo_short_timeout, 2, NULL },
-	{ "demo_passes", demo_passes, 10, NULL },
+	KBT_DEMO_TIMEOUT(demo_hangs_with_escaped_children, 60),
+	KBT_DEMO_TIMEOUT(demo_short_timeout, 2), KBT_DEMO(demo_passes),
 };
 
-__attribute__((constructor)) static void register_demos(void)
-{
-	size_t i;
-
-	if (!getenv("KBT_TIMEOUT_DEMO"))
-		return;
-	for (i = 0; i < sizeof(demos) / sizeof(demos[0]); i++)
-		kbt_register(&demos[i]);
-}
-
-/*
- * Run the demo tests matching @globs (NULL-terminated) in a fresh copy of
- * this program with KBT_PROGRAM_TIMEOUT=@budget (0: none); send it SIGTERM
- * after @term_ms (0: never). Its result lines go to @out.
- */
-static void run_demos(const char *const *globs, int budget, int term_ms,
-		      char *out, size_t size, int *elapsed_ms)
-{
-	char *argv[8] = { "harness_timeout" };
-	int64_t start = kbt_now_ms();
-	size_t len = 0, i;
-	int p[2];
-	pid_t pid;
-
-	for (i = 0; globs[i] && i < 6; i++)
-		argv[i + 1] = (char *)globs[i];
-	unlink(pid_file());
-	ASSERT_OK(pipe2(p, O_CLOEXEC));
-	fflush(NULL);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		char budget_s[16];
-		int devnull = open("/dev/null", O_WRONLY);
-
-		dup2(p[1], 1);
-		if (devnull >= 0)
-			dup2(devnull, 2);
-		unsetenv("KBINDER_RESULTS");	/* no demo FAIL in the run's tally */
-		setenv("KBT_TIMEOUT_DEMO", "1", 1);
-		snprintf(budget_s, sizeof(budget_s), "%d", budget);
-		if (budget)
-			setenv("KBT_PROGRAM_TIMEOUT", budget_s, 1);
-		else
-			unsetenv("KBT_PROGRAM_TIMEOUT");
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	close(p[1]);
-	if (term_ms) {
-		kbt_msleep(term_ms);
-		kill(pid, SIGTERM);
-	}
-	for (;;) {
-		ssize_t n = read(p[0], out + len, size - 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	out[len] = 0;
-	close(p[0]);
-	ASSERT_EQ(kbt_reap(pid, 20000), 1);	/* it reported failures */
-	*elapsed_ms = (int)(kbt_now_ms() - start);
-}
+KBT_DEMOS(DEMO_ENV, demos);
 
 /* Every pid the demo wrote down is gone (killed and reaped). */
 static void expect_all_gone(void)
@@ -179,45 +114,52 @@ static void expect_all_gone(void)
 			 "no \"%s\" in the demo's output \"%s\"", (want), (out)); \
 } while (0)
 
+/*
+ * Run demo @first, then demo_passes, in a fresh copy of this program with
+ * KBT_PROGRAM_TIMEOUT=@budget (0: none), SIGTERM after @term_ms (0: never);
+ * their result lines must be @want_first and @want_passes, within 15 s.
+ * @hangs: @first is the hanging demo, whose processes must all be gone.
+ */
+static void check_demos(const char *tag, const char *first, int budget,
+			int term_ms, const char *want_first,
+			const char *want_passes, bool hangs)
+{
+	const char *globs[] = { first, "demo_passes", NULL };
+	int64_t start = kbt_now_ms();
+	char out[4096];
+
+	setenv("KBT_TIMEOUT_DEMO_TAG", tag, 1);
+	unlink(pid_file());
+	/* status 1: it reported failures */
+	ASSERT_EQ(kbt_demo_run(DEMO_ENV, globs, budget, term_ms, out, sizeof(out)), 1);
+	EXPECT_LT(kbt_now_ms() - start, 15000);
+	EXPECT_HAS(out, want_first);
+	EXPECT_HAS(out, want_passes);
+	if (hangs)
+		expect_all_gone();
+}
+
 TEST(a_program_budget_cuts_the_running_test_and_reports_the_rest)
 {
-	const char *globs[] = { "demo_hangs_with_escaped_children", "demo_passes", NULL };
-	char out[4096];
-	int ms;
-
-	setenv("KBT_TIMEOUT_DEMO_TAG", "budget", 1);
-	run_demos(globs, 4, 0, out, sizeof(out), &ms);
-	EXPECT_HAS(out, "FAIL harness_timeout/demo_hangs_with_escaped_children: "
-			"timed out: the program's 4 s budget ran out before the test's own 60 s\n");
-	EXPECT_HAS(out, "FAIL harness_timeout/demo_passes: not run: the program's time budget ran out\n");
-	EXPECT_LT(ms, 15000);
-	expect_all_gone();
+	check_demos("budget", "demo_hangs_with_escaped_children", 4, 0,
+		    "FAIL harness_timeout/demo_hangs_with_escaped_children: "
+		    "timed out: the program's 4 s budget ran out before the test's own 60 s\n",
+		    "FAIL harness_timeout/demo_passes: not run: the program's time budget ran out\n",
+		    true);
 }
 
 TEST(sigterm_ends_the_running_test_with_everything_it_started)
 {
-	const char *globs[] = { "demo_hangs_with_escaped_children", "demo_passes", NULL };
-	char out[4096];
-	int ms;
-
-	setenv("KBT_TIMEOUT_DEMO_TAG", "term", 1);
-	run_demos(globs, 0, 1500, out, sizeof(out), &ms);
-	EXPECT_HAS(out, "FAIL harness_timeout/demo_hangs_with_escaped_children: "
-			"killed by the program timeout (signal 15) before its own 60 s\n");
-	EXPECT_HAS(out, "FAIL harness_timeout/demo_passes: not run: the program was killed (timeout)\n");
-	EXPECT_LT(ms, 15000);
-	expect_all_gone();
+	check_demos("term", "demo_hangs_with_escaped_children", 0, 1500,
+		    "FAIL harness_timeout/demo_hangs_with_escaped_children: "
+		    "killed by the program timeout (signal 15) before its own 60 s\n",
+		    "FAIL harness_timeout/demo_passes: not run: the program was killed (timeout)\n",
+		    true);
 }
 
 TEST(a_test_timeout_within_the_budget_fires_first)
 {
-	const char *globs[] = { "demo_short_timeout", "demo_passes", NULL };
-	char out[4096];
-	int ms;
-
-	setenv("KBT_TIMEOUT_DEMO_TAG", "own", 1);
-	run_demos(globs, 60, 0, out, sizeof(out), &ms);
-	EXPECT_HAS(out, "FAIL harness_timeout/demo_short_timeout: timed out after 2 s\n");
-	EXPECT_HAS(out, "PASS harness_timeout/demo_passes\n");
-	EXPECT_LT(ms, 15000);
+	check_demos("own", "demo_short_timeout", 60, 0,
+		    "FAIL harness_timeout/demo_short_timeout: timed out after 2 s\n",
+		    "PASS harness_timeout/demo_passes\n", false);
 }

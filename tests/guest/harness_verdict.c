@@ -22,6 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define DEMO_ENV "KBT_VERDICT_DEMO"
+
 static void demo_exit0_before_its_assertions(void)
 {
 	exit(0);
@@ -59,150 +61,76 @@ static void demo_returns(void)
  * and returns from it; the body itself then exits. The child's return is
  * not the body's.
  */
-static void demo_only_a_child_returns(void)
+static bool in_a_child_that_was_waited_for(void)
 {
 	pid_t pid = fork();
 
 	if (pid == 0)
-		return;
+		return true;
 	ASSERT_GE(pid, 0);
 	ASSERT_EQ(waitpid(pid, NULL, 0), pid);
+	return false;
+}
+
+static void demo_only_a_child_returns(void)
+{
+	if (in_a_child_that_was_waited_for())
+		return;
 	exit(0);
 }
 
 /* The same child, and then the body returns: a pass. */
 static void demo_a_child_and_the_body_return(void)
 {
-	pid_t pid = fork();
-
-	if (pid == 0)
-		return;
-	ASSERT_GE(pid, 0);
-	ASSERT_EQ(waitpid(pid, NULL, 0), pid);
+	in_a_child_that_was_waited_for();
 }
 
 static struct kbt_test demos[] = {
-	{ "demo_exit0_before_its_assertions", demo_exit0_before_its_assertions, 10, NULL },
-	{ "demo_helper_exits", demo_helper_exits, 10, NULL },
-	{ "demo_status_77_without_skip", demo_status_77_without_skip, 10, NULL },
-	{ "demo_skips", demo_skips, 10, NULL },
-	{ "demo_returns", demo_returns, 10, NULL },
-	{ "demo_only_a_child_returns", demo_only_a_child_returns, 10, NULL },
-	{ "demo_a_child_and_the_body_return", demo_a_child_and_the_body_return, 10, NULL },
+	KBT_DEMO(demo_exit0_before_its_assertions), KBT_DEMO(demo_helper_exits),
+	KBT_DEMO(demo_status_77_without_skip), KBT_DEMO(demo_skips),
+	KBT_DEMO(demo_returns), KBT_DEMO(demo_only_a_child_returns),
+	KBT_DEMO(demo_a_child_and_the_body_return),
 };
 
-__attribute__((constructor)) static void register_demos(void)
-{
-	size_t i;
-
-	if (!getenv("KBT_VERDICT_DEMO"))
-		return;
-	for (i = 0; i < sizeof(demos) / sizeof(demos[0]); i++)
-		kbt_register(&demos[i]);
-}
-
-/* Run demo @name in a fresh copy of this program; its result line to @line. */
-static void run_demo(const char *name, char *line, size_t size)
-{
-	char out[2048], *l, *save;
-	size_t len = 0;
-	int p[2];
-	pid_t pid;
-
-	ASSERT_OK(pipe2(p, O_CLOEXEC));
-	fflush(NULL);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		char *argv[] = { "harness_verdict", (char *)name, NULL };
-		int devnull = open("/dev/null", O_WRONLY);
-
-		dup2(p[1], 1);
-		if (devnull >= 0)
-			dup2(devnull, 2);
-		unsetenv("KBINDER_RESULTS");	/* no demo FAIL in the run's tally */
-		setenv("KBT_VERDICT_DEMO", "1", 1);
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	close(p[1]);
-	for (;;) {
-		ssize_t n = read(p[0], out + len, sizeof(out) - 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	out[len] = 0;
-	close(p[0]);
-	ASSERT_GE(kbt_reap(pid, 20000), 0);
-	line[0] = 0;
-	for (l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		if (!strncmp(l, "PASS ", 5) || !strncmp(l, "FAIL ", 5) ||
-		    !strncmp(l, "SKIP ", 5))
-			snprintf(line, size, "%s", l);
-	if (!line[0])
-		kbt_fail(__FILE__, __LINE__, true, "demo %s: no result line", name);
-}
-
-#define EXPECT_LINE(got, want) do {					\
-	if (strcmp((got), (want)))					\
-		kbt_fail(__FILE__, __LINE__, false,			\
-			 "result line \"%s\", want \"%s\"", (got), (want)); \
-} while (0)
+KBT_DEMOS(DEMO_ENV, demos);
 
 #define NOT_RETURNED ": the test body exited (status 0) without returning: what followed the exit never ran"
 
 TEST(a_body_that_exits_0_before_its_assertions_fails)
 {
-	char line[1024];
-
-	run_demo("demo_exit0_before_its_assertions", line, sizeof(line));
-	EXPECT_LINE(line, "FAIL harness_verdict/demo_exit0_before_its_assertions" NOT_RETURNED);
+	EXPECT_DEMO(DEMO_ENV, "demo_exit0_before_its_assertions",
+		    "FAIL harness_verdict/demo_exit0_before_its_assertions" NOT_RETURNED);
 }
 
 TEST(a_body_whose_helper_exits_fails)
 {
-	char line[1024];
-
-	run_demo("demo_helper_exits", line, sizeof(line));
-	EXPECT_LINE(line, "FAIL harness_verdict/demo_helper_exits" NOT_RETURNED);
+	EXPECT_DEMO(DEMO_ENV, "demo_helper_exits",
+		    "FAIL harness_verdict/demo_helper_exits" NOT_RETURNED);
 }
 
 TEST(status_77_without_skip_is_not_a_skip)
 {
-	char line[1024];
-
-	run_demo("demo_status_77_without_skip", line, sizeof(line));
-	EXPECT_LINE(line, "FAIL harness_verdict/demo_status_77_without_skip: the test body exited with status 77 without SKIP()");
+	EXPECT_DEMO(DEMO_ENV, "demo_status_77_without_skip",
+		    "FAIL harness_verdict/demo_status_77_without_skip: the test body exited with status 77 without SKIP()");
 }
 
 TEST(skip_is_a_skip)
 {
-	char line[1024];
-
-	run_demo("demo_skips", line, sizeof(line));
-	EXPECT_LINE(line, "SKIP harness_verdict/demo_skips: a skip the harness was told about");
+	EXPECT_DEMO(DEMO_ENV, "demo_skips",
+		    "SKIP harness_verdict/demo_skips: a skip the harness was told about");
 }
 
 TEST(a_body_that_returns_passes)
 {
-	char line[1024];
-
-	run_demo("demo_returns", line, sizeof(line));
-	EXPECT_LINE(line, "PASS harness_verdict/demo_returns");
+	EXPECT_DEMO(DEMO_ENV, "demo_returns", "PASS harness_verdict/demo_returns");
 }
 
 TEST(a_forked_child_returning_is_not_the_body_returning)
 {
-	char line[1024];
-
-	run_demo("demo_only_a_child_returns", line, sizeof(line));
-	EXPECT_LINE(line, "FAIL harness_verdict/demo_only_a_child_returns" NOT_RETURNED);
-	run_demo("demo_a_child_and_the_body_return", line, sizeof(line));
-	EXPECT_LINE(line, "PASS harness_verdict/demo_a_child_and_the_body_return");
+	EXPECT_DEMO(DEMO_ENV, "demo_only_a_child_returns",
+		    "FAIL harness_verdict/demo_only_a_child_returns" NOT_RETURNED);
+	EXPECT_DEMO(DEMO_ENV, "demo_a_child_and_the_body_return",
+		    "PASS harness_verdict/demo_a_child_and_the_body_return");
 }
 
 /*

@@ -23,30 +23,30 @@
 #define UNMAPPED_UID ((uint32_t)-1)
 
 /* Answers with the sender's pid and euid as this process sees them. */
-static int reply_who(struct kb_thread *t,
+static int reply_who(struct kbinder_thread *t,
 		     const struct binder_transaction_data *tr,
-		     struct kb_parcel *reply, void *arg)
+		     struct kbinder_parcel *reply, void *arg)
 {
 	(void)t;
 	(void)arg;
-	kb_parcel_write_u32(reply, (uint32_t)tr->sender_pid);
-	kb_parcel_write_u32(reply, (uint32_t)tr->sender_euid);
+	kbinder_parcel_write_u32(reply, (uint32_t)tr->sender_pid);
+	kbinder_parcel_write_u32(reply, (uint32_t)tr->sender_euid);
 	return KBT_REPLY;
 }
 
 /* Call handle 0 with CODE_WHO from a fresh open; the pid and euid seen. */
 static void ask_who(uint32_t *pid, uint32_t *euid)
 {
-	struct kb_thread t;
-	struct kb_reply r;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
+	struct kbinder_proc p;
 
 	kbt_client(&p, &t);
 	kbt_call(&t, 0, CODE_WHO, NULL, &r);
 	*pid = kbt_txn_u32(&r.txn, 0);
 	*euid = kbt_txn_u32(&r.txn, 1);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	kb_close(&p);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	kbinder_proc_close(&p);
 }
 
 /* In the child pid namespace's first process: call the parent's manager. */
@@ -77,11 +77,11 @@ static void pidns_parent(void *arg)
 /* A sender in a child pid namespace is seen by its pid in the parent's. */
 TEST(identity_child_pidns_sender_seen_from_parent)
 {
-	struct kb_parcel reply;
-	struct kb_return ret;
+	struct kbinder_parcel reply;
+	struct kbinder_return ret;
 	struct kbt_chan chan;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	pid_t helper, inner;
 
 	kbt_manager(&p, &t, NULL);
@@ -94,13 +94,13 @@ TEST(identity_child_pidns_sender_seen_from_parent)
 	EXPECT_EQ(ret.u.txn.sender_pid, inner);
 	EXPECT_NE(ret.u.txn.sender_pid, 1);
 	EXPECT_EQ(ret.u.txn.sender_euid, geteuid());
-	kb_parcel_init(&reply);
-	ASSERT_OK(kb_send_reply(&t, &reply, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
-	kb_parcel_fini(&reply);
+	kbinder_parcel_init(&reply);
+	ASSERT_OK(kbinder_thread_reply(&t, &reply, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&reply);
 	ASSERT_CHILD_OK(helper);
 	kbt_chan_close(&chan);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*
@@ -116,13 +116,10 @@ struct ns_server {
 static void ns_server_serve(void *arg)
 {
 	struct ns_server *s = arg;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
-	kbt_open(&p);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbt_manager(&p, &t, NULL);
 	if (s->flags & CLONE_NEWUSER) {
 		ASSERT_EQ(unshare(CLONE_NEWUSER), 0);
 		/* The test maps the uids, then says go. */
@@ -142,7 +139,7 @@ static void ns_server_serve(void *arg)
 	}
 	ASSERT_SIGNAL(&s->chan, 'R');
 	ASSERT_OK(kbt_serve(&t, reply_who, NULL));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static void ns_server_main(void *arg)
@@ -160,22 +157,13 @@ static void ns_server_main(void *arg)
 	ASSERT_CHILD_OK(inner);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-}
-
 /* The test process, outside the manager's pid namespace, is pid 0 there. */
 TEST(identity_parent_seen_from_child_pidns)
 {
 	struct ns_server s = { .flags = CLONE_NEWPID };
 	uint32_t pid, euid;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	pid_t helper, inner;
 
 	kbt_chan_init(&s.chan);
@@ -188,7 +176,7 @@ TEST(identity_parent_seen_from_child_pidns)
 	EXPECT_EQ(euid, (uint32_t)geteuid());
 	kbt_client(&p, &t);
 	kbt_quit(&t, 0);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	ASSERT_CHILD_OK(helper);
 	kbt_chan_close(&s.chan);
 }
@@ -196,9 +184,9 @@ TEST(identity_parent_seen_from_child_pidns)
 /* A sender with euid 1000, for the unmapped case. */
 static void ask_as_1000(void *arg)
 {
-	struct kb_thread t;
-	struct kb_reply r;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
+	struct kbinder_proc p;
 	uint32_t euid;
 
 	(void)arg;
@@ -207,8 +195,8 @@ static void ask_as_1000(void *arg)
 	ASSERT_EQ(setresuid(1000, 1000, 0), 0);
 	kbt_call(&t, 0, CODE_WHO, NULL, &r);
 	euid = kbt_txn_u32(&r.txn, 1);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	kb_close(&p);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	kbinder_proc_close(&p);
 	kbt_log("euid 1000 seen as %u", euid);
 	ASSERT_EQ(euid, UNMAPPED_UID);
 }
@@ -223,8 +211,8 @@ TEST(identity_euid_mapped_and_unmapped)
 	struct ns_server s = { .flags = CLONE_NEWUSER };
 	char path[64], map[32];
 	uint32_t pid, euid, unused;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	pid_t helper;
 
 	if (geteuid() != 0)
@@ -234,7 +222,7 @@ TEST(identity_euid_mapped_and_unmapped)
 	ASSERT_WAIT(&s.chan, 'U');
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", helper);
 	snprintf(map, sizeof(map), "5 0 1\n");
-	write_file(path, map);
+	kbt_write_file(path, map);
 	ASSERT_SIGNAL(&s.chan, 'M');
 	ASSERT_WAIT(&s.chan, 'R');
 	ask_who(&pid, &euid);
@@ -244,7 +232,7 @@ TEST(identity_euid_mapped_and_unmapped)
 	ASSERT_CHILD_OK(kbt_fork(ask_as_1000, &unused));
 	kbt_client(&p, &t);
 	kbt_quit(&t, 0);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	ASSERT_CHILD_OK(helper);
 	kbt_chan_close(&s.chan);
 }

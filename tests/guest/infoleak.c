@@ -77,22 +77,15 @@ static int scan_dir(const char *dir, int depth)
 	return files;
 }
 
-static int holder(struct kb_thread *t, const struct binder_transaction_data *tr,
-		  struct kb_parcel *reply, void *arg)
+static int holder(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		  struct kbinder_parcel *reply, void *arg)
 {
-	struct flat_binder_object obj;
-
-	(void)arg;
-	if (tr->offsets_size) {
-		kbt_txn_object(tr, 0, &obj);
-		EXPECT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
-	}
-	kb_parcel_write_u32(reply, 1);
-	return KBT_KEPT;	/* keep the buffer: it shows up as in use */
+	/* keep the buffer too: it shows up as in use */
+	return kbt_keeper(t, tr, reply, arg) | KBT_KEPT;
 }
 
 /* Every 64-bit field of a return command must not be a kernel address. */
-static void check_words(const struct kb_return *ret)
+static void check_words(const struct kbinder_return *ret)
 {
 	uint64_t words[sizeof(ret->u) / 8];
 	size_t i;
@@ -101,11 +94,11 @@ static void check_words(const struct kb_return *ret)
 	for (i = 0; i < sizeof(words) / 8; i++)
 		if (looks_like_kernel_address(words[i]))
 			kbt_fail(__FILE__, __LINE__, false,
-				 "%s carries %#llx", kb_return_name(ret->cmd),
+				 "%s carries %#llx", kbinder_return_name(ret->cmd),
 				 (unsigned long long)words[i]);
 }
 
-static int check_fields(struct kb_thread *t, const struct kb_return *ret,
+static int check_fields(struct kbinder_thread *t, const struct kbinder_return *ret,
 			void *arg)
 {
 	(void)arg;
@@ -115,28 +108,26 @@ static int check_fields(struct kb_thread *t, const struct kb_return *ret,
 
 TEST(debugfs_and_returns_show_no_kernel_addresses)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_parcel data;
-	struct kb_reply r;
+	struct kbt_pair pair;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
 	int files;
 
 	REQUIRE_KBINDER("scans kbinder's own debugfs files");
-	kbt_start_with_client(&s, holder, NULL, &p, &t);
-	ASSERT_OK(kb_enter_looper(&t));
-	kb_parcel_init(&data);
-	kb_parcel_write_binder(&data, 0x1230, 0x4560, 0, false);
-	ASSERT_OK(kb_transact(&t, 0, 1, &data, 0, &r, check_fields, NULL,
-			      KBT_WAIT_MS));
+	kbt_pair_start(&pair, holder, NULL);
+	ASSERT_OK(kbinder_thread_enter_looper(&pair.t));
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_binder(&data, 0x1230, 0x4560, 0, false);
+	ASSERT_OK(kbinder_thread_transact(&pair.t, 0, 1, &data, 0, &r, check_fields, NULL,
+					  KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_REPLY);
-	check_words(&(struct kb_return){ .cmd = BR_REPLY, .u.txn = r.txn });
-	ASSERT_OK(kb_request_death(&t, 0, 0x77));
+	check_words(&(struct kbinder_return){ .cmd = BR_REPLY, .u.txn = r.txn });
+	ASSERT_OK(kbinder_thread_request_death(&pair.t, 0, 0x77));
 	/* objects of every kind are alive now: look at what is shown */
 	files = scan_dir("/sys/kernel/debug/kbinder", 0);
 	kbt_log("scanned %d debugfs files", files);
 	ASSERT_GT(files, 0);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	kb_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&data);
+	kbt_pair_stop(&pair);
 }

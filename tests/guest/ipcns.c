@@ -32,31 +32,21 @@ static bool isolated(void)
 	return c == 'Y';
 }
 
-static int reply_with(struct kb_thread *t,
-		      const struct binder_transaction_data *tr,
-		      struct kb_parcel *reply, void *arg)
-{
-	(void)t;
-	(void)tr;
-	kb_parcel_write_u32(reply, (uint32_t)(uintptr_t)arg);
-	return KBT_REPLY;
-}
-
 /* Call handle 0 of $BINDER_DEVICE: the status, the answer in @value. */
 static uint32_t call_mgr(uint32_t *value)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 
 	kbt_client(&p, &t);
-	ASSERT_OK(kb_transact(&t, 0, 1, NULL, 0, &r, kbt_default_event, NULL,
-			      KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_transact(&t, 0, 1, NULL, 0, &r, kbt_default_event, NULL,
+					  KBT_WAIT_MS));
 	if (r.status == BR_REPLY) {
 		*value = kbt_txn_u32(&r.txn, 0);
-		ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	}
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	return r.status;
 }
 
@@ -67,19 +57,15 @@ static uint32_t call_mgr(uint32_t *value)
 static void namespace_main(void *arg)
 {
 	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
 	uint32_t v = 0;
 
 	(void)arg;
 	ASSERT_EQ(unshare(CLONE_NEWIPC), 0);
 	ASSERT_NE(call_mgr(&v), BR_REPLY);
-	kbt_start_ctxmgr(&s, reply_with, (void *)0x1bc);
+	kbt_start_ctxmgr(&s, kbt_reply_arg, (void *)0x1bc);
 	ASSERT_EQ(call_mgr(&v), BR_REPLY);
 	ASSERT_EQ(v, 0x1bc);
-	kbt_client(&p, &t);
-	kbt_stop_ctxmgr(&t, &s);
-	kb_close(&p);
+	kbt_quit_ctxmgr(&s);
 }
 
 /* The same, with worlds shared: the host's manager answers. */
@@ -101,33 +87,29 @@ TEST(ipc_namespaces_are_separate_worlds)
 {
 	bool iso = isolated();
 	struct kbt_server host;
-	struct kb_proc p;
-	struct kb_thread t;
 	uint32_t v = 0;
 
-	kbt_start_ctxmgr(&host, reply_with, (void *)0x4057);
+	kbt_start_ctxmgr(&host, kbt_reply_arg, (void *)0x4057);
 	ASSERT_CHILD_OK(kbt_fork(iso ? namespace_main : shared_namespace_main,
 				 NULL));
 	/* the host's world still has its manager */
 	ASSERT_EQ(call_mgr(&v), BR_REPLY);
 	ASSERT_EQ(v, 0x4057);
-	kbt_client(&p, &t);
-	kbt_stop_ctxmgr(&t, &host);
-	kb_close(&p);
+	kbt_quit_ctxmgr(&host);
 }
 
 static void open_in_new_namespace(void *arg)
 {
 	long base = (long)(intptr_t)arg;
-	struct kb_proc a, b;
+	struct kbinder_proc a, b;
 
 	ASSERT_EQ(unshare(CLONE_NEWIPC), 0);
 	kbt_open(&a);
 	ASSERT_EQ(kbt_live("contexts"), base + 1);
 	kbt_open(&b);				/* the same world */
 	ASSERT_EQ(kbt_live("contexts"), base + 1);
-	kb_close(&a);
-	kb_close(&b);
+	kbinder_proc_close(&a);
+	kbinder_proc_close(&b);
 }
 
 /* A namespace's world is made on its first open and freed after its last. */

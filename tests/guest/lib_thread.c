@@ -4,11 +4,10 @@
  * deadline whatever the fd's number, and it never changes what another
  * thread's blocking read on the same file does.
  *
- * Written with the harness's kb_ names so that the same file builds
- * against the library before its read layer was redone, which flipped
- * O_NONBLOCK on the shared file around each timed read (and did nothing
- * for fds from 1024 on). The second test fails there, on both drivers.
- * The first passes there too: a lone timed waiter only overslept when a
+ * Before libkbinder 2 the read layer flipped O_NONBLOCK on the shared
+ * file around each timed read (and did nothing for fds from 1024 on); the
+ * second test fails on that library, on both drivers (built with its names
+ * of the time). The first passes there too: a lone timed waiter only overslept when a
  * read the driver started found nothing to say, which neither driver
  * queues for it. What can make a timed read oversleep above fd 1023, in
  * the old layer and on any blocking file, is a race: two threads waiting
@@ -26,7 +25,6 @@
 #include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -68,57 +66,27 @@ static void *rescue_main(void *arg)
 
 #define CALL_CODE	5
 
-/* A one-way call to the manager, in the middle of its timed wait. */
-static void call_the_manager(void *arg)
-{
-	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
-
-	kbt_wait(chan, 'G', KBT_WAIT_MS);
-	kbt_client(&p, &t);
-	kbt_msleep(DEADLINE_MS / 3);
-	ASSERT_OK(kb_transact(&t, 0, CALL_CODE, NULL, TF_ONE_WAY, &r, NULL, NULL,
-			      KBT_WAIT_MS));
-	kb_close(&p);
-}
-
-/* Room for fd HIGH_FD (the soft limit is often 1024). */
-static int allow_high_fds(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return -errno;
-	if (rl.rlim_cur > HIGH_FD)
-		return 0;
-	rl.rlim_cur = HIGH_FD + 1;
-	if (rl.rlim_max < rl.rlim_cur)
-		rl.rlim_max = rl.rlim_cur;
-	return setrlimit(RLIMIT_NOFILE, &rl) ? -errno : 0;
-}
-
 /* The call arrives within the deadline; then nothing, until the deadline. */
 TEST(timed_read_on_a_high_fd_keeps_its_deadline)
 {
 	struct rescue rescue = { .done = 0 };
 	struct kbt_chan chan;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return ret;
+	struct kbt_oneway_call call = { &chan, CALL_CODE, DEADLINE_MS / 3 };
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
 	pthread_t th;
 	int64_t start, took;
 	int calls = 0;
 	pid_t c;
 	int err;
 
-	ASSERT_OK(allow_high_fds());
+	ASSERT_OK(kbt_allow_fd(HIGH_FD));
 	kbt_chan_init(&chan);
-	c = kbt_fork(call_the_manager, &chan);
+	c = kbt_fork(kbt_oneway_caller, &call);
 	kbt_manager(&p, &t, NULL);
 	ASSERT_EQ(dup2(p.fd, HIGH_FD), HIGH_FD);
-	kb_thread_init(&t, HIGH_FD);
+	kbinder_thread_init(&t, HIGH_FD);
 	rescue.fd = HIGH_FD;
 	ASSERT_EQ(pthread_create(&th, NULL, rescue_main, &rescue), 0);
 	ASSERT_SIGNAL(&chan, 'G');
@@ -126,10 +94,10 @@ TEST(timed_read_on_a_high_fd_keeps_its_deadline)
 	do {
 		int64_t left = start + DEADLINE_MS - kbt_now_ms();
 
-		err = kb_next(&t, &ret, left > 0 ? (int)left : 0);
+		err = kbinder_thread_next(&t, &ret, left > 0 ? (int)left : 0);
 		if (!err && ret.cmd == BR_TRANSACTION && ret.u.txn.code == CALL_CODE) {
 			calls++;
-			ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+			ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 		} else if (!err && ret.cmd != BR_NOOP) {
 			kbt_default_event(&t, &ret, NULL);
 		}
@@ -145,7 +113,7 @@ TEST(timed_read_on_a_high_fd_keeps_its_deadline)
 	ASSERT_LT(took, DEADLINE_MS + SLACK_MS);
 	close(HIGH_FD);
 	kbt_chan_close(&chan);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* The second thread: a plain blocking BINDER_WRITE_READ of its own. */
@@ -162,18 +130,18 @@ static void *blocker_main(void *arg)
 	struct blocker *b = arg;
 	struct binder_write_read bwr;
 	uint8_t buf[256];
-	struct kb_thread t;
+	struct kbinder_thread t;
 
-	kb_thread_init(&t, b->fd);
+	kbinder_thread_init(&t, b->fd);
 	/* A first ioctl: the driver's new thread returns at once from its first read. */
-	EXPECT_OK(kb_enter_looper(&t));
+	EXPECT_OK(kbinder_thread_enter_looper(&t));
 	__atomic_store_n(&b->go, 1, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&b->go, __ATOMIC_ACQUIRE) != 2)
 		kbt_msleep(5);
 	memset(&bwr, 0, sizeof(bwr));
 	bwr.read_buffer = (binder_uintptr_t)(uintptr_t)buf;
 	bwr.read_size = sizeof(buf);
-	b->err = kb_write_read(b->fd, &bwr);
+	b->err = kbinder_ioctl_write_read(b->fd, &bwr);
 	b->consumed = bwr.read_consumed;
 	__atomic_store_n(&b->done, 1, __ATOMIC_RELEASE);
 	return NULL;
@@ -181,18 +149,16 @@ static void *blocker_main(void *arg)
 
 /* The timed reader, whose read buffer is a page nobody has touched yet. */
 struct timed {
-	struct kb_thread *t;
+	struct kbinder_thread *t;
 	int err;
-	uint32_t cmd;
+	struct kbinder_return ret;
 };
 
 static void *timed_main(void *arg)
 {
 	struct timed *tr = arg;
-	struct kb_return ret;
 
-	tr->err = kb_next(tr->t, &ret, RESCUE_MS);
-	tr->cmd = ret.cmd;
+	tr->err = kbinder_thread_next(tr->t, &tr->ret, RESCUE_MS);
 	return NULL;
 }
 
@@ -211,7 +177,7 @@ static bool fault_seen(int uffd)
  * Two pages: the thread's fields on the first, its read buffer from the
  * second on, which faults into @uffd at the first byte written to it.
  */
-static struct kb_thread *thread_on_a_stall_page(int *uffd, uint8_t **page2)
+static struct kbinder_thread *thread_on_a_stall_page(int *uffd, uint8_t **page2)
 {
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg;
@@ -231,7 +197,7 @@ static struct kb_thread *thread_on_a_stall_page(int *uffd, uint8_t **page2)
 	ASSERT_OK(ioctl(*uffd, UFFDIO_API, &api) ? -errno : 0);
 	ASSERT_OK(ioctl(*uffd, UFFDIO_REGISTER, &reg) ? -errno : 0);
 	*page2 = pages + PAGE;
-	return (struct kb_thread *)(pages + PAGE - offsetof(struct kb_thread, buf));
+	return (struct kbinder_thread *)(pages + PAGE - offsetof(struct kbinder_thread, buf));
 }
 
 /*
@@ -244,7 +210,7 @@ TEST(blocking_read_never_sees_eagain_while_another_thread_waits)
 	struct blocker b = { .go = 0 };
 	struct uffdio_zeropage zero;
 	struct timed tr;
-	struct kb_proc p;
+	struct kbinder_proc p;
 	pthread_t bth, tth;
 	uint8_t *page2;
 	int uffd;
@@ -252,7 +218,7 @@ TEST(blocking_read_never_sees_eagain_while_another_thread_waits)
 	kbt_open(&p);
 	b.fd = p.fd;
 	tr.t = thread_on_a_stall_page(&uffd, &page2);
-	kb_thread_init(tr.t, p.fd);
+	kbinder_thread_init(tr.t, p.fd);
 	ASSERT_EQ(pthread_create(&bth, NULL, blocker_main, &b), 0);
 	while (!__atomic_load_n(&b.go, __ATOMIC_ACQUIRE))
 		kbt_msleep(5);
@@ -268,9 +234,9 @@ TEST(blocking_read_never_sees_eagain_while_another_thread_waits)
 	flush_until(p.fd, &b.done, 5000);
 	pthread_join(bth, NULL);
 	kbt_log("timed read: %d (%s); blocking read: %d, %zu bytes", tr.err,
-		kb_return_name(tr.cmd), b.err, b.consumed);
+		kbinder_return_name(tr.ret.cmd), b.err, b.consumed);
 	ASSERT_EQ(b.err, 0);
 	ASSERT_EQ(tr.err, 0);
 	close(uffd);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -23,10 +22,10 @@
 #define SLACK_MS	700
 #define CALL_CODE	7
 
+/* A waiting thread: its fd, whether it waits yet, the calls it took, its end. */
 struct waiter {
 	int fd;
-	int started;
-	int got_call;
+	int started, got_call;
 	int err;
 	int64_t took;
 };
@@ -60,46 +59,18 @@ static void *waiter_main(void *arg)
 	return NULL;
 }
 
-/* A one-way call to the manager once both waiters poll. */
-static void call_the_manager(void *arg)
-{
-	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
-
-	kbt_wait(chan, 'G', KBT_WAIT_MS);
-	kbt_client(&p, &t);
-	ASSERT_OK(kb_transact(&t, 0, CALL_CODE, NULL, TF_ONE_WAY, &r, NULL, NULL,
-			      KBT_WAIT_MS));
-	kb_close(&p);
-}
-
-static int allow_high_fds(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return -errno;
-	if (rl.rlim_cur > HIGH_FD)
-		return 0;
-	rl.rlim_cur = HIGH_FD + 1;
-	if (rl.rlim_max < rl.rlim_cur)
-		rl.rlim_max = rl.rlim_cur;
-	return setrlimit(RLIMIT_NOFILE, &rl) ? -errno : 0;
-}
-
 TEST(two_timed_waiters_on_a_nonblocking_file_both_keep_their_deadlines)
 {
 	struct waiter w[2] = { { .fd = HIGH_FD }, { .fd = HIGH_FD } };
 	struct kbt_chan chan;
+	struct kbt_oneway_call call = { &chan, CALL_CODE, 0 };
 	struct kbinder_proc p;
 	pthread_t th[2];
 	pid_t c;
 
-	ASSERT_OK(allow_high_fds());
+	ASSERT_OK(kbt_allow_fd(HIGH_FD));
 	kbt_chan_init(&chan);
-	c = kbt_fork(call_the_manager, &chan);
+	c = kbt_fork(kbt_oneway_caller, &call);
 	ASSERT_OK(kbinder_proc_open(&p, NULL, KBINDER_DEFAULT_MAP_SIZE, KBINDER_PROC_NONBLOCK));
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
 	ASSERT_EQ(dup2(p.fd, HIGH_FD), HIGH_FD);

@@ -26,44 +26,13 @@ struct kbt_live {
 };
 
 /* Read every counter into @l: 0, or -errno if the file cannot be read. */
-static inline int kbt_live_read(struct kbt_live *l)
-{
-	FILE *f = fopen(KBT_LIVE, "r");
-
-	l->n = 0;
-	if (!f)
-		return -errno;
-	while (l->n < KBT_LIVE_MAX &&
-	       fscanf(f, "%31s %ld", l->name[l->n], &l->value[l->n]) == 2)
-		l->n++;
-	fclose(f);
-	return 0;
-}
+int kbt_live_read(struct kbt_live *l);
 
 /* The value of counter @name, or -1 if it (or the file) does not exist. */
-static inline long kbt_live(const char *name)
-{
-	struct kbt_live l;
-	int i;
-
-	if (kbt_live_read(&l))
-		return -1;
-	for (i = 0; i < l.n; i++)
-		if (!strcmp(l.name[i], name))
-			return l.value[i];
-	return -1;
-}
+long kbt_live(const char *name);
 
 /* Wait up to @ms for counter @name to read @want; return what it reads. */
-static inline long kbt_live_wait(const char *name, long want, int ms)
-{
-	int64_t deadline = kbt_now_ms() + ms;
-	long n;
-
-	while ((n = kbt_live(name)) != want && kbt_now_ms() < deadline)
-		kbt_msleep(20);
-	return n;
-}
+long kbt_live_wait(const char *name, long want, int ms);
 
 /*
  * Wait up to @ms for every counter to be back at (or below) what it read
@@ -71,36 +40,31 @@ static inline long kbt_live_wait(const char *name, long want, int ms)
  * ("procs 2, was 0"). Below is not a leak: objects of an earlier test that
  * were still going when @base was read may go meanwhile.
  */
-static inline bool kbt_live_back_to(const struct kbt_live *base, int ms,
-				    char *why, size_t size)
-{
-	int64_t deadline = kbt_now_ms() + ms;
-	struct kbt_live now;
-	int i;
+bool kbt_live_back_to(const struct kbt_live *base, int ms,
+		      char *why, size_t size);
 
-	for (;;) {
-		bool same = true;
+/**
+ * kbt_live_start() - read the counters before a scenario into @base; the
+ * test is kbinder-only and skips where the counters cannot be read.
+ */
+void kbt_live_start(struct kbt_live *base);
 
-		if (kbt_live_read(&now)) {
-			snprintf(why, size, "%s is not readable", KBT_LIVE);
-			return false;
-		}
-		why[0] = 0;
-		for (i = 0; i < base->n && i < now.n; i++) {
-			if (now.value[i] > base->value[i]) {
-				snprintf(why, size, "%s %ld, was %ld",
-					 now.name[i], now.value[i],
-					 base->value[i]);
-				same = false;
-				break;
-			}
-		}
-		if (same)
-			return true;
-		if (kbt_now_ms() > deadline)
-			return false;
-		kbt_msleep(20);
-	}
-}
+/**
+ * kbt_live_changes() - how many counters read differently now than in
+ * @base (a scenario in flight must show up: the test sees what it counts);
+ * @log: log each counter's two readings.
+ */
+int kbt_live_changes(const struct kbt_live *base, bool log);
+
+/**
+ * ASSERT_LIVE_BACK() / EXPECT_LIVE_BACK() - within @ms every counter is
+ * back to @base (kbt_live_back_to()); else fail with "@what: <counter>".
+ */
+void kbt_live_back_at(const char *file, int line, bool fatal,
+		      const struct kbt_live *base, int ms, const char *what);
+#define ASSERT_LIVE_BACK(base, ms, what)				\
+	kbt_live_back_at(__FILE__, __LINE__, true, (base), (ms), (what))
+#define EXPECT_LIVE_BACK(base, ms, what)				\
+	kbt_live_back_at(__FILE__, __LINE__, false, (base), (ms), (what))
 
 #endif /* KBINDER_TEST_LIVE_H */

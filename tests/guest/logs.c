@@ -130,7 +130,7 @@ static bool has_line_with(const char *log, const char *start,
 		if ((p == log || p[-1] == '\n') && (!part ||
 		    (memmem(p, end - p, part, strlen(part)))))
 			return true;
-		if (!*p)
+		if (!*p)	/* an empty @start matches at the end too */
 			break;
 		p++;
 	}
@@ -182,8 +182,8 @@ struct hold {
 	char dev[PATH_MAX];
 };
 
-static int hold_call(struct kb_thread *t, const struct binder_transaction_data *tr,
-		     struct kb_parcel *reply, void *arg)
+static int hold_call(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		     struct kbinder_parcel *reply, void *arg)
 {
 	struct hold *h = arg;
 
@@ -192,7 +192,7 @@ static int hold_call(struct kb_thread *t, const struct binder_transaction_data *
 		ASSERT_SIGNAL(&h->chan, 'C');
 		ASSERT_WAIT(&h->chan, 'R');
 	}
-	kb_parcel_write_u32(reply, 1);
+	kbinder_parcel_write_u32(reply, 1);
 	return KBT_REPLY;
 }
 
@@ -201,23 +201,23 @@ static void caller_main(void *arg)
 {
 	struct hold *h = arg;
 	struct binder_extended_error ee;
-	struct kb_thread t;
-	struct kb_reply r;
-	struct kb_parcel data;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
+	struct kbinder_parcel data;
+	struct kbinder_proc p;
 
 	kbt_open_dev(&p, h->dev, KBT_MAP_SIZE);
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	/* Its own node goes with the call: the callee holds a ref on it. */
-	kb_parcel_init(&data);
-	ASSERT_OK(kb_parcel_write_binder(&data, 0x1000, 0x2000, 0, false));
+	kbinder_parcel_init(&data);
+	ASSERT_OK(kbinder_parcel_write_binder(&data, 0x1000, 0x2000, 0, false));
 	kbt_call(&t, 0, CODE_HOLD, &data, &r);
-	kb_parcel_fini(&data);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&data);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	memset(&ee, 0, sizeof(ee));
 	ASSERT_EQ(ioctl(p.fd, BINDER_GET_EXTENDED_ERROR, &ee), 0);
 	ASSERT_OK(kbt_send(&h->chan, &ee.id, sizeof(ee.id)));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST_TIMEOUT(logs_describe_live_call, 60)
@@ -225,8 +225,8 @@ TEST_TIMEOUT(logs_describe_live_call, 60)
 	char dir[DIR_MAX], other[DIR_MAX], line[256];
 	const char *log;
 	struct kbt_server srv;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	struct hold h;
 	pid_t caller, callee;
 	long id, node, ref, mgr;
@@ -335,7 +335,7 @@ TEST_TIMEOUT(logs_describe_live_call, 60)
 TEST(logs_proc_dir_lists_the_mount)
 {
 	char dir[DIR_MAX], name[DIR_MAX + 8];
-	struct kb_proc p;
+	struct kbinder_proc p;
 	struct dirent *d;
 	bool self = false;
 	int others = 0;
@@ -364,7 +364,7 @@ TEST(logs_proc_dir_lists_the_mount)
 	closedir(dp);
 	EXPECT_TRUE(self);
 	EXPECT_EQ(others, 0);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	fs_umount(dir);
 }
 
@@ -373,7 +373,7 @@ static void *version_and_exit(void *arg)
 	int32_t v;
 
 	*(pid_t *)arg = kbt_gettid();
-	kb_version(*(int *)((pid_t *)arg + 1), &v);
+	kbinder_ioctl_version(*(int *)((pid_t *)arg + 1), &v);
 	return NULL;
 }
 
@@ -394,7 +394,7 @@ TEST(exited_thread_is_not_named_by_its_reused_pid)
 {
 	char dir[DIR_MAX], dev[PATH_MAX + 8], line[64];
 	pid_t arg[2], child = 0;
-	struct kb_proc p;
+	struct kbinder_proc p;
 	pthread_t th;
 	const char *log;
 	int tries;
@@ -430,20 +430,20 @@ TEST(exited_thread_is_not_named_by_its_reused_pid)
 			arg[0], log);
 	EXPECT_TRUE(strstr(log, " exited") != NULL);
 	kbt_kill(child);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	fs_umount(dir);
 }
 
 /* A call on a handle nobody has, from a process of its own that exits. */
 static void fail_one_call(void *arg)
 {
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 
 	kbt_open_dev(&p, arg, 0);
-	kb_thread_init(&t, p.fd);
+	kbinder_thread_init(&t, p.fd);
 	EXPECT_EQ(kbt_call_status(&t, 99, 0x5e1f, NULL, 0), BR_FAILED_REPLY);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*

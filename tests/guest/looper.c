@@ -15,54 +15,62 @@ enum {
 	CODE_BLOCK,	/* hold until released through the pipe, reply tid */
 };
 
-static void become_manager(struct kb_proc *p, struct kb_thread *t,
+static void become_manager(struct kbinder_proc *p, struct kbinder_thread *t,
 			   uint32_t max_threads)
 {
 	kbt_open(p);
 	if (max_threads)
-		ASSERT_OK(kb_set_max_threads(p->fd, max_threads));
+		ASSERT_OK(kbinder_ioctl_set_max_threads(p->fd, max_threads));
 	ASSERT_OK(kbt_become_ctxmgr(p->fd, NULL));
-	kb_thread_init(t, p->fd);
+	kbinder_thread_init(t, p->fd);
+}
+
+/* The same, and @t enters the looper. */
+static void looping_manager(struct kbinder_proc *p, struct kbinder_thread *t,
+			    uint32_t max_threads)
+{
+	become_manager(p, t, max_threads);
+	ASSERT_OK(kbinder_thread_enter_looper(t));
 }
 
 static void caller(void *arg)
 {
 	uint32_t code = (uint32_t)(uintptr_t)arg;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 
 	kbt_client(&p, &t);
 	ASSERT_EQ(kbt_call_status(&t, 0, code, NULL, 0), BR_REPLY);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* Make one waiting looper of the manager leave kbt_serve(). */
 static void quitter(void *arg)
 {
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 
 	(void)arg;
 	kbt_client(&p, &t);
 	kbt_quit(&t, 0);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* Read raw until a BR_TRANSACTION; return the read's first word. */
-static uint32_t read_txn(struct kb_thread *t, struct kb_return *txn)
+static uint32_t read_txn(struct kbinder_thread *t, struct kbinder_return *txn)
 {
 	uint8_t buf[256];
-	struct kb_reader r;
-	struct kb_return ret;
+	struct kbinder_reader r;
+	struct kbinder_return ret;
 	size_t consumed;
 	uint32_t first;
 
 	for (;;) {
-		ASSERT_OK(kb_read(t->fd, buf, sizeof(buf), &consumed));
+		ASSERT_OK(kbinder_ioctl_read(t->fd, buf, sizeof(buf), &consumed));
 		ASSERT_GE(consumed, 4);
 		memcpy(&first, buf, 4);
-		kb_reader_init(&r, buf, consumed);
-		while (kb_reader_next(&r, &ret) == 1) {
+		kbinder_reader_init(&r, buf, consumed);
+		while (kbinder_reader_next(&r, &ret) == 1) {
 			if (ret.cmd == BR_TRANSACTION) {
 				*txn = ret;
 				return first;
@@ -71,45 +79,43 @@ static uint32_t read_txn(struct kb_thread *t, struct kb_return *txn)
 	}
 }
 
+/*
+ * A child calls the manager and @t, its only looper, answers. Return: the
+ * first word of the read that brought the call (BR_SPAWN_LOOPER or BR_NOOP).
+ */
+static uint32_t serve_one_call(struct kbinder_thread *t)
+{
+	pid_t c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
+	struct kbinder_return txn;
+	uint32_t first = read_txn(t, &txn);
+
+	ASSERT_OK(kbinder_thread_reply(t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(t, txn.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+	return first;
+}
+
 TEST(spawn_looper_when_all_busy)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return txn;
-	pid_t c;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 
-	become_manager(&p, &t, 1);
-	ASSERT_OK(kb_enter_looper(&t));
-	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
+	looping_manager(&p, &t, 1);
 	/* our only looper takes the call: nobody is left waiting */
-	ASSERT_EQ(read_txn(&t, &txn), BR_SPAWN_LOOPER);
-	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(&t, txn.u.txn.data.ptr.buffer));
-	ASSERT_CHILD_OK(c);
+	ASSERT_EQ(serve_one_call(&t), BR_SPAWN_LOOPER);
 	/* only one request is outstanding: the next call asks for none */
-	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
-	ASSERT_EQ(read_txn(&t, &txn), BR_NOOP);
-	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(&t, txn.u.txn.data.ptr.buffer));
-	ASSERT_CHILD_OK(c);
-	kb_close(&p);
+	ASSERT_EQ(serve_one_call(&t), BR_NOOP);
+	kbinder_proc_close(&p);
 }
 
 TEST(no_spawn_looper_when_max_threads_is_zero)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return txn;
-	pid_t c;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 
-	become_manager(&p, &t, 0);
-	ASSERT_OK(kb_enter_looper(&t));
-	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
-	ASSERT_EQ(read_txn(&t, &txn), BR_NOOP);
-	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(&t, txn.u.txn.data.ptr.buffer));
-	ASSERT_CHILD_OK(c);
-	kb_close(&p);
+	looping_manager(&p, &t, 0);
+	ASSERT_EQ(serve_one_call(&t), BR_NOOP);
+	kbinder_proc_close(&p);
 }
 
 /* ---- a pool: the spawned thread serves while the first is busy ---- */
@@ -117,8 +123,8 @@ TEST(no_spawn_looper_when_max_threads_is_zero)
 static int release_pipe[2];
 static struct kbt_chan *block_started;	/* told when a BLOCK call starts */
 
-static int pool_handler(struct kb_thread *t, const struct binder_transaction_data *tr,
-			struct kb_parcel *reply, void *arg)
+static int pool_handler(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+			struct kbinder_parcel *reply, void *arg)
 {
 	char c;
 
@@ -129,36 +135,43 @@ static int pool_handler(struct kb_thread *t, const struct binder_transaction_dat
 			ASSERT_SIGNAL(block_started, 'B');
 		ASSERT_EQ(read(release_pipe[0], &c, 1), 1);
 	}
-	kb_parcel_write_u32(reply, (uint32_t)kbt_gettid());
+	kbinder_parcel_write_u32(reply, (uint32_t)kbt_gettid());
 	return KBT_REPLY;
 }
 
-static void *spawned(void *arg)
-{
-	struct kb_proc *p = arg;
-	struct kb_thread t;
+/*
+ * A pool thread on @fd serving pool_handler: a spawned one (asked for by
+ * BR_SPAWN_LOOPER) registers, the others enter the looper.
+ */
+struct pool_thread {
+	int fd;
+	bool spawned;
+};
 
-	kb_thread_init(&t, p->fd);
-	EXPECT_OK(kb_register_looper(&t));
+static void *pool_thread(void *arg)
+{
+	const struct pool_thread *pt = arg;
+	struct kbinder_thread t;
+
+	kbinder_thread_init(&t, pt->fd);
+	EXPECT_OK(pt->spawned ? kbinder_thread_register_looper(&t) :
+				kbinder_thread_enter_looper(&t));
 	kbt_serve(&t, pool_handler, NULL);
 	return NULL;
 }
 
-static void call_tid(void *arg)
+static void call_tid(struct kbinder_thread *t, void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
-	uint32_t tid;
+	struct kbinder_reply r;
 
-	kbt_client(&p, &t);
-	kbt_call(&t, 0, (uint32_t)(chan ? CODE_TID : CODE_BLOCK), NULL, &r);
-	tid = kbt_txn_u32(&r.txn, 0);
-	if (chan)
+	kbt_call(t, 0, (uint32_t)(chan ? CODE_TID : CODE_BLOCK), NULL, &r);
+	if (chan) {
+		uint32_t tid = kbt_txn_u32(&r.txn, 0);
+
 		ASSERT_OK(kbt_send(chan, &tid, sizeof(tid)));
-	kb_free_buffer(&t, r.txn.data.ptr.buffer);
-	kb_close(&p);
+	}
+	kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer);
 }
 
 /*
@@ -167,9 +180,10 @@ static void call_tid(void *arg)
  */
 TEST(spawned_looper_serves_while_others_are_busy)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return txn;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return txn;
+	struct pool_thread spawned = { .spawned = true };
 	struct kbt_chan chan;
 	pthread_t th;
 	uint32_t tid;
@@ -177,28 +191,28 @@ TEST(spawned_looper_serves_while_others_are_busy)
 	char go = 'g';
 
 	ASSERT_EQ(pipe(release_pipe), 0);
-	become_manager(&p, &t, 1);
-	ASSERT_OK(kb_enter_looper(&t));
-	blocker = kbt_fork(call_tid, NULL);
+	looping_manager(&p, &t, 1);
+	blocker = kbt_fork_client(call_tid, NULL);
 	ASSERT_EQ(read_txn(&t, &txn), BR_SPAWN_LOOPER);
 	ASSERT_EQ(txn.u.txn.code, CODE_BLOCK);
-	ASSERT_EQ(pthread_create(&th, NULL, spawned, &p), 0);
+	spawned.fd = p.fd;
+	ASSERT_EQ(pthread_create(&th, NULL, pool_thread, &spawned), 0);
 	/* while we hold the blocking call, another call is served */
 	kbt_chan_init(&chan);
-	c = kbt_fork(call_tid, &chan);
+	c = kbt_fork_client(call_tid, &chan);
 	ASSERT_OK(kbt_recv(&chan, &tid, sizeof(tid), KBT_WAIT_MS));
 	ASSERT_NE(tid, kbt_gettid());
 	ASSERT_CHILD_OK(c);
 	/* now answer the blocked one from the main thread */
 	{
-		struct kb_parcel reply;
+		struct kbinder_parcel reply;
 
-		kb_parcel_init(&reply);
-		kb_parcel_write_u32(&reply, (uint32_t)kbt_gettid());
-		ASSERT_OK(kb_send_reply(&t, &reply, 0, KBT_WAIT_MS));
-		kb_parcel_fini(&reply);
+		kbinder_parcel_init(&reply);
+		kbinder_parcel_write_u32(&reply, (uint32_t)kbt_gettid());
+		ASSERT_OK(kbinder_thread_reply(&t, &reply, 0, KBT_WAIT_MS));
+		kbinder_parcel_fini(&reply);
 	}
-	ASSERT_OK(kb_free_buffer(&t, txn.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, txn.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(blocker);
 	(void)go;
 	/* the spawned looper is the only one waiting: it takes the quit */
@@ -207,33 +221,24 @@ TEST(spawned_looper_serves_while_others_are_busy)
 	kbt_chan_close(&chan);
 	close(release_pipe[0]);
 	close(release_pipe[1]);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* Two loopers: one blocked in a call, the idle one takes the next call. */
-static void *pool_thread(void *arg)
-{
-	struct kb_proc *p = arg;
-	struct kb_thread t;
-
-	kb_thread_init(&t, p->fd);
-	EXPECT_OK(kb_enter_looper(&t));
-	kbt_serve(&t, pool_handler, NULL);
-	return NULL;
-}
-
 static void pool_server(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_proc p;
+	struct pool_thread pt = { .spawned = false };
+	struct kbinder_proc p;
 	pthread_t th[2];
 
 	ASSERT_EQ(pipe(release_pipe), 0);
 	block_started = chan;
 	kbt_open(&p);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	ASSERT_EQ(pthread_create(&th[0], NULL, pool_thread, &p), 0);
-	ASSERT_EQ(pthread_create(&th[1], NULL, pool_thread, &p), 0);
+	pt.fd = p.fd;
+	ASSERT_EQ(pthread_create(&th[0], NULL, pool_thread, &pt), 0);
+	ASSERT_EQ(pthread_create(&th[1], NULL, pool_thread, &pt), 0);
 	ASSERT_SIGNAL(chan, 'R');
 	ASSERT_WAIT(chan, 'Q');
 	ASSERT_EQ(write(release_pipe[1], "x", 1), 1);
@@ -243,7 +248,7 @@ static void pool_server(void *arg)
 	ASSERT_EQ(pthread_join(th[1], NULL), 0);
 	close(release_pipe[0]);
 	close(release_pipe[1]);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(work_is_picked_by_idle_thread)
@@ -252,17 +257,15 @@ TEST(work_is_picked_by_idle_thread)
 	uint32_t tid1, tid2;
 	pid_t s, blocker, c;
 
-	kbt_chan_init(&srv);
-	s = kbt_fork(pool_server, &srv);
-	ASSERT_WAIT(&srv, 'R');
+	s = kbt_fork_ready(pool_server, &srv);
 	kbt_msleep(100);	/* both threads are waiting */
-	blocker = kbt_fork(call_tid, NULL);
+	blocker = kbt_fork_client(call_tid, NULL);
 	ASSERT_WAIT(&srv, 'B');		/* one thread is busy now */
 	kbt_chan_init(&chan);
-	c = kbt_fork(call_tid, &chan);
+	c = kbt_fork_client(call_tid, &chan);
 	ASSERT_OK(kbt_recv(&chan, &tid1, sizeof(tid1), KBT_WAIT_MS));
 	ASSERT_CHILD_OK(c);
-	c = kbt_fork(call_tid, &chan);
+	c = kbt_fork_client(call_tid, &chan);
 	ASSERT_OK(kbt_recv(&chan, &tid2, sizeof(tid2), KBT_WAIT_MS));
 	ASSERT_CHILD_OK(c);
 	/* both served by the same (the idle) thread */
@@ -293,9 +296,9 @@ static void caller_on_signal(void *arg)
  */
 TEST(process_work_reaches_thread_without_looper)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return ret;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
 	struct kbt_chan chan;
 	pid_t c;
 
@@ -303,58 +306,43 @@ TEST(process_work_reaches_thread_without_looper)
 	c = kbt_fork(caller_on_signal, &chan);
 	become_manager(&p, &t, 0);
 	ASSERT_SIGNAL(&chan, 'G');
-	ASSERT_OK(kb_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
-			      NULL, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_wait_for(&t, BR_TRANSACTION, &ret, kbt_default_event,
+					  NULL, KBT_WAIT_MS));
 	ASSERT_EQ(ret.u.txn.code, CODE_TID);
 	ASSERT_EQ(ret.u.txn.sender_pid, c);
-	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
 	kbt_chan_close(&chan);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(set_max_threads_with_bad_pointer_fails)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 
 	kbt_open_dev(&p, NULL, 0);
 	ASSERT_EQ(ioctl(p.fd, BINDER_SET_MAX_THREADS, (void *)16), -1);
 	ASSERT_TRUE(errno == EINVAL || errno == EFAULT);
-	ASSERT_OK(kb_set_max_threads(p.fd, 15));
-	kb_close(&p);
+	ASSERT_OK(kbinder_ioctl_set_max_threads(p.fd, 15));
+	kbinder_proc_close(&p);
 }
 
 /* ---- looper misuse: accepted, but never counted as a spawned thread ---- */
 
-/* One call from a child, served by @t; return the read's first word. */
-static uint32_t serve_one_call(struct kb_thread *t)
-{
-	struct kb_return txn;
-	uint32_t first;
-	pid_t c;
-
-	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
-	first = read_txn(t, &txn);
-	ASSERT_OK(kb_send_reply(t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(t, txn.u.txn.data.ptr.buffer));
-	ASSERT_CHILD_OK(c);
-	return first;
-}
-
 /* A thread that sends BC_REGISTER_LOOPER, then leaves the driver. */
 static void *register_and_leave(void *arg)
 {
-	struct kb_proc *p = arg;
-	struct kb_thread t;
+	struct kbinder_proc *p = arg;
+	struct kbinder_thread t;
 
-	kb_thread_init(&t, p->fd);
-	EXPECT_OK(kb_register_looper(&t));	/* accepted, even when wrong */
-	EXPECT_OK(kb_thread_exit(p->fd));
+	kbinder_thread_init(&t, p->fd);
+	EXPECT_OK(kbinder_thread_register_looper(&t));	/* accepted, even when wrong */
+	EXPECT_OK(kbinder_ioctl_thread_exit(p->fd));
 	return NULL;
 }
 
-static void register_in_a_thread(struct kb_proc *p)
+static void register_in_a_thread(struct kbinder_proc *p)
 {
 	pthread_t th;
 
@@ -369,14 +357,13 @@ static void register_in_a_thread(struct kb_proc *p)
  */
 TEST(register_looper_after_enter_is_tolerated_and_not_counted)
 {
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 
-	become_manager(&p, &t, 1);
-	ASSERT_OK(kb_enter_looper(&t));
-	ASSERT_OK(kb_register_looper(&t));
+	looping_manager(&p, &t, 1);
+	ASSERT_OK(kbinder_thread_register_looper(&t));
 	ASSERT_EQ(serve_one_call(&t), BR_SPAWN_LOOPER);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*
@@ -387,11 +374,10 @@ TEST(register_looper_after_enter_is_tolerated_and_not_counted)
  */
 TEST(register_looper_past_max_threads_is_not_counted)
 {
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 
-	become_manager(&p, &t, 1);
-	ASSERT_OK(kb_enter_looper(&t));
+	looping_manager(&p, &t, 1);
 	register_in_a_thread(&p);		/* not asked for: not counted */
 	ASSERT_EQ(serve_one_call(&t), BR_SPAWN_LOOPER);
 	register_in_a_thread(&p);		/* answers the request */
@@ -399,5 +385,5 @@ TEST(register_looper_past_max_threads_is_not_counted)
 	register_in_a_thread(&p);		/* past the maximum */
 	register_in_a_thread(&p);
 	ASSERT_EQ(serve_one_call(&t), BR_NOOP);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

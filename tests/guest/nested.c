@@ -16,62 +16,62 @@ struct side {
 
 static struct side side;
 
-static int on_event(struct kb_thread *t, const struct kb_return *ret, void *arg);
+static int on_event(struct kbinder_thread *t, const struct kbinder_return *ret, void *arg);
 
 /*
  * Handle RECURSE(n): n == 0 answers "0"; otherwise call the other side with
  * n - 1 and answer its result * 10 + n. The client sends its node along, so
  * the server calls back through the handle it got; the client calls 0.
  */
-static void recurse(struct kb_thread *t, const struct binder_transaction_data *tr,
-		    struct kb_parcel *reply)
+static void recurse(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		    struct kbinder_parcel *reply)
 {
 	uint32_t n = kbt_txn_u32(tr, 0), target = 0, v;
 	struct flat_binder_object obj;
-	struct kb_parcel data;
-	struct kb_reply r;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
 
 	if (side.n_handled < 8)
 		side.handler_tid[side.n_handled] = kbt_gettid();
 	side.n_handled++;
 	if (n == 0) {
-		kb_parcel_write_u32(reply, 0);
+		kbinder_parcel_write_u32(reply, 0);
 		return;
 	}
-	kb_parcel_init(&data);
-	kb_parcel_write_u32(&data, n - 1);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_u32(&data, n - 1);
 	if (tr->offsets_size) {
 		kbt_txn_object(tr, 0, &obj);
 		target = obj.handle;
 	} else {
-		kb_parcel_write_binder(&data, CLIENT_NODE, 0, 0, false);
+		kbinder_parcel_write_binder(&data, CLIENT_NODE, 0, 0, false);
 	}
-	ASSERT_OK(kb_transact(t, target, CODE_RECURSE, &data, 0, &r, on_event,
-			      NULL, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_transact(t, target, CODE_RECURSE, &data, 0, &r, on_event,
+					  NULL, KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_REPLY);
 	v = kbt_txn_u32(&r.txn, 0);
-	ASSERT_OK(kb_free_buffer(t, r.txn.data.ptr.buffer));
-	kb_parcel_write_u32(reply, v * 10 + n);
-	kb_parcel_fini(&data);
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
+	kbinder_parcel_write_u32(reply, v * 10 + n);
+	kbinder_parcel_fini(&data);
 }
 
-static int on_event(struct kb_thread *t, const struct kb_return *ret, void *arg)
+static int on_event(struct kbinder_thread *t, const struct kbinder_return *ret, void *arg)
 {
-	struct kb_parcel reply;
+	struct kbinder_parcel reply;
 
 	(void)arg;
 	if (ret->cmd != BR_TRANSACTION || ret->u.txn.code != CODE_RECURSE)
 		return kbt_default_event(t, ret, NULL);
-	kb_parcel_init(&reply);
+	kbinder_parcel_init(&reply);
 	recurse(t, &ret->u.txn, &reply);
-	ASSERT_OK(kb_send_reply(t, &reply, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(t, ret->u.txn.data.ptr.buffer));
-	kb_parcel_fini(&reply);
+	ASSERT_OK(kbinder_thread_reply(t, &reply, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(t, ret->u.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&reply);
 	return 0;
 }
 
-static int server(struct kb_thread *t, const struct binder_transaction_data *tr,
-		  struct kb_parcel *reply, void *arg)
+static int server(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		  struct kbinder_parcel *reply, void *arg)
 {
 	(void)arg;
 	if (tr->code == CODE_RECURSE)
@@ -84,14 +84,14 @@ static int idle_got;
 
 static void *idle_looper(void *arg)
 {
-	struct kb_proc *p = arg;
-	struct kb_thread t;
-	struct kb_return ret;
+	struct kbinder_proc *p = arg;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
 
-	kb_thread_init(&t, p->fd);
-	EXPECT_OK(kb_enter_looper(&t));
+	kbinder_thread_init(&t, p->fd);
+	EXPECT_OK(kbinder_thread_enter_looper(&t));
 	for (;;) {
-		if (kb_next(&t, &ret, -1))
+		if (kbinder_thread_next(&t, &ret, -1))
 			return NULL;
 		if (ret.cmd == BR_TRANSACTION)
 			__atomic_add_fetch(&idle_got, 1, __ATOMIC_SEQ_CST);
@@ -102,10 +102,10 @@ static void *idle_looper(void *arg)
 static uint32_t run(uint32_t depth)
 {
 	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	struct binder_transaction_data tr;
-	struct kb_parcel reply;
+	struct kbinder_parcel reply;
 	pthread_t th;
 	uint32_t v;
 	int i;
@@ -117,10 +117,10 @@ static uint32_t run(uint32_t depth)
 	memset(&tr, 0, sizeof(tr));
 	tr.data_size = 4;
 	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&depth;
-	kb_parcel_init(&reply);
+	kbinder_parcel_init(&reply);
 	recurse(&t, &tr, &reply);
 	memcpy(&v, reply.data, 4);
-	kb_parcel_fini(&reply);
+	kbinder_parcel_fini(&reply);
 	/* every nested call in this process ran on this thread */
 	for (i = 0; i < side.n_handled && i < 8; i++)
 		ASSERT_EQ(side.handler_tid[i], kbt_gettid());
@@ -152,24 +152,24 @@ static uint32_t side_handle;
 
 static void *side_sync_caller(void *arg)
 {
-	struct kb_proc *p = arg;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_proc *p = arg;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 
-	kb_thread_init(&t, p->fd);	/* a fresh thread: empty stack */
+	kbinder_thread_init(&t, p->fd);	/* a fresh thread: empty stack */
 	kbt_call(&t, side_handle, CODE_SIDE_PING, NULL, &r);
 	EXPECT_EQ(kbt_txn_u32(&r.txn, 0), 0x5ede);
-	kb_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	return NULL;
 }
 
-static struct kb_proc side_server_proc;
+static struct kbinder_proc side_server_proc;
 
 /* While handling A's call: a one-way back to A, and a sync call to A from
  * another thread; both must be served by A's idle looper.
  */
-static int side_server(struct kb_thread *t, const struct binder_transaction_data *tr,
-		       struct kb_parcel *reply, void *arg)
+static int side_server(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		       struct kbinder_parcel *reply, void *arg)
 {
 	struct flat_binder_object obj;
 	pthread_t th;
@@ -183,35 +183,35 @@ static int side_server(struct kb_thread *t, const struct binder_transaction_data
 		  BR_TRANSACTION_COMPLETE);
 	ASSERT_EQ(pthread_create(&th, NULL, side_sync_caller, &side_server_proc), 0);
 	pthread_join(th, NULL);
-	kb_parcel_write_u32(reply, 1);
+	kbinder_parcel_write_u32(reply, 1);
 	return KBT_REPLY;
 }
 
 static void side_server_main(void *arg)
 {
 	struct kbt_server *s = arg;
-	struct kb_thread t;
+	struct kbinder_thread t;
 
 	kbt_manager(&side_server_proc, &t, NULL);
 	ASSERT_SIGNAL(&s->chan, 'R');
 	ASSERT_OK(kbt_serve(&t, side_server, NULL));
-	kb_close(&side_server_proc);
+	kbinder_proc_close(&side_server_proc);
 }
 
 static int side_served_by_idle;
 
 static void *side_idle_looper(void *arg)
 {
-	struct kb_proc *p = arg;
-	struct kb_thread t;
-	struct kb_return ret;
-	struct kb_parcel reply;
+	struct kbinder_proc *p = arg;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
+	struct kbinder_parcel reply;
 
-	kb_thread_init(&t, p->fd);
-	EXPECT_OK(kb_enter_looper(&t));
-	kb_parcel_init(&reply);
+	kbinder_thread_init(&t, p->fd);
+	EXPECT_OK(kbinder_thread_enter_looper(&t));
+	kbinder_parcel_init(&reply);
 	for (;;) {
-		if (kb_next(&t, &ret, -1))
+		if (kbinder_thread_next(&t, &ret, -1))
 			return NULL;
 		if (ret.cmd != BR_TRANSACTION) {
 			kbt_default_event(&t, &ret, NULL);
@@ -219,17 +219,17 @@ static void *side_idle_looper(void *arg)
 		}
 		__atomic_add_fetch(&side_served_by_idle, 1, __ATOMIC_SEQ_CST);
 		if (!(ret.u.txn.flags & TF_ONE_WAY)) {
-			kb_parcel_reset(&reply);
-			kb_parcel_write_u32(&reply, 0x5ede);
-			EXPECT_OK(kb_send_reply(&t, &reply, 0, KBT_WAIT_MS));
+			kbinder_parcel_reset(&reply);
+			kbinder_parcel_write_u32(&reply, 0x5ede);
+			EXPECT_OK(kbinder_thread_reply(&t, &reply, 0, KBT_WAIT_MS));
 		}
-		kb_free_buffer(&t, ret.u.txn.data.ptr.buffer);
+		kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer);
 	}
 }
 
 static int waiter_got;
 
-static int waiter_event(struct kb_thread *t, const struct kb_return *ret, void *arg)
+static int waiter_event(struct kbinder_thread *t, const struct kbinder_return *ret, void *arg)
 {
 	if (ret->cmd == BR_TRANSACTION)
 		__atomic_add_fetch(&waiter_got, 1, __ATOMIC_SEQ_CST);
@@ -239,29 +239,27 @@ static int waiter_event(struct kb_thread *t, const struct kb_return *ret, void *
 TEST(calls_outside_the_chain_skip_the_waiting_thread)
 {
 	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_parcel data;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
 	pthread_t th;
 
 	memset(&s, 0, sizeof(s));
-	kbt_chan_init(&s.chan);
-	s.pid = kbt_fork(side_server_main, &s);
-	ASSERT_WAIT(&s.chan, 'R');
+	kbt_start_child(&s, side_server_main);
 	kbt_client(&p, &t);
 	ASSERT_EQ(pthread_create(&th, NULL, side_idle_looper, &p), 0);
 	kbt_msleep(50);
-	kb_parcel_init(&data);
-	kb_parcel_write_binder(&data, CLIENT_NODE, 0, 0, false);
-	ASSERT_OK(kb_transact(&t, 0, CODE_SIDE_CALLS, &data, 0, &r,
-			      waiter_event, NULL, KBT_WAIT_MS));
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_binder(&data, CLIENT_NODE, 0, 0, false);
+	ASSERT_OK(kbinder_thread_transact(&t, 0, CODE_SIDE_CALLS, &data, 0, &r,
+					  waiter_event, NULL, KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_REPLY);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	kbt_msleep(100);	/* the one-way may still be on its way */
 	ASSERT_EQ(__atomic_load_n(&waiter_got, __ATOMIC_SEQ_CST), 0);
 	ASSERT_EQ(__atomic_load_n(&side_served_by_idle, __ATOMIC_SEQ_CST), 2);
-	kb_parcel_fini(&data);
+	kbinder_parcel_fini(&data);
 	kbt_stop_with_client(&t, &s, &p);	/* the close's flush ends the idle looper's read */
 	ASSERT_EQ(pthread_join(th, NULL), 0);
 }

@@ -10,102 +10,77 @@
 
 #define NODE_B 0xb0b0
 
-/* This process becomes the manager; the test's calls come from children. */
-static void become_manager(struct kb_proc *p, struct kb_thread *t)
-{
-	kbt_manager(p, t, NULL);
-}
-
-static void client_with(void (*fn)(struct kb_thread *t, void *arg),
-			void *arg)
-{
-	struct kb_proc p;
-	struct kb_thread t;
-
-	kbt_client(&p, &t);
-	fn(&t, arg);
-	kb_close(&p);
-}
-
-static void send_oneway(struct kb_thread *t, uint32_t handle, uint32_t code,
+static void send_oneway(struct kbinder_thread *t, uint32_t handle, uint32_t code,
 			uint32_t payload)
 {
-	struct kb_parcel data;
+	struct kbinder_parcel data;
 
-	kb_parcel_init(&data);
-	kb_parcel_write_u32(&data, payload);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_u32(&data, payload);
 	ASSERT_EQ(kbt_call_status(t, handle, code, &data, TF_ONE_WAY),
 		  BR_TRANSACTION_COMPLETE);
-	kb_parcel_fini(&data);
+	kbinder_parcel_fini(&data);
 }
 
-static void two_oneways(struct kb_thread *t, void *arg)
+static void two_oneways(struct kbinder_thread *t, void *arg)
 {
 	(void)arg;
 	send_oneway(t, 0, 1, 111);
 	send_oneway(t, 0, 2, 222);
 }
 
-static void wait_txn(struct kb_thread *t, struct kb_return *ret)
+static void wait_txn(struct kbinder_thread *t, struct kbinder_return *ret)
 {
-	ASSERT_OK(kb_wait_for(t, BR_TRANSACTION, ret, kbt_default_event, NULL,
-			      KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_wait_for(t, BR_TRANSACTION, ret, kbt_default_event, NULL,
+					  KBT_WAIT_MS));
 }
 
 TEST(oneway_gets_transaction_complete_and_no_sender_pid)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return ret;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
 	pid_t c;
 
-	become_manager(&p, &t);
-	c = fork();
-	if (c == 0) {
-		client_with(two_oneways, NULL);
-		_exit(kbt_failed());
-	}
+	kbt_manager(&p, &t, NULL);
+	c = kbt_fork_client(two_oneways, NULL);
 	wait_txn(&t, &ret);
 	ASSERT_TRUE(ret.u.txn.flags & TF_ONE_WAY);
 	ASSERT_EQ(ret.u.txn.code, 1);
 	ASSERT_EQ(ret.u.txn.sender_pid, 0);
 	ASSERT_EQ(ret.u.txn.sender_euid, geteuid());
 	ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 0), 111);
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 2);
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(oneway_waits_for_previous_buffer_free)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return first, ret;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return first, ret;
 	pid_t c;
 
-	become_manager(&p, &t);
-	c = fork();
-	if (c == 0) {
-		client_with(two_oneways, NULL);
-		_exit(kbt_failed());
-	}
+	kbt_manager(&p, &t, NULL);
+	c = kbt_fork_client(two_oneways, NULL);
 	wait_txn(&t, &first);
 	ASSERT_EQ(first.u.txn.code, 1);
 	ASSERT_CHILD_OK(c);	/* both were sent */
 	/* the second is held back while the first buffer is not freed */
 	ASSERT_EQ(kbt_no_work(&t, 300), 0);
-	ASSERT_OK(kb_free_buffer(&t, first.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, first.u.txn.data.ptr.buffer));
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 2);
 	ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 0), 222);
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
-	kb_close(&p);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	kbinder_proc_close(&p);
 }
 
-static void oneway_then_sync(struct kb_thread *t, void *arg)
+static void oneway_then_sync(struct kbinder_thread *t, void *arg)
 {
 	(void)arg;
 	send_oneway(t, 0, 1, 111);
@@ -115,17 +90,13 @@ static void oneway_then_sync(struct kb_thread *t, void *arg)
 
 TEST(sync_call_not_blocked_by_held_oneway)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return first, ret;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return first, ret;
 	pid_t c;
 
-	become_manager(&p, &t);
-	c = fork();
-	if (c == 0) {
-		client_with(oneway_then_sync, NULL);
-		_exit(kbt_failed());
-	}
+	kbt_manager(&p, &t, NULL);
+	c = kbt_fork_client(oneway_then_sync, NULL);
 	wait_txn(&t, &first);
 	ASSERT_EQ(first.u.txn.code, 1);
 	/* oneway 2 is queued behind 1, but the sync call 3 gets through */
@@ -133,28 +104,28 @@ TEST(sync_call_not_blocked_by_held_oneway)
 	ASSERT_EQ(ret.u.txn.code, 3);
 	ASSERT_FALSE(ret.u.txn.flags & TF_ONE_WAY);
 	ASSERT_EQ(ret.u.txn.sender_pid, c);
-	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_CHILD_OK(c);
-	ASSERT_OK(kb_free_buffer(&t, first.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, first.u.txn.data.ptr.buffer));
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 2);
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
-	kb_close(&p);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	kbinder_proc_close(&p);
 }
 
 /* The child gets node B from the manager, then sends one-ways to both. */
-static void oneways_to_two_nodes(struct kb_thread *t, void *arg)
+static void oneways_to_two_nodes(struct kbinder_thread *t, void *arg)
 {
-	struct kb_reply r;
+	struct kbinder_reply r;
 	struct flat_binder_object obj;
 
 	(void)arg;
 	kbt_call(t, 0, 50, NULL, &r);
 	kbt_txn_object(&r.txn, 0, &obj);
 	ASSERT_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
-	ASSERT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
-	ASSERT_OK(kb_free_buffer(t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
 	send_oneway(t, 0, 1, 1);
 	send_oneway(t, 0, 2, 2);
 	send_oneway(t, obj.handle, 3, 3);
@@ -163,31 +134,27 @@ static void oneways_to_two_nodes(struct kb_thread *t, void *arg)
 
 TEST(oneway_queues_are_per_node)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return a1, b1, ret;
-	struct kb_parcel reply;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return a1, b1, ret;
+	struct kbinder_parcel reply;
 	pid_t c;
 
-	become_manager(&p, &t);
-	c = fork();
-	if (c == 0) {
-		client_with(oneways_to_two_nodes, NULL);
-		_exit(kbt_failed());
-	}
+	kbt_manager(&p, &t, NULL);
+	c = kbt_fork_client(oneways_to_two_nodes, NULL);
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 50);
-	kb_parcel_init(&reply);
-	kb_parcel_write_binder(&reply, NODE_B, NODE_B + 1, 0, false);
-	ASSERT_OK(kb_send_reply(&t, &reply, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
-	kb_parcel_fini(&reply);
+	kbinder_parcel_init(&reply);
+	kbinder_parcel_write_binder(&reply, NODE_B, NODE_B + 1, 0, false);
+	ASSERT_OK(kbinder_thread_reply(&t, &reply, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&reply);
 
 	/* first of each node arrives although neither is freed */
 	wait_txn(&t, &a1);
 	wait_txn(&t, &b1);
 	if (a1.u.txn.code == 3) {
-		struct kb_return tmp = a1;
+		struct kbinder_return tmp = a1;
 
 		a1 = b1;
 		b1 = tmp;
@@ -200,16 +167,16 @@ TEST(oneway_queues_are_per_node)
 	ASSERT_CHILD_OK(c);
 	ASSERT_EQ(kbt_no_work(&t, 200), 0);
 	/* freeing B's buffer releases only B's next */
-	ASSERT_OK(kb_free_buffer(&t, b1.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, b1.u.txn.data.ptr.buffer));
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 4);
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_EQ(kbt_no_work(&t, 200), 0);
-	ASSERT_OK(kb_free_buffer(&t, a1.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, a1.u.txn.data.ptr.buffer));
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 2);
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
-	kb_close(&p);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	kbinder_proc_close(&p);
 }
 
 /* ---- ordering with two serving threads ---- */
@@ -225,9 +192,9 @@ struct order_state {
 
 static struct order_state order = { PTHREAD_MUTEX_INITIALIZER, 0, 0, 0 };
 
-static int ordered_handler(struct kb_thread *t,
+static int ordered_handler(struct kbinder_thread *t,
 			   const struct binder_transaction_data *tr,
-			   struct kb_parcel *reply, void *arg)
+			   struct kbinder_parcel *reply, void *arg)
 {
 	uint32_t seq = kbt_txn_u32(tr, 0);
 	int64_t deadline;
@@ -239,8 +206,8 @@ static int ordered_handler(struct kb_thread *t,
 		       kbt_now_ms() < deadline)
 			kbt_msleep(5);
 		pthread_mutex_lock(&order.lock);
-		kb_parcel_write_u32(reply, order.next);
-		kb_parcel_write_u32(reply, (uint32_t)order.bad);
+		kbinder_parcel_write_u32(reply, order.next);
+		kbinder_parcel_write_u32(reply, (uint32_t)order.bad);
 		pthread_mutex_unlock(&order.lock);
 		return KBT_REPLY;
 	}
@@ -254,17 +221,17 @@ static int ordered_handler(struct kb_thread *t,
 	order.in_flight--;
 	order.next = seq + 1;
 	pthread_mutex_unlock(&order.lock);
-	ASSERT_OK(kb_free_buffer(t, tr->data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, tr->data.ptr.buffer));
 	return KBT_KEPT;
 }
 
 static void *serve_thread(void *arg)
 {
-	struct kb_proc *p = arg;
-	struct kb_thread t;
+	struct kbinder_proc *p = arg;
+	struct kbinder_thread t;
 
-	kb_thread_init(&t, p->fd);
-	EXPECT_OK(kb_enter_looper(&t));
+	kbinder_thread_init(&t, p->fd);
+	EXPECT_OK(kbinder_thread_enter_looper(&t));
 	kbt_serve(&t, ordered_handler, NULL);
 	/* this thread got QUIT: end the whole server */
 	_exit(kbt_failed() ? 1 : 0);
@@ -273,49 +240,47 @@ static void *serve_thread(void *arg)
 static void ordered_server(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	pthread_t th;
 
 	kbt_open(&p);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
 	ASSERT_EQ(pthread_create(&th, NULL, serve_thread, &p), 0);
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	ASSERT_SIGNAL(chan, 'R');
 	ASSERT_OK(kbt_serve(&t, ordered_handler, NULL));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(oneway_is_ordered_per_node)
 {
 	struct kbt_chan chan;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
-	struct kb_parcel data;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
+	struct kbinder_parcel data;
 	uint32_t i;
 	pid_t s;
 
-	kbt_chan_init(&chan);
-	s = kbt_fork(ordered_server, &chan);
-	ASSERT_WAIT(&chan, 'R');
+	s = kbt_fork_ready(ordered_server, &chan);
 	kbt_client(&p, &t);
-	kb_parcel_init(&data);
+	kbinder_parcel_init(&data);
 	for (i = 0; i < N_ORDERED; i++) {
-		kb_parcel_reset(&data);
-		kb_parcel_write_u32(&data, i);
+		kbinder_parcel_reset(&data);
+		kbinder_parcel_write_u32(&data, i);
 		ASSERT_EQ(kbt_call_status(&t, 0, 1, &data, TF_ONE_WAY),
 			  BR_TRANSACTION_COMPLETE);
 	}
 	kbt_call(&t, 0, 2, NULL, &r);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), N_ORDERED);	/* all delivered */
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 1), 0);		/* in order, one at a time */
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	kbt_quit(&t, 0);
 	ASSERT_CHILD_OK(s);
-	kb_parcel_fini(&data);
-	kb_close(&p);
+	kbinder_parcel_fini(&data);
+	kbinder_proc_close(&p);
 	kbt_chan_close(&chan);
 }
 
@@ -323,18 +288,18 @@ TEST(oneway_is_ordered_per_node)
 
 #define ASYNC_CHUNK (16 * 1024)
 
-static void flood(struct kb_thread *t, void *arg)
+static void flood(struct kbinder_thread *t, void *arg)
 {
 	struct kbt_chan *chan = arg;
 	static uint8_t payload[ASYNC_CHUNK];
-	struct kb_parcel data;
+	struct kbinder_parcel data;
 	uint32_t st = 0, n = 0;
 
-	kb_parcel_init(&data);
+	kbinder_parcel_init(&data);
 	for (n = 0; n < 100; n++) {
-		kb_parcel_reset(&data);
+		kbinder_parcel_reset(&data);
 		memcpy(payload, &n, 4);
-		kb_parcel_write(&data, payload, sizeof(payload));
+		kbinder_parcel_write(&data, payload, sizeof(payload));
 		st = kbt_call_status(t, 0, 1, &data, TF_ONE_WAY);
 		if (st != BR_TRANSACTION_COMPLETE)
 			break;
@@ -342,30 +307,25 @@ static void flood(struct kb_thread *t, void *arg)
 	ASSERT_EQ(st, BR_FAILED_REPLY);
 	ASSERT_OK(kbt_send(chan, &n, sizeof(n)));
 	/* a synchronous call may still use the other half */
-	kb_parcel_reset(&data);
-	kb_parcel_write(&data, payload, sizeof(payload));
+	kbinder_parcel_reset(&data);
+	kbinder_parcel_write(&data, payload, sizeof(payload));
 	ASSERT_EQ(kbt_call_status(t, 0, 2, &data, 0), BR_REPLY);
-	kb_parcel_fini(&data);
-}
-
-static void flood_main(void *arg)
-{
-	client_with(flood, arg);
+	kbinder_parcel_fini(&data);
 }
 
 TEST(async_space_limit_gives_failed_reply)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return ret;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
 	struct kbt_chan chan;
 	uint32_t accepted, got = 0;
 	bool sync_seen = false;
 	pid_t c;
 
-	become_manager(&p, &t);	/* 1 MiB mapped: 512 KiB for async */
+	kbt_manager(&p, &t, NULL);	/* 1 MiB mapped: 512 KiB for async */
 	kbt_chan_init(&chan);
-	c = kbt_fork(flood_main, &chan);
+	c = kbt_fork_client(flood, &chan);
 	ASSERT_OK(kbt_recv(&chan, &accepted, sizeof(accepted), KBT_WAIT_MS));
 	kbt_log("accepted %u one-way calls of %d bytes", accepted, ASYNC_CHUNK);
 	ASSERT_GE(accepted * ASYNC_CHUNK, 256 * 1024);
@@ -376,19 +336,19 @@ TEST(async_space_limit_gives_failed_reply)
 		ASSERT_EQ(ret.u.txn.data_size, ASYNC_CHUNK);
 		if (ret.u.txn.code == 2) {
 			sync_seen = true;
-			ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
+			ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
 		} else {
 			ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 0), got);
 			got++;
 		}
-		ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	}
 	ASSERT_CHILD_OK(c);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	kbt_chan_close(&chan);
 }
 
-static void three_oneways(struct kb_thread *t, void *arg)
+static void three_oneways(struct kbinder_thread *t, void *arg)
 {
 	(void)arg;
 	send_oneway(t, 0, 1, 1);
@@ -399,33 +359,33 @@ static void three_oneways(struct kb_thread *t, void *arg)
 /* One-way calls already sent are delivered although the sender died. */
 TEST(oneway_from_dead_sender_is_still_delivered)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return first, ret;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return first, ret;
 	pid_t c;
 
-	become_manager(&p, &t);
-	c = fork();
-	if (c == 0) {
-		client_with(three_oneways, NULL);
-		_exit(kbt_failed());
-	}
+	kbt_manager(&p, &t, NULL);
+	c = kbt_fork_client(three_oneways, NULL);
 	wait_txn(&t, &first);
 	ASSERT_EQ(first.u.txn.code, 1);
 	ASSERT_CHILD_OK(c);
 	kbt_msleep(200);	/* its release has run */
-	ASSERT_OK(kb_free_buffer(&t, first.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, first.u.txn.data.ptr.buffer));
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 2);
 	ASSERT_EQ(kbt_txn_u32(&ret.u.txn, 0), 2);
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	wait_txn(&t, &ret);
 	ASSERT_EQ(ret.u.txn.code, 3);
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
-	kb_close(&p);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	kbinder_proc_close(&p);
 }
 
-static void oneways_tagged(struct kb_thread *t, void *arg)
+/*
+ * Two senders' one-way calls to one node share its queue: each sender's
+ * calls arrive in its order, one at a time, all of them.
+ */
+static void oneways_tagged(struct kbinder_thread *t, void *arg)
 {
 	uint32_t tag = (uint32_t)(uintptr_t)arg, i;
 
@@ -433,27 +393,18 @@ static void oneways_tagged(struct kb_thread *t, void *arg)
 		send_oneway(t, 0, tag, i);
 }
 
-/*
- * Two senders' one-way calls to one node share its queue: each sender's
- * calls arrive in its order, one at a time, all of them.
- */
-static void tagged_main(void *arg)
-{
-	client_with(oneways_tagged, arg);
-}
-
 TEST(oneway_from_two_senders_keeps_each_order)
 {
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_return ret;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
 	uint32_t next[2] = { 0, 0 }, tag;
 	pid_t a, b;
 	int i;
 
-	become_manager(&p, &t);
-	a = kbt_fork(tagged_main, (void *)(uintptr_t)1);
-	b = kbt_fork(tagged_main, (void *)(uintptr_t)2);
+	kbt_manager(&p, &t, NULL);
+	a = kbt_fork_client(oneways_tagged, (void *)(uintptr_t)1);
+	b = kbt_fork_client(oneways_tagged, (void *)(uintptr_t)2);
 	for (i = 0; i < 20; i++) {
 		wait_txn(&t, &ret);
 		tag = ret.u.txn.code;
@@ -463,11 +414,11 @@ TEST(oneway_from_two_senders_keeps_each_order)
 		/* nothing else is handed over before this one is freed */
 		if (i % 5 == 0)
 			ASSERT_EQ(kbt_no_work(&t, 50), 0);
-		ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	}
 	ASSERT_EQ(next[0], 10);
 	ASSERT_EQ(next[1], 10);
 	ASSERT_CHILD_OK(a);
 	ASSERT_CHILD_OK(b);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

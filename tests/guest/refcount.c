@@ -23,8 +23,8 @@ enum {
 
 static uint32_t stash;
 
-static int ref_server(struct kb_thread *t, const struct binder_transaction_data *tr,
-		      struct kb_parcel *reply, void *arg)
+static int ref_server(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		      struct kbinder_parcel *reply, void *arg)
 {
 	struct binder_node_info_for_ref info;
 	struct flat_binder_object obj;
@@ -36,28 +36,28 @@ static int ref_server(struct kb_thread *t, const struct binder_transaction_data 
 		kbt_txn_object(tr, 0, &obj);
 		ASSERT_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
 		stash = obj.handle;
-		ASSERT_OK(kb_ref(t, BC_ACQUIRE, stash));
-		kb_parcel_write_u32(reply, stash);
+		ASSERT_OK(kbinder_thread_ref(t, BC_ACQUIRE, stash));
+		kbinder_parcel_write_u32(reply, stash);
 		break;
 	case CODE_APPLY:
-		ASSERT_OK(kb_ref(t, kbt_txn_u32(tr, 0), stash));
+		ASSERT_OK(kbinder_thread_ref(t, kbt_txn_u32(tr, 0), stash));
 		break;
 	case CODE_INFO:
 		memset(&info, 0, sizeof(info));
 		info.handle = stash;
-		ret = kb_get_node_info_for_ref(t->fd, &info);
-		kb_parcel_write_u32(reply, (uint32_t)ret);
-		kb_parcel_write_u32(reply, info.strong_count);
-		kb_parcel_write_u32(reply, info.weak_count);
+		ret = kbinder_ioctl_node_info_for_ref(t->fd, &info);
+		kbinder_parcel_write_u32(reply, (uint32_t)ret);
+		kbinder_parcel_write_u32(reply, info.strong_count);
+		kbinder_parcel_write_u32(reply, info.weak_count);
 		break;
 	case CODE_INFO_BAD:
 		memset(&info, 0, sizeof(info));
 		info.handle = stash;
 		info.reserved1 = 1;
-		kb_parcel_write_u32(reply, (uint32_t)kb_get_node_info_for_ref(t->fd, &info));
+		kbinder_parcel_write_u32(reply, (uint32_t)kbinder_ioctl_node_info_for_ref(t->fd, &info));
 		break;
 	case CODE_GET_STASHED:
-		kb_parcel_write_handle(reply, stash, 0, false);
+		kbinder_parcel_write_handle(reply, stash, 0, false);
 		break;
 	}
 	return KBT_REPLY;
@@ -70,7 +70,7 @@ struct rec {
 	struct binder_ptr_cookie pc[32];
 };
 
-static int record(struct kb_thread *t, const struct kb_return *ret, void *arg)
+static int record(struct kbinder_thread *t, const struct kbinder_return *ret, void *arg)
 {
 	struct rec *r = arg;
 
@@ -95,20 +95,20 @@ static int record(struct kb_thread *t, const struct kb_return *ret, void *arg)
  * Read events for @ms, recording reference events. Only the end of the
  * wait ends it: a driver error fails the test (an error is not silence).
  */
-static void collect(struct kb_thread *t, struct rec *r, int ms)
+static void collect(struct kbinder_thread *t, struct rec *r, int ms)
 {
 	int64_t deadline = kbt_now_ms() + ms;
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	while (kbt_quiet_next(__FILE__, __LINE__, t, &ret, deadline))
 		record(t, &ret, r);
 }
 
 /* Wait (up to 10 s) until @r holds @n events; a driver error fails. */
-static void collect_until(struct kb_thread *t, struct rec *r, int n)
+static void collect_until(struct kbinder_thread *t, struct rec *r, int n)
 {
 	int64_t deadline = kbt_now_ms() + KBT_WAIT_MS;
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	while (r->n < n && kbt_quiet_next(__FILE__, __LINE__, t, &ret, deadline))
 		record(t, &ret, r);
@@ -119,45 +119,45 @@ static void collect_until(struct kb_thread *t, struct rec *r, int n)
 	ASSERT_GT((r)->n, (i));						\
 	if ((r)->cmd[i] != (c))						\
 		kbt_fail(__FILE__, __LINE__, true, "event %d is %s, want %s", \
-			 (i), kb_return_name((r)->cmd[i]), kb_return_name(c)); \
+			 (i), kbinder_return_name((r)->cmd[i]), kbinder_return_name(c)); \
 	ASSERT_EQ((r)->pc[i].ptr, NODE_PTR);				\
 	ASSERT_EQ((r)->pc[i].cookie, NODE_COOKIE);			\
 } while (0)
 
-static void call(struct kb_thread *t, uint32_t code, struct kb_parcel *data,
-		 struct rec *r, struct kb_reply *reply)
+static void call(struct kbinder_thread *t, uint32_t code, struct kbinder_parcel *data,
+		 struct rec *r, struct kbinder_reply *reply)
 {
-	ASSERT_OK(kb_transact(t, 0, code, data, 0, reply, record, r, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_transact(t, 0, code, data, 0, reply, record, r, KBT_WAIT_MS));
 	ASSERT_EQ(reply->status, BR_REPLY);
 }
 
-static void call_apply(struct kb_thread *t, uint32_t bc, struct rec *r)
+static void call_apply(struct kbinder_thread *t, uint32_t bc, struct rec *r)
 {
-	struct kb_parcel data;
-	struct kb_reply reply;
+	struct kbinder_parcel data;
+	struct kbinder_reply reply;
 
-	kb_parcel_init(&data);
-	kb_parcel_write_u32(&data, bc);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_u32(&data, bc);
 	call(t, CODE_APPLY, &data, r, &reply);
-	ASSERT_OK(kb_free_buffer(t, reply.txn.data.ptr.buffer));
-	kb_parcel_fini(&data);
+	ASSERT_OK(kbinder_thread_free_buffer(t, reply.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&data);
 }
 
 /* Start the server, become a looper, hand our node to the server. */
-static void setup(struct kbt_server *s, struct kb_proc *p, struct kb_thread *t,
-		  struct rec *r)
+static void setup(struct kbt_pair *pair, struct rec *r)
 {
-	struct kb_parcel data;
-	struct kb_reply reply;
+	struct kbinder_thread *t = &pair->t;
+	struct kbinder_parcel data;
+	struct kbinder_reply reply;
 
-	kbt_start_with_client(s, ref_server, NULL, p, t);
-	ASSERT_OK(kb_enter_looper(t));
+	kbt_pair_start(pair, ref_server, NULL);
+	ASSERT_OK(kbinder_thread_enter_looper(t));
 	memset(r, 0, sizeof(*r));
-	kb_parcel_init(&data);
-	kb_parcel_write_binder(&data, NODE_PTR, NODE_COOKIE, 0, false);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_binder(&data, NODE_PTR, NODE_COOKIE, 0, false);
 	call(t, CODE_STASH, &data, r, &reply);
-	ASSERT_OK(kb_free_buffer(t, reply.txn.data.ptr.buffer));
-	kb_parcel_fini(&data);
+	ASSERT_OK(kbinder_thread_free_buffer(t, reply.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&data);
 }
 
 static void node_debug(int fd, binder_uintptr_t after,
@@ -165,109 +165,99 @@ static void node_debug(int fd, binder_uintptr_t after,
 {
 	memset(info, 0, sizeof(*info));
 	info->ptr = after;
-	ASSERT_OK(kb_get_node_debug_info(fd, info));
+	ASSERT_OK(kbinder_ioctl_node_debug_info(fd, info));
 }
 
 TEST(first_strong_ref_sends_increfs_then_acquire)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 
-	setup(&s, &p, &t, &r);
+	setup(&pair, &r);
 	ASSERT_EQ(r.n, 2);
 	ASSERT_EVENT(&r, 0, BR_INCREFS);
 	ASSERT_EVENT(&r, 1, BR_ACQUIRE);
 	/* nothing more while the server holds its reference */
-	collect(&t, &r, 200);
+	collect(&pair.t, &r, 200);
 	ASSERT_EQ(r.n, 2);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(node_debug_info_lists_node_state)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 	struct binder_node_debug_info info;
 
-	setup(&s, &p, &t, &r);
-	node_debug(p.fd, 0, &info);
+	setup(&pair, &r);
+	node_debug(pair.p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, NODE_PTR);
 	ASSERT_EQ(info.cookie, NODE_COOKIE);
 	ASSERT_EQ(info.has_strong_ref, 1);
 	ASSERT_EQ(info.has_weak_ref, 1);
-	node_debug(p.fd, NODE_PTR, &info);
+	node_debug(pair.p.fd, NODE_PTR, &info);
 	ASSERT_EQ(info.ptr, 0);		/* the end of the list */
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(last_release_sends_release_then_decrefs_and_frees_node)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 	struct binder_node_debug_info info;
 
-	setup(&s, &p, &t, &r);
-	call_apply(&t, BC_RELEASE, &r);
-	collect_until(&t, &r, 4);
+	setup(&pair, &r);
+	call_apply(&pair.t, BC_RELEASE, &r);
+	collect_until(&pair.t, &r, 4);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
 	ASSERT_EVENT(&r, 3, BR_DECREFS);
-	collect(&t, &r, 100);
+	collect(&pair.t, &r, 100);
 	ASSERT_EQ(r.n, 4);
 	/* after BR_DECREFS the node is gone */
-	node_debug(p.fd, 0, &info);
+	node_debug(pair.p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(weak_reference_keeps_node_until_decrefs)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 	struct binder_node_debug_info info;
 
-	setup(&s, &p, &t, &r);
-	call_apply(&t, BC_INCREFS, &r);
-	call_apply(&t, BC_RELEASE, &r);
-	collect_until(&t, &r, 3);
+	setup(&pair, &r);
+	call_apply(&pair.t, BC_INCREFS, &r);
+	call_apply(&pair.t, BC_RELEASE, &r);
+	collect_until(&pair.t, &r, 3);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
-	collect(&t, &r, 300);
+	collect(&pair.t, &r, 300);
 	ASSERT_EQ(r.n, 3);		/* no BR_DECREFS: still weakly held */
-	node_debug(p.fd, 0, &info);
+	node_debug(pair.p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, NODE_PTR);
 	ASSERT_EQ(info.has_strong_ref, 0);
 	ASSERT_EQ(info.has_weak_ref, 1);
-	call_apply(&t, BC_DECREFS, &r);
-	collect_until(&t, &r, 4);
+	call_apply(&pair.t, BC_DECREFS, &r);
+	collect_until(&pair.t, &r, 4);
 	ASSERT_EVENT(&r, 3, BR_DECREFS);
-	node_debug(p.fd, 0, &info);
+	node_debug(pair.p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 TEST(strong_count_on_a_handle_is_counted)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 
-	setup(&s, &p, &t, &r);
-	call_apply(&t, BC_ACQUIRE, &r);	/* the handle now holds 2 */
-	call_apply(&t, BC_RELEASE, &r);
-	collect(&t, &r, 300);
+	setup(&pair, &r);
+	call_apply(&pair.t, BC_ACQUIRE, &r);	/* the handle now holds 2 */
+	call_apply(&pair.t, BC_RELEASE, &r);
+	collect(&pair.t, &r, 300);
 	ASSERT_EQ(r.n, 2);		/* one left: no BR_RELEASE */
-	call_apply(&t, BC_RELEASE, &r);
-	collect_until(&t, &r, 3);
+	call_apply(&pair.t, BC_RELEASE, &r);
+	collect_until(&pair.t, &r, 3);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /*
@@ -277,145 +267,131 @@ TEST(strong_count_on_a_handle_is_counted)
  */
 TEST(strong_ref_cannot_be_revived_from_weak)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct rec r;
-	struct kb_reply reply;
+	struct kbinder_reply reply;
 
-	setup(&s, &p, &t, &r);
-	call_apply(&t, BC_INCREFS, &r);	/* keep the ref alive weakly */
-	call_apply(&t, BC_RELEASE, &r);
-	collect_until(&t, &r, 3);
+	setup(&pair, &r);
+	call_apply(&pair.t, BC_INCREFS, &r);	/* keep the ref alive weakly */
+	call_apply(&pair.t, BC_RELEASE, &r);
+	collect_until(&pair.t, &r, 3);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
-	call_apply(&t, BC_ACQUIRE, &r);
-	collect(&t, &r, 300);
+	call_apply(&pair.t, BC_ACQUIRE, &r);
+	collect(&pair.t, &r, 300);
 	ASSERT_EQ(r.n, 3);
 	/* and the handle has no strong reference to look the node up by */
-	call(&t, CODE_INFO, NULL, &r, &reply);
+	call(&pair.t, CODE_INFO, NULL, &r, &reply);
 	ASSERT_EQ((int32_t)kbt_txn_u32(&reply.txn, 0), -EINVAL);
-	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, reply.txn.data.ptr.buffer));
+	kbt_pair_stop(&pair);
 }
 
-static void info(struct kb_thread *t, struct rec *r, uint32_t *strong,
+static void info(struct kbinder_thread *t, struct rec *r, uint32_t *strong,
 		 uint32_t *weak)
 {
-	struct kb_reply reply;
+	struct kbinder_reply reply;
 
 	call(t, CODE_INFO, NULL, r, &reply);
 	ASSERT_EQ(kbt_txn_u32(&reply.txn, 0), 0);
 	*strong = kbt_txn_u32(&reply.txn, 1);
 	*weak = kbt_txn_u32(&reply.txn, 2);
-	ASSERT_OK(kb_free_buffer(t, reply.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, reply.txn.data.ptr.buffer));
 }
 
-static void third_holder(void *arg)
+static void third_holder(struct kbinder_thread *t, void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply reply;
+	struct kbinder_reply reply;
 	struct flat_binder_object obj;
 
-	kbt_client(&p, &t);
-	kbt_call(&t, 0, CODE_GET_STASHED, NULL, &reply);
+	kbt_call(t, 0, CODE_GET_STASHED, NULL, &reply);
 	kbt_txn_object(&reply.txn, 0, &obj);
-	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, obj.handle));
-	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
+	ASSERT_OK(kbinder_thread_free_buffer(t, reply.txn.data.ptr.buffer));
 	ASSERT_SIGNAL(chan, 'A');
 	ASSERT_WAIT(chan, 'R');
-	ASSERT_OK(kb_ref(&t, BC_RELEASE, obj.handle));
+	ASSERT_OK(kbinder_thread_ref(t, BC_RELEASE, obj.handle));
 	ASSERT_SIGNAL(chan, 'D');
 	ASSERT_WAIT(chan, 'X');
-	kb_close(&p);
 }
 
 TEST(node_info_for_ref_counts_strong_holders)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct kbt_chan chan;
 	struct rec r;
 	uint32_t strong, weak;
 	pid_t b;
 
-	setup(&s, &p, &t, &r);
-	info(&t, &r, &strong, &weak);
+	setup(&pair, &r);
+	info(&pair.t, &r, &strong, &weak);
 	ASSERT_EQ(strong, 1);		/* the manager's handle */
 	ASSERT_EQ(weak, 0);		/* acknowledged: no local weak refs */
 	kbt_chan_init(&chan);
-	b = kbt_fork(third_holder, &chan);
+	b = kbt_fork_client(third_holder, &chan);
 	ASSERT_WAIT(&chan, 'A');
-	info(&t, &r, &strong, &weak);
+	info(&pair.t, &r, &strong, &weak);
 	ASSERT_EQ(strong, 2);		/* and the third process's */
 	ASSERT_SIGNAL(&chan, 'R');
 	ASSERT_WAIT(&chan, 'D');
-	info(&t, &r, &strong, &weak);
+	info(&pair.t, &r, &strong, &weak);
 	ASSERT_EQ(strong, 1);
 	ASSERT_SIGNAL(&chan, 'X');
 	ASSERT_CHILD_OK(b);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 	kbt_chan_close(&chan);
 }
 
 TEST(node_info_for_ref_is_for_the_context_manager_only)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct rec r;
-	struct kb_reply reply;
+	struct kbinder_reply reply;
 	struct binder_node_info_for_ref in;
 
-	setup(&s, &p, &t, &r);
+	setup(&pair, &r);
 	memset(&in, 0, sizeof(in));
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));	/* a ref to handle 0 */
-	ASSERT_EQ(kb_get_node_info_for_ref(p.fd, &in), -EPERM);
-	call(&t, CODE_INFO_BAD, NULL, &r, &reply);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));	/* a ref to handle 0 */
+	ASSERT_EQ(kbinder_ioctl_node_info_for_ref(pair.p.fd, &in), -EPERM);
+	call(&pair.t, CODE_INFO_BAD, NULL, &r, &reply);
 	ASSERT_EQ((int32_t)kbt_txn_u32(&reply.txn, 0), -EINVAL);
-	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
-	ASSERT_OK(kb_ref(&t, BC_DECREFS, 0));
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, reply.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_DECREFS, 0));
+	kbt_pair_stop(&pair);
 }
 
 /* When the holder dies, its references go and the owner hears of it. */
 TEST(dying_holder_releases_its_references)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct rec r;
 	struct binder_node_debug_info info;
 
-	setup(&s, &p, &t, &r);
-	kbt_stop_ctxmgr(&t, &s);	/* the holder exits */
-	collect_until(&t, &r, 4);
+	setup(&pair, &r);
+	kbt_stop_ctxmgr(&pair.t, &pair.mgr);	/* the holder exits */
+	collect_until(&pair.t, &r, 4);
 	ASSERT_EVENT(&r, 2, BR_RELEASE);
 	ASSERT_EVENT(&r, 3, BR_DECREFS);
-	node_debug(p.fd, 0, &info);
+	node_debug(pair.p.fd, 0, &info);
 	ASSERT_EQ(info.ptr, 0);
-	kb_close(&p);
+	kbinder_proc_close(&pair.p);
 }
 
 /* Sending the same node again does not ask for references again. */
 TEST(known_node_sent_again_sends_no_new_increfs)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct rec r;
-	struct kb_parcel data;
-	struct kb_reply reply;
+	struct kbinder_parcel data;
+	struct kbinder_reply reply;
 
-	setup(&s, &p, &t, &r);
-	kb_parcel_init(&data);
-	kb_parcel_write_binder(&data, NODE_PTR, NODE_COOKIE, 0, false);
-	call(&t, CODE_STASH, &data, &r, &reply);	/* acquires once more */
-	ASSERT_OK(kb_free_buffer(&t, reply.txn.data.ptr.buffer));
-	collect(&t, &r, 200);
+	setup(&pair, &r);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_binder(&data, NODE_PTR, NODE_COOKIE, 0, false);
+	call(&pair.t, CODE_STASH, &data, &r, &reply);	/* acquires once more */
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, reply.txn.data.ptr.buffer));
+	collect(&pair.t, &r, 200);
 	ASSERT_EQ(r.n, 2);
-	kb_parcel_fini(&data);
-	kbt_stop_with_client(&t, &s, &p);
+	kbinder_parcel_fini(&data);
+	kbt_pair_stop(&pair);
 }

@@ -46,6 +46,9 @@
 		INSN(0, 0, 0, 0, 0)
 #define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
 #define EXIT() INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* The end of both programs: on to program 0 of @map (the spin), with r6's context. */
+#define TAIL_CALL(map) MOV_REG(1, 6), LD_MAP(2, map), MOV_IMM(3, 0),	\
+		CALL(BPF_FUNC_tail_call), MOV_IMM(0, 0), EXIT()
 /*
  * The spin: read the clock until DELAY_NS went by, at most SPIN_MAX times
  * (each step is verified, so the verifier bounds it; under TCG a clock
@@ -149,12 +152,7 @@ static int delay_attach(struct delay *d, pid_t pid, int nth)
 			INSN(BPF_JMP | BPF_JGT | BPF_X, 0, 8, 2, 0),
 			INSN(BPF_ALU64 | BPF_SUB | BPF_K, 7, 0, 0, 1),
 			INSN(BPF_JMP | BPF_JNE | BPF_K, 7, 0, -4, 0),
-			MOV_REG(1, 6),
-			LD_MAP(2, d->progs),
-			MOV_IMM(3, 0),
-			CALL(BPF_FUNC_tail_call),
-			MOV_IMM(0, 0),
-			EXIT(),
+			TAIL_CALL(d->progs),
 		};
 
 		d->spin = prog_load(spin, sizeof(spin) / sizeof(spin[0]));
@@ -181,12 +179,7 @@ static int delay_attach(struct delay *d, pid_t pid, int nth)
 			INSN(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, 1),
 			INSN(BPF_STX | BPF_MEM | BPF_DW, 0, 1, 0, 0),
 			INSN(BPF_JMP | BPF_JNE | BPF_K, 1, 0, 5, nth),
-			MOV_REG(1, 6),
-			LD_MAP(2, d->progs),
-			MOV_IMM(3, 0),
-			CALL(BPF_FUNC_tail_call),
-			MOV_IMM(0, 0),
-			EXIT(),
+			TAIL_CALL(d->progs),
 		};
 
 		d->first = prog_load(first, sizeof(first) / sizeof(first[0]));
@@ -236,20 +229,20 @@ static void s_main(void *arg)
 	struct chain *c = arg;
 	struct flat_binder_object obj;
 	struct binder_transaction_data tr;
-	struct kb_return ret;
-	struct kb_writer w;
-	struct kb_parcel empty;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_return ret;
+	struct kbinder_writer w;
+	struct kbinder_parcel empty;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint32_t handle = 0;
 	uint8_t cmds[128];
 	char token;
 
 	kbt_manager(&p, &t, NULL);
 	ASSERT_SIGNAL(&c->s_chan, 'R');
-	kb_parcel_init(&empty);
+	kbinder_parcel_init(&empty);
 	for (;;) {
-		ASSERT_OK(kb_next(&t, &ret, KBT_WAIT_MS * 3));
+		ASSERT_OK(kbinder_thread_next(&t, &ret, KBT_WAIT_MS * 3));
 		if (ret.cmd != BR_TRANSACTION) {
 			kbt_default_event(&t, &ret, NULL);
 			continue;
@@ -258,33 +251,33 @@ static void s_main(void *arg)
 			break;
 		kbt_txn_object(&ret.u.txn, 0, &obj);
 		handle = obj.handle;
-		ASSERT_OK(kb_ref(&t, BC_ACQUIRE, handle));
-		ASSERT_OK(kb_send_reply(&t, &empty, 0, KBT_WAIT_MS));
-		ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_ref(&t, BC_ACQUIRE, handle));
+		ASSERT_OK(kbinder_thread_reply(&t, &empty, 0, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	}
 	/* The outer call is on our stack: call R on top of it, and leave. */
 	memset(&tr, 0, sizeof(tr));
 	tr.target.handle = handle;
 	tr.code = CODE_INNER;
-	kb_writer_init(&w, cmds, sizeof(cmds));
-	kb_put_txn(&w, BC_TRANSACTION, &tr);
-	ASSERT_OK(kb_write(p.fd, cmds, w.len, NULL));
+	kbinder_writer_init(&w, cmds, sizeof(cmds));
+	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
+	ASSERT_OK(kbinder_ioctl_write(p.fd, cmds, w.len, NULL));
 	ASSERT_EQ(read(c->go[0], &token, 1), 1);
 	kbt_msleep(EXIT_AFTER_MS);
-	ASSERT_OK(kb_thread_exit(p.fd));
-	kb_parcel_fini(&empty);
+	ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
+	kbinder_parcel_fini(&empty);
 	ASSERT_SIGNAL(&c->s_chan, 'X');
 	ASSERT_OK(kbt_wait(&c->s_chan, 'q', 4 * KBT_WAIT_MS));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* A reply with an object of no known type: it fails, for the inner call. */
-static void send_bad_reply(struct kb_thread *t)
+static void send_bad_reply(struct kbinder_thread *t)
 {
 	struct binder_transaction_data tr;
 	struct flat_binder_object obj;
 	binder_size_t off = 0;
-	struct kb_writer w;
+	struct kbinder_writer w;
 	uint8_t cmds[128];
 
 	memset(&obj, 0, sizeof(obj));
@@ -294,59 +287,55 @@ static void send_bad_reply(struct kb_thread *t)
 	tr.offsets_size = sizeof(off);
 	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&obj;
 	tr.data.ptr.offsets = (binder_uintptr_t)(uintptr_t)&off;
-	kb_writer_init(&w, cmds, sizeof(cmds));
-	kb_put_txn(&w, BC_REPLY, &tr);
-	ASSERT_OK(kb_write(t->fd, cmds, w.len, NULL));
+	kbinder_writer_init(&w, cmds, sizeof(cmds));
+	kbinder_writer_put_txn(&w, BC_REPLY, &tr);
+	ASSERT_OK(kbinder_ioctl_write(t->fd, cmds, w.len, NULL));
 }
 
 /* R: gives S its node, then answers the inner call with a reply that fails. */
-static void r_main(void *arg)
+static void r_main(struct kbinder_thread *t, void *arg)
 {
 	struct chain *c = arg;
-	struct kb_parcel data;
-	struct kb_return ret;
-	struct kb_thread t;
-	struct kb_proc p;
-	struct kb_reply r;
+	struct kbinder_parcel data;
+	struct kbinder_return ret;
+	struct kbinder_reply r;
 	binder_uintptr_t buffer;
 
-	kbt_client(&p, &t);
-	ASSERT_OK(kb_enter_looper(&t));
-	kb_parcel_init(&data);
-	kb_parcel_write_binder(&data, R_NODE, 0, 0, false);
-	kbt_call(&t, 0, CODE_GIVE, &data, &r);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	kb_parcel_fini(&data);
+	ASSERT_OK(kbinder_thread_enter_looper(t));
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_binder(&data, R_NODE, 0, 0, false);
+	kbt_call(t, 0, CODE_GIVE, &data, &r);
+	ASSERT_OK(kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&data);
 	ASSERT_SIGNAL(&c->r_chan, 'R');
 	ASSERT_WAIT(&c->r_chan, 'A');	/* the delay is in place */
 	for (;;) {
-		ASSERT_OK(kb_next(&t, &ret, KBT_WAIT_MS * 3));
+		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS * 3));
 		if (ret.cmd == BR_TRANSACTION)
 			break;
-		kbt_default_event(&t, &ret, NULL);
+		kbt_default_event(t, &ret, NULL);
 	}
 	ASSERT_EQ(ret.u.txn.code, CODE_INNER);
 	ASSERT_EQ(write(c->go[1], "g", 1), 1);
-	send_bad_reply(&t);
+	send_bad_reply(t);
 	/* The replier of a failed reply reads BR_TRANSACTION_COMPLETE. */
 	buffer = ret.u.txn.data.ptr.buffer;
 	do {
-		ASSERT_OK(kb_next(&t, &ret, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS));
 	} while (ret.cmd == BR_NOOP);
 	EXPECT_EQ(ret.cmd, BR_TRANSACTION_COMPLETE);
-	ASSERT_OK(kb_free_buffer(&t, buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, buffer));
 	ASSERT_SIGNAL(&c->r_chan, 'D');
 	ASSERT_OK(kbt_wait(&c->r_chan, 'q', 4 * KBT_WAIT_MS));
-	kb_close(&p);
 }
 
 /* One chain; true if the outer call was answered. */
 static bool one_chain(bool *delayed)
 {
 	struct chain c;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 	struct delay d;
 	int err;
 
@@ -355,7 +344,7 @@ static bool one_chain(bool *delayed)
 	kbt_chan_init(&c.r_chan);
 	c.s_pid = kbt_fork(s_main, &c);
 	ASSERT_WAIT(&c.s_chan, 'R');
-	c.r_pid = kbt_fork(r_main, &c);
+	c.r_pid = kbt_fork_client(r_main, &c);
 	ASSERT_WAIT(&c.r_chan, 'R');
 	memset(&d, 0xff, sizeof(d));	/* no fd yet */
 	err = kbt_is_reference() ? -ENOENT : delay_attach(&d, c.r_pid, 2);
@@ -368,12 +357,12 @@ static bool one_chain(bool *delayed)
 	ASSERT_SIGNAL(&c.r_chan, 'A');
 
 	kbt_client(&p, &t);
-	err = kb_transact(&t, 0, CODE_OUTER, NULL, 0, &r, kbt_default_event,
-			  NULL, KBT_WAIT_MS);
+	err = kbinder_thread_transact(&t, 0, CODE_OUTER, NULL, 0, &r, kbt_default_event,
+				      NULL, KBT_WAIT_MS);
 	if (!err && r.status == BR_REPLY)
-		kb_free_buffer(&t, r.txn.data.ptr.buffer);
+		kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	kbt_log("the outer call: %s", err ? kbt_strerr(err) :
-		kb_return_name(r.status));
+		kbinder_return_name(r.status));
 	ASSERT_WAIT(&c.r_chan, 'D');
 	ASSERT_WAIT(&c.s_chan, 'X');
 	delay_detach(&d);
@@ -385,7 +374,7 @@ static bool one_chain(bool *delayed)
 	kbt_chan_close(&c.s_chan);
 	close(c.go[0]);
 	close(c.go[1]);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	return !err && (r.status == BR_FAILED_REPLY || r.status == BR_DEAD_REPLY);
 }
 

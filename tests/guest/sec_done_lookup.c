@@ -19,48 +19,24 @@
 static void d_main(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_parcel data;
-	struct kb_thread t;
-	struct kb_proc p;
-	struct kb_reply r;
+	struct kbinder_parcel data;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
+	struct kbinder_reply r;
 	int i, j;
 
 	kbt_client(&p, &t);
 	for (i = 0; i < K; i += BATCH) {
-		kb_parcel_init(&data);
+		kbinder_parcel_init(&data);
 		for (j = 0; j < BATCH; j++)
-			kb_parcel_write_binder(&data, D_NODE(i + j), 0, 0, true);
+			kbinder_parcel_write_binder(&data, D_NODE(i + j), 0, 0, true);
 		kbt_call(&t, 0, 1, &data, &r);
-		ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-		kb_parcel_fini(&data);
+		ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+		kbinder_parcel_fini(&data);
 	}
 	ASSERT_SIGNAL(chan, 'D');
 	for (;;)
 		pause();
-}
-
-/* Take a weak count on every handle of @tr and ask for its death. */
-static void watch_all(struct kb_thread *t, const struct binder_transaction_data *tr)
-{
-	const binder_size_t *offs = (const void *)(uintptr_t)tr->data.ptr.offsets;
-	size_t n = tr->offsets_size / sizeof(*offs), i;
-	size_t cap = n * 24 + 16;
-	uint8_t *cmds = malloc(cap);
-	struct kb_writer w;
-
-	ASSERT_NE(cmds, NULL);
-	kb_writer_init(&w, cmds, cap);
-	for (i = 0; i < n; i++) {
-		const struct flat_binder_object *obj = (const void *)(uintptr_t)
-			(tr->data.ptr.buffer + offs[i]);
-
-		kb_put_handle_cmd(&w, BC_INCREFS, obj->handle);
-		kb_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, obj->handle,
-			     obj->handle);
-	}
-	ASSERT_OK(w.err);
-	ASSERT_OK(kb_write(t->fd, cmds, w.len, NULL));
-	free(cmds);
 }
 
 TEST_TIMEOUT(dead_binder_done_does_not_walk_the_delivered_list, 200)
@@ -68,12 +44,12 @@ TEST_TIMEOUT(dead_binder_done_does_not_walk_the_delivered_list, 200)
 	binder_uintptr_t *cookies = calloc(K, sizeof(*cookies));
 	size_t cap = (size_t)K * 12 + 16;
 	uint8_t *cmds = malloc(cap);
-	struct kb_parcel empty;
-	struct kb_return ret;
+	struct kbinder_parcel empty;
+	struct kbinder_return ret;
 	struct kbt_chan chan;
-	struct kb_writer w;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_writer w;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	int64_t t0, took;
 	int n = 0, i;
 	pid_t d;
@@ -84,40 +60,40 @@ TEST_TIMEOUT(dead_binder_done_does_not_walk_the_delivered_list, 200)
 	kbt_manager(&p, &t, NULL);
 	kbt_chan_init(&chan);
 	d = kbt_fork(d_main, &chan);
-	kb_parcel_init(&empty);
+	kbinder_parcel_init(&empty);
 	while (kbt_recv(&chan, &c, 1, 1)) {
-		if (kb_next(&t, &ret, 100))
+		if (kbinder_thread_next(&t, &ret, 100))
 			continue;
 		if (ret.cmd != BR_TRANSACTION) {
 			kbt_default_event(&t, &ret, NULL);
 			continue;
 		}
-		watch_all(&t, &ret.u.txn);
-		ASSERT_OK(kb_send_reply(&t, &empty, 0, KBT_WAIT_MS));
-		ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+		kbt_watch_handles(&t, &ret.u.txn);
+		ASSERT_OK(kbinder_thread_reply(&t, &empty, 0, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	}
-	kb_parcel_fini(&empty);
+	kbinder_parcel_fini(&empty);
 	ASSERT_EQ(kbt_kill(d), 128 + SIGKILL);
 	kbt_chan_close(&chan);
 	while (n < K) {
-		ASSERT_OK(kb_next(&t, &ret, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_next(&t, &ret, KBT_WAIT_MS));
 		if (ret.cmd == BR_DEAD_BINDER)
 			cookies[n++] = ret.u.cookie;
 		else if (ret.cmd != BR_NOOP)
 			kbt_default_event(&t, &ret, NULL);
 	}
 	/* Last delivered first: the worst case for a walk from the head. */
-	kb_writer_init(&w, cmds, cap);
+	kbinder_writer_init(&w, cmds, cap);
 	for (i = K - 1; i >= 0; i--)
-		kb_put_dead_binder_done(&w, cookies[i]);
+		kbinder_writer_put_dead_binder_done(&w, cookies[i]);
 	ASSERT_OK(w.err);
 	t0 = kbt_now_ms();
-	ASSERT_OK(kb_write(p.fd, cmds, w.len, NULL));
+	ASSERT_OK(kbinder_ioctl_write(p.fd, cmds, w.len, NULL));
 	took = kbt_now_ms() - t0;
 	kbt_log("%d BC_DEAD_BINDER_DONE, last delivered first: %lld ms", K,
 		(long long)took);
 	EXPECT_LE(took, BOUND_MS);
 	free(cmds);
 	free(cookies);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

@@ -27,8 +27,8 @@ struct expect {
  * for the sender's pipe; the driver closes them with the buffer. Anything
  * else, or any call when @e->num_fds is 0, fails the test.
  */
-static int fds_handler(struct kb_thread *t, const struct binder_transaction_data *tr,
-		       struct kb_parcel *reply, void *arg)
+static int fds_handler(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		       struct kbinder_parcel *reply, void *arg)
 {
 	const struct expect *e = arg;
 	struct binder_buffer_object parent;
@@ -60,7 +60,7 @@ static int fds_handler(struct kb_thread *t, const struct binder_transaction_data
 	}
 	EXPECT_EQ(bad, 0);
 	EXPECT_GE(before, (int)fda.num_fds);
-	kb_parcel_write_u32(reply, fda.num_fds);
+	kbinder_parcel_write_u32(reply, fda.num_fds);
 	return KBT_REPLY;
 }
 
@@ -76,38 +76,7 @@ static void start_receiver(struct kbt_server *s, struct expect *e)
 	s->arg = e;
 	s->ctxmgr = true;
 	s->ext = &accepts_fds;
-	kbt_chan_init(&s->chan);
-	s->pid = kbt_fork(kbt_server_main, s);
-	ASSERT_WAIT(&s->chan, 'R');
-}
-
-/*
- * The outcome of the call just written, waiting up to @ms (65536 fds take
- * tens of seconds under KASAN and TCG): BR_REPLY (in @r), or the error.
- */
-static uint32_t outcome(struct kb_thread *t, struct kb_reply *r, int ms)
-{
-	struct kb_return ret;
-
-	memset(r, 0, sizeof(*r));
-	for (;;) {
-		ASSERT_OK(kb_next(t, &ret, ms));
-		switch (ret.cmd) {
-		case BR_NOOP:
-		case BR_TRANSACTION_COMPLETE:
-			continue;
-		case BR_REPLY:
-			r->status = BR_REPLY;
-			r->txn = ret.u.txn;
-			return ret.cmd;
-		case BR_FAILED_REPLY:
-		case BR_DEAD_REPLY:
-		case BR_FROZEN_REPLY:
-			return ret.cmd;
-		default:
-			kbt_default_event(t, &ret, NULL);
-		}
-	}
+	kbt_start_child(s, kbt_server_main);
 }
 
 /*
@@ -115,13 +84,13 @@ static uint32_t outcome(struct kb_thread *t, struct kb_reply *r, int ms)
  * (all the read end of @pipe_rd), after CVE_HDR bytes (see
  * cve_transact_hdr()). Return: the outcome, the reply in @r.
  */
-static uint32_t send_fds(struct kb_thread *t, int pipe_rd, size_t entries,
-			 size_t num_fds, struct kb_reply *r)
+static uint32_t send_fds(struct kbinder_thread *t, int pipe_rd, size_t entries,
+			 size_t num_fds, struct kbinder_reply *r)
 {
 	uint8_t data[CVE_HDR + CVE_PTR_SIZE + CVE_FDA_SIZE] = { 0 };
 	binder_size_t offs[2] = { CVE_HDR, CVE_HDR + CVE_PTR_SIZE };
 	uint32_t *fds = calloc(entries, sizeof(uint32_t));
-	struct cve_txn x = {
+	struct kbt_txn x = {
 		.code = CODE_FDS, .data = data, .size = sizeof(data),
 		.offs = offs, .offs_size = sizeof(offs), .sg = true,
 		.sg_size = entries * sizeof(uint32_t),
@@ -134,10 +103,11 @@ static uint32_t send_fds(struct kb_thread *t, int pipe_rd, size_t entries,
 		fds[i] = (uint32_t)pipe_rd;
 	cve_put_ptr(data, CVE_HDR, fds, entries * sizeof(uint32_t), false, 0, 0);
 	cve_put_fda(data, CVE_HDR + CVE_PTR_SIZE, num_fds, 0, 0);
-	cve_write_txn(t->fd, &x);
-	st = outcome(t, r, 100000);
+	kbt_write_txn(t->fd, &x);
+	/* 65536 fds take tens of seconds under KASAN and TCG */
+	st = kbt_outcome(t, false, r, 100000);
 	kbt_log("%zu fds in a parent of %zu: %s after %lld ms", num_fds, entries,
-		cve_status_name(st), (long long)(kbt_now_ms() - start));
+		kbinder_return_name(st), (long long)(kbt_now_ms() - start));
 	free(fds);
 	return st;
 }
@@ -147,10 +117,10 @@ TEST_TIMEOUT(a_transaction_carries_as_many_fds_as_a_quarter_of_the_area_holds, 1
 	/* The debug kernel takes a quarter of them: its KASAN watches the same path. */
 	const uint32_t n = kbt_slow_kernel() ? MANY_FDS / 4 : MANY_FDS;
 	struct rlimit lim = { MANY_FDS + 256, MANY_FDS + 256 };
-	struct kb_thread t;
+	struct kbinder_thread t;
 	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_reply r;
 	struct expect e;
 	struct stat st;
 	int pipe_fds[2];
@@ -167,7 +137,7 @@ TEST_TIMEOUT(a_transaction_carries_as_many_fds_as_a_quarter_of_the_area_holds, 1
 	kbt_client(&p, &t);
 	ASSERT_STATUS(send_fds(&t, pipe_fds[0], n, n, &r), BR_REPLY);
 	EXPECT_EQ(kbt_txn_u32(&r.txn, 0), n);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	kbt_stop_with_client(&t, &s, &p);
 	close(pipe_fds[0]);
 	close(pipe_fds[1]);
@@ -184,10 +154,10 @@ TEST(an_fd_array_longer_than_its_parent_buffer_is_refused)
 {
 	static const size_t counts[] = { 17, 0x40000001u, 0x40000004u };
 	struct kbt_fd_snap before;
-	struct kb_thread t;
+	struct kbinder_thread t;
 	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_reply r;
 	struct expect e = { 0 };
 	int pipe_fds[2];
 
@@ -201,9 +171,9 @@ TEST(an_fd_array_longer_than_its_parent_buffer_is_refused)
 		if (st != BR_FAILED_REPLY)
 			kbt_fail(__FILE__, __LINE__, false,
 				 "an fd array of %zu entries in a parent of 16: %s, want BR_FAILED_REPLY",
-				 counts[i], cve_status_name(st));
+				 counts[i], kbinder_return_name(st));
 		if (st == BR_REPLY)
-			ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+			ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	}
 	ASSERT_FDS_UNCHANGED(&before);
 	kbt_fd_snap_free(&before);

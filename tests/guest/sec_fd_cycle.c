@@ -88,23 +88,23 @@ static int make_carrier(enum carrier kind, int fd)
 }
 
 /* A one-way call to @handle with @kind carrying the binder file @fd. */
-static void send_carrier_of(struct kb_thread *t, uint32_t handle,
+static void send_carrier_of(struct kbinder_thread *t, uint32_t handle,
 			    enum carrier kind, int fd)
 {
-	struct kb_parcel data;
+	struct kbinder_parcel data;
 	int carrier = make_carrier(kind, fd);
 
 	ASSERT_GE(carrier, 0);
-	kb_parcel_init(&data);
-	kb_parcel_write_fd(&data, carrier, 0);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_fd(&data, carrier, 0);
 	ASSERT_EQ(kbt_call_status(t, handle, CODE_CARRY, &data, TF_ONE_WAY),
 		  BR_TRANSACTION_COMPLETE);
-	kb_parcel_fini(&data);
+	kbinder_parcel_fini(&data);
 	close(carrier);
 }
 
 /* A one-way call to @handle with @kind carrying our own binder fd. */
-static void send_carrier(struct kb_thread *t, uint32_t handle,
+static void send_carrier(struct kbinder_thread *t, uint32_t handle,
 			 enum carrier kind)
 {
 	send_carrier_of(t, handle, kind, t->fd);
@@ -114,9 +114,9 @@ static void send_carrier(struct kb_thread *t, uint32_t handle,
  * The manager Q: on SETUP it takes the caller's node, sends it a carrier
  * of Q's binder fd, replies, and never reads again (until killed).
  */
-static int q_handler(struct kb_thread *t,
+static int q_handler(struct kbinder_thread *t,
 		     const struct binder_transaction_data *tr,
-		     struct kb_parcel *reply, void *arg)
+		     struct kbinder_parcel *reply, void *arg)
 {
 	enum carrier kind = *(enum carrier *)arg;
 	struct flat_binder_object obj;
@@ -124,10 +124,10 @@ static int q_handler(struct kb_thread *t,
 	if (tr->code != CODE_SETUP)
 		return KBT_REPLY;
 	kbt_txn_object(tr, 0, &obj);
-	ASSERT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
+	ASSERT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
 	send_carrier(t, obj.handle, kind);
-	kb_parcel_write_u32(reply, 1);
-	ASSERT_OK(kb_send_reply(t, reply, 0, KBT_WAIT_MS));
+	kbinder_parcel_write_u32(reply, 1);
+	ASSERT_OK(kbinder_thread_reply(t, reply, 0, KBT_WAIT_MS));
 	for (;;)
 		pause();
 	return KBT_REPLIED;
@@ -143,18 +143,18 @@ struct p_args {
 static void p_main(void *arg)
 {
 	struct p_args *a = arg;
-	struct kb_parcel data;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_parcel data;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 
 	kbt_client(&p, &t);
-	kb_parcel_init(&data);
-	kb_parcel_write_binder(&data, NODE_PTR, 0,
-			       FLAT_BINDER_FLAG_ACCEPTS_FDS, false);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_binder(&data, NODE_PTR, 0,
+				    FLAT_BINDER_FLAG_ACCEPTS_FDS, false);
 	kbt_call(&t, 0, CODE_SETUP, &data, &r);
-	kb_parcel_fini(&data);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&data);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	send_carrier(&t, 0, a->kind);
 	if (a->unmap)
 		ASSERT_OK(munmap(p.map, p.map_size));
@@ -169,16 +169,13 @@ static void carrier_cycle_is_freed(enum carrier kind, bool unmap)
 		.hdr.type = BINDER_TYPE_BINDER,
 		.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS,
 	};
-	struct kbt_live base, mid;
+	struct kbt_live base;
 	struct kbt_server s;
 	struct p_args a = { .kind = kind, .unmap = unmap };
-	char why[128];
-	int probe, i, differ = 0;
+	int probe;
 	pid_t p;
 
-	REQUIRE_KBINDER("counts kbinder's live objects");
-	if (kbt_live_read(&base))
-		SKIP("%s is not readable", KBT_LIVE);
+	kbt_live_start(&base);
 	probe = make_carrier(kind, 0);
 	if (probe == -ENOSYS || probe == -EPERM)
 		SKIP("no %s: %s", kind == CARRIER_UNIX ? "unix socket" :
@@ -191,27 +188,20 @@ static void carrier_cycle_is_freed(enum carrier kind, bool unmap)
 	s.arg = &kind;
 	s.ctxmgr = true;
 	s.ext = &ext;
-	kbt_chan_init(&s.chan);
-	s.pid = kbt_fork(kbt_server_main, &s);
-	ASSERT_WAIT(&s.chan, 'R');
+	kbt_start_child(&s, kbt_server_main);
 	kbt_chan_init(&a.chan);
 	p = kbt_fork(p_main, &a);
 	ASSERT_WAIT(&a.chan, 'D');
 	kbt_msleep(100);
 
-	ASSERT_OK(kbt_live_read(&mid));
-	for (i = 0; i < mid.n && i < base.n; i++)
-		differ += mid.value[i] != base.value[i];
-	ASSERT_GT(differ, 0);	/* the test sees what it counts */
+	ASSERT_GT(kbt_live_changes(&base, false), 0);	/* the test sees what it counts */
 
 	/* Both die with each other's binder file in their queues. */
 	ASSERT_EQ(kbt_kill(p), 128 + SIGKILL);
 	ASSERT_EQ(kbt_kill(s.pid), 128 + SIGKILL);
 	kbt_chan_close(&a.chan);
 	kbt_chan_close(&s.chan);
-	if (!kbt_live_back_to(&base, 5000, why, sizeof(why)))
-		kbt_fail(__FILE__, __LINE__, true,
-			 "pinned after both processes died: %s", why);
+	ASSERT_LIVE_BACK(&base, 5000, "pinned after both processes died");
 }
 
 TEST(binder_fd_in_a_unix_socket_cycle_is_freed)
@@ -242,8 +232,8 @@ static void self_cycle_main(void *arg)
 		.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS,
 	};
 	struct kbt_chan *chan = arg;
-	struct kb_proc mgr, p;
-	struct kb_thread t;
+	struct kbinder_proc mgr, p;
+	struct kbinder_thread t;
 
 	kbt_open(&mgr);
 	ASSERT_OK(kbt_become_ctxmgr(mgr.fd, &ext));
@@ -259,18 +249,13 @@ TEST(binder_fd_sent_to_itself_is_freed_when_the_area_was_unmapped_first)
 {
 	struct kbt_live base;
 	struct kbt_chan chan;
-	char why[128];
 	pid_t pid;
 
-	REQUIRE_KBINDER("counts kbinder's live objects");
-	if (kbt_live_read(&base))
-		SKIP("%s is not readable", KBT_LIVE);
+	kbt_live_start(&base);
 	kbt_chan_init(&chan);
 	pid = kbt_fork(self_cycle_main, &chan);
 	ASSERT_WAIT(&chan, 'D');
 	ASSERT_EQ(kbt_kill(pid), 128 + SIGKILL);
 	kbt_chan_close(&chan);
-	if (!kbt_live_back_to(&base, 5000, why, sizeof(why)))
-		kbt_fail(__FILE__, __LINE__, true,
-			 "pinned after the process died: %s", why);
+	ASSERT_LIVE_BACK(&base, 5000, "pinned after the process died");
 }

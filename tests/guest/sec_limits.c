@@ -39,12 +39,12 @@ static long live_count(const char *name)
 }
 
 /* Read until nothing comes for 500 ms; count the @cmd notices. */
-static int drain_count(struct kb_thread *t, uint32_t cmd)
+static int drain_count(struct kbinder_thread *t, uint32_t cmd)
 {
-	struct kb_return ret;
+	struct kbinder_return ret;
 	int n = 0;
 
-	while (!kb_next(t, &ret, 500)) {
+	while (!kbinder_thread_next(t, &ret, 500)) {
 		if (ret.cmd == cmd)
 			n++;
 		else if (ret.cmd != BR_NOOP)
@@ -55,72 +55,68 @@ static int drain_count(struct kb_thread *t, uint32_t cmd)
 
 TEST(death_request_clear_cycles_are_bounded)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	struct binder_handle_cookie hc = { .handle = 0, .cookie = COOKIE };
 	size_t cap = (size_t)CYCLES * 2 * (4 + sizeof(hc));
 	uint8_t *cmds = malloc(cap);
-	struct kb_writer w;
+	struct kbinder_writer w;
 	long deaths, base;
 	int i, done;
 
 	REQUIRE_KBINDER("the bound is kbinder's");
 	ASSERT_NE(cmds, NULL);
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
 	base = live_count("deaths");
-	kb_writer_init(&w, cmds, cap);
+	kbinder_writer_init(&w, cmds, cap);
 	for (i = 0; i < CYCLES; i++) {
-		kb_writer_put(&w, BC_REQUEST_DEATH_NOTIFICATION, &hc, sizeof(hc));
-		kb_writer_put(&w, BC_CLEAR_DEATH_NOTIFICATION, &hc, sizeof(hc));
+		kbinder_writer_put(&w, BC_REQUEST_DEATH_NOTIFICATION, &hc, sizeof(hc));
+		kbinder_writer_put(&w, BC_CLEAR_DEATH_NOTIFICATION, &hc, sizeof(hc));
 	}
 	ASSERT_OK(w.err);
 	/* Refused requests (and the clears after them) fail silently. */
-	ASSERT_OK(kb_write(p.fd, cmds, w.len, NULL));
+	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, cmds, w.len, NULL));
 	deaths = live_count("deaths");
 	kbt_log("%d request/clear cycles unread: %ld death requests live",
 		CYCLES, deaths - base);
 	if (base >= 0)
 		EXPECT_LE(deaths - base, MAX_CLEARED);
-	done = drain_count(&t, BR_CLEAR_DEATH_NOTIFICATION_DONE);
+	done = drain_count(&pair.t, BR_CLEAR_DEATH_NOTIFICATION_DONE);
 	kbt_log("%d BR_CLEAR_DEATH_NOTIFICATION_DONE read", done);
 	EXPECT_EQ(done, MAX_CLEARED);
 	/* Once read, requests work again. */
-	ASSERT_OK(kb_request_death(&t, 0, COOKIE + 1));
-	ASSERT_OK(kb_clear_death(&t, 0, COOKIE + 1));
-	EXPECT_EQ(drain_count(&t, BR_CLEAR_DEATH_NOTIFICATION_DONE), 1);
+	ASSERT_OK(kbinder_thread_request_death(&pair.t, 0, COOKIE + 1));
+	ASSERT_OK(kbinder_thread_clear_death(&pair.t, 0, COOKIE + 1));
+	EXPECT_EQ(drain_count(&pair.t, BR_CLEAR_DEATH_NOTIFICATION_DONE), 1);
 	free(cmds);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 static int freeze_cmd(int fd, uint32_t cmd, uint32_t handle, uint64_t cookie)
 {
 	struct binder_handle_cookie hc = { .handle = handle, .cookie = cookie };
-	struct kb_writer w;
+	struct kbinder_writer w;
 	uint8_t buf[32];
 
-	kb_writer_init(&w, buf, sizeof(buf));
-	kb_writer_put(&w, cmd, &hc, sizeof(hc));
-	return kb_write(fd, buf, w.len, NULL);
+	kbinder_writer_init(&w, buf, sizeof(buf));
+	kbinder_writer_put(&w, cmd, &hc, sizeof(hc));
+	return kbinder_ioctl_write(fd, buf, w.len, NULL);
 }
 
 TEST(freeze_notification_request_clear_cycles_are_bounded)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	int i, ok = 0, err = 0, done;
 
 	REQUIRE_KBINDER("the bound is kbinder's (mainline 6.12 has none)");
-	kbt_start_with_client(&s, NULL, NULL, &p, &t);
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
 	for (i = 0; i < CYCLES; i++) {
-		err = freeze_cmd(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0,
+		err = freeze_cmd(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0,
 				 COOKIE);
 		if (err)
 			break;
-		ASSERT_OK(freeze_cmd(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0,
+		ASSERT_OK(freeze_cmd(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0,
 				     COOKIE));
 		ok++;
 	}
@@ -128,12 +124,12 @@ TEST(freeze_notification_request_clear_cycles_are_bounded)
 		err ? kbt_strerr(err) : "no refusal");
 	EXPECT_EQ(ok, MAX_CLEARED);
 	EXPECT_EQ(err, -ENOSPC);
-	done = drain_count(&t, BR_CLEAR_FREEZE_NOTIFICATION_DONE);
+	done = drain_count(&pair.t, BR_CLEAR_FREEZE_NOTIFICATION_DONE);
 	EXPECT_EQ(done, ok);
-	ASSERT_OK(freeze_cmd(p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
-	ASSERT_OK(freeze_cmd(p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
-	EXPECT_EQ(drain_count(&t, BR_CLEAR_FREEZE_NOTIFICATION_DONE), 1);
-	kbt_stop_with_client(&t, &s, &p);
+	ASSERT_OK(freeze_cmd(pair.p.fd, BC_REQUEST_FREEZE_NOTIFICATION, 0, COOKIE));
+	ASSERT_OK(freeze_cmd(pair.p.fd, BC_CLEAR_FREEZE_NOTIFICATION, 0, COOKIE));
+	EXPECT_EQ(drain_count(&pair.t, BR_CLEAR_FREEZE_NOTIFICATION_DONE), 1);
+	kbt_pair_stop(&pair);
 }
 
 /* ---- handles ---- */
@@ -143,28 +139,28 @@ TEST(freeze_notification_request_clear_cycles_are_bounded)
 #define CODE_HOLD 7
 
 /* The server takes a weak count on every handle it is sent, then frees. */
-static int holder(struct kb_thread *t, const struct binder_transaction_data *tr,
-		  struct kb_parcel *reply, void *arg)
+static int holder(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		  struct kbinder_parcel *reply, void *arg)
 {
 	size_t n = tr->offsets_size / sizeof(binder_size_t), i;
 	uint8_t *cmds = malloc(n * 8 + 8);
 	struct flat_binder_object obj;
-	struct kb_writer w;
+	struct kbinder_writer w;
 
 	(void)arg;
 	(void)reply;
 	ASSERT_NE(cmds, NULL);
-	kb_writer_init(&w, cmds, n * 8 + 8);
+	kbinder_writer_init(&w, cmds, n * 8 + 8);
 	for (i = 0; i < n; i++) {
 		kbt_txn_object(tr, i, &obj);
-		kb_put_handle_cmd(&w, BC_INCREFS, obj.handle);
+		kbinder_writer_put_handle(&w, BC_INCREFS, obj.handle);
 	}
-	EXPECT_OK(kb_write(t->fd, cmds, w.len, NULL));
+	EXPECT_OK(kbinder_ioctl_write(t->fd, cmds, w.len, NULL));
 	free(cmds);
 	return KBT_REPLY;
 }
 
-static int skip_complete(struct kb_thread *t, const struct kb_return *ret,
+static int skip_complete(struct kbinder_thread *t, const struct kbinder_return *ret,
 			 void *arg)
 {
 	if (ret->cmd == BR_TRANSACTION_COMPLETE)
@@ -173,48 +169,46 @@ static int skip_complete(struct kb_thread *t, const struct kb_return *ret,
 }
 
 /* The time of the write that makes the server's refs (translation). */
-static int64_t send_batch(struct kb_thread *t, int batch)
+static int64_t send_batch(struct kbinder_thread *t, int batch)
 {
 	struct binder_transaction_data tr;
-	struct kb_parcel data;
-	struct kb_writer w;
-	struct kb_return ret;
+	struct kbinder_parcel data;
+	struct kbinder_writer w;
+	struct kbinder_return ret;
 	uint8_t cmds[128];
 	int64_t start, took;
 	int i;
 
-	kb_parcel_init(&data);
+	kbinder_parcel_init(&data);
 	for (i = 0; i < BATCH; i++)
-		kb_parcel_write_binder(&data, 0x100000 + (batch * BATCH + i) * 16,
-				       0, 0, true);
+		kbinder_parcel_write_binder(&data, 0x100000 + (batch * BATCH + i) * 16,
+					    0, 0, true);
 	memset(&tr, 0, sizeof(tr));
 	tr.target.handle = 0;
 	tr.code = CODE_HOLD;
-	kb_parcel_to_txn(&data, &tr);
-	kb_writer_init(&w, cmds, sizeof(cmds));
-	kb_put_txn(&w, BC_TRANSACTION, &tr);
+	kbinder_parcel_to_txn(&data, &tr);
+	kbinder_writer_init(&w, cmds, sizeof(cmds));
+	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
 	start = kbt_now_ms();
-	ASSERT_OK(kb_write(t->fd, cmds, w.len, NULL));
+	ASSERT_OK(kbinder_ioctl_write(t->fd, cmds, w.len, NULL));
 	took = kbt_now_ms() - start;
-	ASSERT_OK(kb_wait_for(t, BR_REPLY, &ret, skip_complete, NULL,
-			      KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(t, ret.u.txn.data.ptr.buffer));
-	kb_parcel_fini(&data);
+	ASSERT_OK(kbinder_thread_wait_for(t, BR_REPLY, &ret, skip_complete, NULL,
+					  KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(t, ret.u.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&data);
 	return took;
 }
 
 TEST_TIMEOUT(new_handles_cost_the_same_with_many_handles, 150)
 {
-	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbt_pair pair;
 	int64_t first = 0, last = 0;
 	int b;
 
 	REQUIRE_KBINDER("measures kbinder's handle allocation");
-	kbt_start_with_client(&s, holder, NULL, &p, &t);
+	kbt_pair_start(&pair, holder, NULL);
 	for (b = 0; b < BATCHES; b++) {
-		int64_t ms = send_batch(&t, b);
+		int64_t ms = send_batch(&pair.t, b);
 
 		if (b < 3)
 			first += ms;
@@ -231,7 +225,7 @@ TEST_TIMEOUT(new_handles_cost_the_same_with_many_handles, 150)
 	 * (seen: 240 ms against 56 ms) must not fail the test.
 	 */
 	EXPECT_LE(last, 10 * first + 200);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 /* ---- memory cgroup ---- */
@@ -267,13 +261,13 @@ static long memcg_current(void)
 	return v;
 }
 
-static int keep(struct kb_thread *t, const struct binder_transaction_data *tr,
-		struct kb_parcel *reply, void *arg)
+static int keep(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		struct kbinder_parcel *reply, void *arg)
 {
 	(void)t;
 	(void)tr;
 	(void)arg;
-	kb_parcel_write_u32(reply, 1);
+	kbinder_parcel_write_u32(reply, 1);
 	return KBT_REPLY | KBT_KEPT;
 }
 
@@ -281,10 +275,10 @@ static int keep(struct kb_thread *t, const struct binder_transaction_data *tr,
 static void charged_sender(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_parcel data;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_parcel data;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 	char pid[32];
 	uint8_t *payload;
 	long before, after, delta;
@@ -294,18 +288,18 @@ static void charged_sender(void *arg)
 	payload = malloc(PAYLOAD);
 	ASSERT_NE(payload, NULL);
 	kbt_fill(payload, PAYLOAD, 7);		/* charged before we count */
-	kb_parcel_init(&data);
-	ASSERT_OK(kb_parcel_write(&data, payload, PAYLOAD));
+	kbinder_parcel_init(&data);
+	ASSERT_OK(kbinder_parcel_write(&data, payload, PAYLOAD));
 	kbt_client(&p, &t);
 	before = memcg_current();
 	kbt_call(&t, 0, 1, &data, &r);
 	after = memcg_current();
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	delta = after - before;
 	ASSERT_OK(kbt_send(chan, &delta, sizeof(delta)));
-	kb_parcel_fini(&data);
+	kbinder_parcel_fini(&data);
 	free(payload);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(binder_memory_is_charged_to_the_senders_memory_cgroup)
@@ -337,8 +331,8 @@ TEST(binder_memory_is_charged_to_the_senders_memory_cgroup)
 	EXPECT_GE(delta, PAYLOAD / 2);
 	kbt_chan_close(&chan);
 	{
-		struct kb_proc p;
-		struct kb_thread t;
+		struct kbinder_proc p;
+		struct kbinder_thread t;
 
 		kbt_client(&p, &t);
 		kbt_stop_with_client(&t, &s, &p);
@@ -355,7 +349,7 @@ static void *one_ioctl(void *arg)
 {
 	int32_t v;
 
-	kb_version(*(int *)arg, &v);
+	kbinder_ioctl_version(*(int *)arg, &v);
 	return NULL;
 }
 
@@ -367,14 +361,14 @@ static void *one_ioctl(void *arg)
  */
 TEST_TIMEOUT(state_of_exited_threads_is_reaped, 120)
 {
-	struct kb_proc p;
+	struct kbinder_proc p;
 	pthread_t th;
 	long base, after;
 	int i;
 
 	REQUIRE_KBINDER("counts kbinder's live threads");
 	kbt_open_dev(&p, NULL, 0);
-	ASSERT_OK(kb_version(p.fd, &(int32_t){ 0 }));
+	ASSERT_OK(kbinder_ioctl_version(p.fd, &(int32_t){ 0 }));
 	base = live_count("threads");
 	for (i = 0; i < CYCLED_THREADS; i++) {
 		ASSERT_EQ(pthread_create(&th, NULL, one_ioctl, &p.fd), 0);
@@ -384,7 +378,7 @@ TEST_TIMEOUT(state_of_exited_threads_is_reaped, 120)
 	kbt_log("%d short-lived threads made one ioctl each: %ld thread "
 		"states live, was %ld", CYCLED_THREADS, after, base);
 	EXPECT_LE(after - base, 64);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 struct blocked {
@@ -398,7 +392,7 @@ static void *ioctl_then_block(void *arg)
 	int32_t v;
 
 	if (b->fd >= 0)
-		kb_version(b->fd, &v);
+		kbinder_ioctl_version(b->fd, &v);
 	pthread_barrier_wait(b->go);	/* everyone counted */
 	pthread_barrier_wait(b->go);	/* and released */
 	return NULL;
@@ -461,7 +455,7 @@ static long threads_charge(int fd, int n)
 static void thread_charger(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_proc p;
+	struct kbinder_proc p;
 	char pid[32];
 	long with, without;
 
@@ -473,7 +467,7 @@ static void thread_charger(void *arg)
 	with = threads_charge(p.fd, LIVE_THREADS);
 	ASSERT_OK(kbt_send(chan, &with, sizeof(with)));
 	ASSERT_OK(kbt_send(chan, &without, sizeof(without)));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* Thread states are charged to the cgroup of the thread that made them. */
@@ -508,8 +502,8 @@ static void oneway_charger(void *arg)
 	struct kbt_chan *chan = arg;
 	struct binder_transaction_data tr;
 	uint8_t cmds[256 * 72];
-	struct kb_writer w;
-	struct kb_proc p;
+	struct kbinder_writer w;
+	struct kbinder_proc p;
 	uint32_t v = 1;
 	char pid[32];
 	long before, after, per_call;
@@ -524,30 +518,15 @@ static void oneway_charger(void *arg)
 	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&v;
 	before = memcg_current();
 	for (i = 0; i < n; i += 256) {
-		kb_writer_init(&w, cmds, sizeof(cmds));
+		kbinder_writer_init(&w, cmds, sizeof(cmds));
 		for (j = 0; j < 256; j++)
-			kb_put_txn(&w, BC_TRANSACTION, &tr);
-		ASSERT_OK(kb_write(p.fd, cmds, w.len, NULL));
+			kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
+		ASSERT_OK(kbinder_ioctl_write(p.fd, cmds, w.len, NULL));
 	}
 	after = memcg_current();
 	per_call = (after - before) / n;
 	ASSERT_OK(kbt_send(chan, &per_call, sizeof(per_call)));
-	kb_close(&p);
-}
-
-static void deaf_manager(void *arg)
-{
-	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
-	char c;
-
-	kbt_open_dev(&p, NULL, (size_t)4 << 20);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_SIGNAL(chan, 'R');
-	kbt_recv(chan, &c, 1, 600000);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /*
@@ -569,9 +548,7 @@ TEST_TIMEOUT(queued_calls_are_charged_to_the_senders_memory_cgroup, 120)
 		SKIP("no memory controller");
 	if (mkdir(CG_DIR, 0755) && errno != EEXIST)
 		SKIP("cannot make a cgroup: %s", strerror(errno));
-	kbt_chan_init(&mgr);
-	deaf = kbt_fork(deaf_manager, &mgr);
-	ASSERT_WAIT(&mgr, 'R');
+	deaf = kbt_fork_ready(kbt_deaf_manager, &mgr);
 	kbt_chan_init(&chan);
 	ASSERT_CHILD_OK(kbt_fork(oneway_charger, &chan));
 	ASSERT_OK(kbt_recv(&chan, &per_call, sizeof(per_call), KBT_WAIT_MS));

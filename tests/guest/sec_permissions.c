@@ -17,7 +17,7 @@
 
 static const char *device(void)
 {
-	return kb_default_device();
+	return kbinder_proc_default_device();
 }
 
 TEST(devices_are_root_only)
@@ -101,7 +101,7 @@ struct target {
 static void target_main(void *arg)
 {
 	struct target *tg = arg;
-	struct kb_proc p;
+	struct kbinder_proc p;
 
 	kbt_open(&p);
 	if (tg->uid) {
@@ -110,7 +110,7 @@ static void target_main(void *arg)
 	}
 	ASSERT_SIGNAL(&tg->chan, 'O');
 	ASSERT_WAIT(&tg->chan, 'Q');
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 struct freezer {
@@ -123,7 +123,7 @@ struct freezer {
 static void freezer_main(void *arg)
 {
 	struct freezer *f = arg;
-	struct kb_proc p;
+	struct kbinder_proc p;
 
 	kbt_open(&p);
 	ASSERT_EQ(setresgid(4321, 4321, 0), 0);
@@ -134,7 +134,7 @@ static void freezer_main(void *arg)
 		EXPECT_OK(freeze(p.fd, f->victim, false));
 	/* Its own processes it may always freeze and inspect. */
 	EXPECT_OK(frozen_info(p.fd, f->own));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static void freeze_as_4321(uid_t victim_uid, int want)

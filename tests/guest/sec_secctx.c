@@ -44,44 +44,19 @@ struct caller {
 };
 
 /* One BC_TRANSACTION_SG to handle 0 with @extra bytes of extra buffers. */
-static uint32_t call_sg(struct kb_thread *t, binder_size_t extra)
+static uint32_t call_sg(struct kbinder_thread *t, binder_size_t extra)
 {
-	struct binder_transaction_data_sg sg;
-	uint8_t wbuf[128];
-	struct kb_writer w;
-	struct kb_return ret;
+	struct kbt_txn x = { .code = CODE_HELLO, .sg = true, .sg_size = extra };
 
-	memset(&sg, 0, sizeof(sg));
-	sg.transaction_data.code = CODE_HELLO;
-	sg.buffers_size = extra;
-	kb_writer_init(&w, wbuf, sizeof(wbuf));
-	kb_put_txn_sg(&w, BC_TRANSACTION_SG, &sg);
-	ASSERT_OK(w.err);
-	ASSERT_OK(kb_write(t->fd, wbuf, w.len, NULL));
-	for (;;) {
-		ASSERT_OK(kb_next(t, &ret, KBT_WAIT_MS));
-		switch (ret.cmd) {
-		case BR_NOOP:
-		case BR_TRANSACTION_COMPLETE:
-			continue;
-		case BR_REPLY:
-			ASSERT_OK(kb_free_buffer(t, ret.u.txn.data.ptr.buffer));
-			return ret.cmd;
-		case BR_FAILED_REPLY:
-		case BR_DEAD_REPLY:
-			return ret.cmd;
-		default:
-			kbt_default_event(t, &ret, NULL);
-		}
-	}
+	return kbt_transact(t, &x, NULL);
 }
 
 static void caller_main(void *arg)
 {
 	struct caller *c = arg;
 	long long before, after;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint32_t failed = 0;
 	int i;
 
@@ -93,7 +68,7 @@ static void caller_main(void *arg)
 	failed = call_sg(&t, 0);
 	ASSERT_OK(kbt_send(&c->chan, &failed, sizeof(failed)));
 	if (failed != BR_REPLY) {
-		kb_close(&p);
+		kbinder_proc_close(&p);
 		return;
 	}
 	failed = 0;
@@ -106,7 +81,7 @@ static void caller_main(void *arg)
 	ASSERT_OK(kbt_send(&c->chan, &failed, sizeof(failed)));
 	ASSERT_OK(kbt_send(&c->chan, &before, sizeof(before)));
 	ASSERT_OK(kbt_send(&c->chan, &after, sizeof(after)));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST_TIMEOUT(secctx_released_when_extra_size_overflows, 120)
@@ -117,9 +92,9 @@ TEST_TIMEOUT(secctx_released_when_extra_size_overflows, 120)
 	};
 	static struct caller c;
 	long long before, after;
-	struct kb_return ret;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint32_t failed;
 	bool has_ctx;
 	pid_t pid;
@@ -132,14 +107,14 @@ TEST_TIMEOUT(secctx_released_when_extra_size_overflows, 120)
 	pid = kbt_fork(caller_main, &c);
 
 	do {
-		err = kb_next(&t, &ret, 5000);
+		err = kbinder_thread_next(&t, &ret, 5000);
 	} while (!err && ret.cmd == BR_NOOP);
 	if (err == -ETIMEDOUT) {
 		/* The probe failed before it reached us: no context to get. */
 		ASSERT_OK(kbt_recv(&c.chan, &failed, sizeof(failed), 10000));
 		ASSERT_CHILD_OK(pid);
 		kbt_chan_close(&c.chan);
-		kb_close(&p);
+		kbinder_proc_close(&p);
 		if (failed == BR_FAILED_REPLY)
 			SKIP("the LSM gives no security context to binder senders (boot with lsm=selinux)");
 		ASSERT_EQ(failed, BR_REPLY);
@@ -151,14 +126,14 @@ TEST_TIMEOUT(secctx_released_when_extra_size_overflows, 120)
 	if (has_ctx)
 		kbt_log("context: \"%s\"",
 			(const char *)(uintptr_t)ret.u.txn_secctx.secctx);
-	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 	ASSERT_OK(kbt_recv(&c.chan, &failed, sizeof(failed), 10000));
 	ASSERT_EQ(failed, BR_REPLY);
 	if (!has_ctx) {
 		kbt_kill(pid);
 		kbt_chan_close(&c.chan);
-		kb_close(&p);
+		kbinder_proc_close(&p);
 		SKIP("no LSM security context in this kernel");
 	}
 
@@ -168,7 +143,7 @@ TEST_TIMEOUT(secctx_released_when_extra_size_overflows, 120)
 	ASSERT_OK(kbt_recv(&c.chan, &after, sizeof(after), 10000));
 	ASSERT_CHILD_OK(pid);
 	kbt_chan_close(&c.chan);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 
 	kbt_log("%u of %d overflowing calls failed; slab %+lld bytes (%.1f per call)",
 		failed, ROUNDS, after - before,

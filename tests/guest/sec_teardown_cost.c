@@ -59,66 +59,44 @@ static uint32_t txn_handle(const struct binder_transaction_data *tr, size_t i)
 	return obj->handle;
 }
 
-/* R takes a weak count on each handle and asks for its death. */
-static void hold_and_watch(struct kb_thread *t,
-			   const struct binder_transaction_data *tr)
-{
-	size_t n = tr->offsets_size / sizeof(binder_size_t), i;
-	size_t cap = n * 24 + 16;
-	uint8_t *cmds = malloc(cap);
-	struct kb_writer w;
-
-	ASSERT_NE(cmds, NULL);
-	kb_writer_init(&w, cmds, cap);
-	for (i = 0; i < n; i++) {
-		uint32_t h = txn_handle(tr, i);
-
-		kb_put_handle_cmd(&w, BC_INCREFS, h);
-		kb_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, h, h);
-	}
-	ASSERT_OK(w.err);
-	ASSERT_OK(kb_write(t->fd, cmds, w.len, NULL));
-	free(cmds);
-}
-
 /* R: the context manager. Serves D and P until CODE_STOP, then reads no more. */
 static void r_main(void *arg)
 {
 	struct scenario *sc = arg;
-	struct kb_parcel reply;
-	struct kb_return ret;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_parcel reply;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	bool stop = false;
 	char c;
 	int i;
 
 	kbt_open_dev(&p, NULL, MAP_R);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	ASSERT_SIGNAL(&sc->r_chan, 'R');
-	kb_parcel_init(&reply);
+	kbinder_parcel_init(&reply);
 	while (!stop) {
 		const struct binder_transaction_data *tr = &ret.u.txn;
 
-		ASSERT_OK(kb_next(&t, &ret, -1));
+		ASSERT_OK(kbinder_thread_next(&t, &ret, -1));
 		if (ret.cmd != BR_TRANSACTION) {
 			kbt_default_event(&t, &ret, NULL);
 			continue;
 		}
-		kb_parcel_reset(&reply);
+		kbinder_parcel_reset(&reply);
 		if (tr->code == CODE_OBJECTS)
-			hold_and_watch(&t, tr);
+			kbt_watch_handles(&t, tr);
 		if (tr->code == CODE_GIVE)
 			for (i = 0; i < sc->m; i++)
-				kb_parcel_write_binder(&reply, R_NODE(i), 0, 0,
-						       false);
+				kbinder_parcel_write_binder(&reply, R_NODE(i), 0, 0,
+							    false);
 		stop = tr->code == CODE_STOP;
-		ASSERT_OK(kb_send_reply(&t, &reply, 0, KBT_WAIT_MS));
-		ASSERT_OK(kb_free_buffer(&t, tr->data.ptr.buffer));
+		ASSERT_OK(kbinder_thread_reply(&t, &reply, 0, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_free_buffer(&t, tr->data.ptr.buffer));
 	}
-	kb_parcel_fini(&reply);
+	kbinder_parcel_fini(&reply);
 	/* Whatever arrives now stays queued. */
 	ASSERT_OK(kbt_recv(&sc->r_chan, &c, 1, gone_ms + 60000));
 	ASSERT_EQ(munmap(p.map, p.map_size), 0);
@@ -128,7 +106,7 @@ static void r_main(void *arg)
 }
 
 /* D ignores the notices of its own nodes: it dies holding them. */
-static int skip_notices(struct kb_thread *t, const struct kb_return *ret,
+static int skip_notices(struct kbinder_thread *t, const struct kbinder_return *ret,
 			void *arg)
 {
 	if (ret->cmd == BR_TRANSACTION_COMPLETE || ret->cmd == BR_INCREFS ||
@@ -142,30 +120,30 @@ static void d_main(void *arg)
 {
 	struct scenario *sc = arg;
 	struct binder_transaction_data tr;
-	struct kb_parcel data;
-	struct kb_return ret;
-	struct kb_thread t;
-	struct kb_proc p;
-	struct kb_writer w;
+	struct kbinder_parcel data;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
+	struct kbinder_writer w;
 	uint8_t cmds[128];
 	int i, n;
 
 	kbt_client(&p, &t);
 	for (i = 0; i < sc->k; i += n) {
 		n = sc->k - i < BATCH ? sc->k - i : BATCH;
-		kb_parcel_init(&data);
+		kbinder_parcel_init(&data);
 		for (int j = 0; j < n; j++)
-			kb_parcel_write_binder(&data, D_NODE(i + j), 0, 0, true);
+			kbinder_parcel_write_binder(&data, D_NODE(i + j), 0, 0, true);
 		memset(&tr, 0, sizeof(tr));
 		tr.code = CODE_OBJECTS;
-		kb_parcel_to_txn(&data, &tr);
-		kb_writer_init(&w, cmds, sizeof(cmds));
-		kb_put_txn(&w, BC_TRANSACTION, &tr);
-		ASSERT_OK(kb_write(p.fd, cmds, w.len, NULL));
-		ASSERT_OK(kb_wait_for(&t, BR_REPLY, &ret, skip_notices, NULL,
-				      60000));
-		ASSERT_OK(kb_free_buffer(&t, ret.u.txn.data.ptr.buffer));
-		kb_parcel_fini(&data);
+		kbinder_parcel_to_txn(&data, &tr);
+		kbinder_writer_init(&w, cmds, sizeof(cmds));
+		kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
+		ASSERT_OK(kbinder_ioctl_write(p.fd, cmds, w.len, NULL));
+		ASSERT_OK(kbinder_thread_wait_for(&t, BR_REPLY, &ret, skip_notices, NULL,
+						  60000));
+		ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+		kbinder_parcel_fini(&data);
 	}
 	ASSERT_SIGNAL(&sc->d_chan, 'D');
 	for (;;)
@@ -173,31 +151,31 @@ static void d_main(void *arg)
 }
 
 /* P queues one one-way call to each of @n handles, reading the completions. */
-static int send_oneway(struct kb_thread *t, const uint32_t *handles, int n)
+static int send_oneway(struct kbinder_thread *t, const uint32_t *handles, int n)
 {
 	struct binder_transaction_data tr;
 	uint8_t cmds[256 * 72];
-	struct kb_return ret;
-	struct kb_writer w;
+	struct kbinder_return ret;
+	struct kbinder_writer w;
 	uint32_t payload = 7;
 	int i = 0, j, sent = 0, got;
 
 	while (i < n) {
 		int batch = n - i < 256 ? n - i : 256;
 
-		kb_writer_init(&w, cmds, sizeof(cmds));
+		kbinder_writer_init(&w, cmds, sizeof(cmds));
 		for (j = 0; j < batch; j++) {
 			memset(&tr, 0, sizeof(tr));
 			tr.target.handle = handles[i + j];
 			tr.flags = TF_ONE_WAY;
 			tr.data_size = sizeof(payload);
 			tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&payload;
-			kb_put_txn(&w, BC_TRANSACTION, &tr);
+			kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
 		}
 		ASSERT_OK(w.err);
-		ASSERT_OK(kb_write(t->fd, cmds, w.len, NULL));
+		ASSERT_OK(kbinder_ioctl_write(t->fd, cmds, w.len, NULL));
 		for (got = 0; got < batch;) {
-			ASSERT_OK(kb_next(t, &ret, KBT_WAIT_MS));
+			ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS));
 			if (ret.cmd == BR_NOOP)
 				continue;
 			got++;
@@ -207,7 +185,7 @@ static int send_oneway(struct kb_thread *t, const uint32_t *handles, int n)
 				 * the async space: it fills up first.
 				 */
 				kbt_log("one-way call %d: %s", i + got,
-					kb_return_name(ret.cmd));
+					kbinder_return_name(ret.cmd));
 				return sent;
 			}
 			sent++;
@@ -264,11 +242,11 @@ static int64_t run(int k, int m)
 {
 	struct scenario sc = { .k = k, .m = m };
 	struct kbt_live base, with_p;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 	binder_uintptr_t give;
-	struct kb_return ret;
+	struct kbinder_return ret;
 	uint32_t *handles;
 	int64_t t0, setup, unmapped, dead = -1, gone = -1;
 	bool live = !kbt_is_reference();
@@ -283,8 +261,8 @@ static int64_t run(int k, int m)
 	sc.r_pid = kbt_fork(r_main, &sc);
 	ASSERT_WAIT(&sc.r_chan, 'R');
 	kbt_open_dev(&p, NULL, MAP_P);
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	if (live)
 		ASSERT_OK(kbt_live_read(&with_p));
 
@@ -298,10 +276,10 @@ static int64_t run(int k, int m)
 	ASSERT_EQ(r.txn.offsets_size / sizeof(binder_size_t), (size_t)m);
 	for (i = 0; i < m; i++)
 		handles[i] = txn_handle(&r.txn, i);
-	ASSERT_OK(kb_request_death(&t, handles[0], DEATH_COOKIE));
+	ASSERT_OK(kbinder_thread_request_death(&t, handles[0], DEATH_COOKIE));
 	give = r.txn.data.ptr.buffer;	/* its objects hold P's refs */
 	kbt_call(&t, 0, CODE_STOP, NULL, &r);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 
 	/* D dies: K BR_DEAD_BINDER go to R's todo list, unread. */
 	ASSERT_EQ(kbt_kill(sc.d_pid), 128 + SIGKILL);
@@ -326,12 +304,12 @@ static int64_t run(int k, int m)
 	for (;;) {
 		int64_t left = gone_ms - (kbt_now_ms() - t0);
 
-		if (left <= 0 || kb_next(&t, &ret, (int)left))
+		if (left <= 0 || kbinder_thread_next(&t, &ret, (int)left))
 			break;
 		if (ret.cmd == BR_DEAD_BINDER) {
 			dead = kbt_now_ms() - t0;
 			EXPECT_EQ(ret.u.cookie, DEATH_COOKIE);
-			EXPECT_OK(kb_dead_binder_done(&t, ret.u.cookie));
+			EXPECT_OK(kbinder_thread_dead_binder_done(&t, ret.u.cookie));
 			break;
 		}
 		if (ret.cmd != BR_NOOP && ret.cmd != BR_TRANSACTION_COMPLETE)
@@ -347,15 +325,10 @@ static int64_t run(int k, int m)
 		(long long)setup, (long long)unmapped, (long long)dead,
 		(long long)gone);
 	EXPECT_GE(dead, 0);
-	EXPECT_OK(kb_free_buffer(&t, give));
-	kb_close(&p);
-	if (live) {
-		char why[128];
-
-		if (!kbt_live_back_to(&base, 20000, why, sizeof(why)))
-			kbt_fail(__FILE__, __LINE__, false,
-				 "live objects not back after the test: %s", why);
-	}
+	EXPECT_OK(kbinder_thread_free_buffer(&t, give));
+	kbinder_proc_close(&p);
+	if (live)
+		EXPECT_LIVE_BACK(&base, 20000, "live objects not back after the test");
 	free(handles);
 	return gone;
 }

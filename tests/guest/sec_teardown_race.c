@@ -41,7 +41,7 @@ static void victim(void *arg)
 		.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS,
 	};
 	struct victim_args *a = arg;
-	struct kb_proc p;
+	struct kbinder_proc p;
 
 	kbt_open(&p);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, &ext));
@@ -55,32 +55,31 @@ static void victim(void *arg)
 	 */
 	if (a->exits)
 		_exit(0);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* Queue @CALLS one-way calls, each carrying @fd, to the manager. */
-static void queue_calls(struct kb_thread *t, int fd)
+static void queue_calls(struct kbinder_thread *t, int fd)
 {
-	struct kb_parcel data;
-	struct kb_reply r;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
 	int i;
 
-	kb_parcel_init(&data);
-	kb_parcel_write_u32(&data, 0x7ea7d0);
-	kb_parcel_write_fd(&data, fd, 0x99);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_u32(&data, 0x7ea7d0);
+	kbinder_parcel_write_fd(&data, fd, 0x99);
 	for (i = 0; i < CALLS; i++)
-		ASSERT_OK(kb_transact(t, 0, 1, &data, TF_ONE_WAY, &r, NULL,
-				      NULL, KBT_WAIT_MS));
-	kb_parcel_fini(&data);
+		ASSERT_OK(kbinder_thread_transact(t, 0, 1, &data, TF_ONE_WAY, &r, NULL,
+						  NULL, KBT_WAIT_MS));
+	kbinder_parcel_fini(&data);
 }
 
 TEST_TIMEOUT(dying_with_queued_calls_tears_down_once, 240)
 {
 	struct kbt_live base;
 	bool counted = false;
-	struct kb_thread t;
-	struct kb_proc c;
-	char why[128];
+	struct kbinder_thread t;
+	struct kbinder_proc c;
 	long txns = -1;
 	int round, fd;
 
@@ -109,10 +108,10 @@ TEST_TIMEOUT(dying_with_queued_calls_tears_down_once, 240)
 		ASSERT_CHILD_OK(v);
 		kbt_chan_close(&a.chan);
 	}
-	kb_close(&c);
+	kbinder_proc_close(&c);
 	close(fd);
-	if (counted && !kbt_live_back_to(&base, 5000, why, sizeof(why)))
-		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+	if (counted)
+		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
 }
 
 /*
@@ -163,7 +162,7 @@ static void write_oneways(int fd, const struct kbinder_parcel *data, int n)
 		memset(&bwr, 0, sizeof(bwr));
 		bwr.write_buffer = (uintptr_t)cmds;
 		bwr.write_size = k * sizeof(cmds[0]);
-		ASSERT_OK(kb_write_read(fd, &bwr));
+		ASSERT_OK(kbinder_ioctl_write_read(fd, &bwr));
 		ASSERT_EQ(bwr.write_consumed, bwr.write_size);
 	}
 }
@@ -220,9 +219,8 @@ TEST_TIMEOUT(a_thread_exiting_during_the_discard_leaves_nothing, 300)
 	struct kbt_server s;
 	struct kbt_live base;
 	bool counted = false;
-	struct kb_thread t;
-	struct kb_proc c;
-	char why[128];
+	struct kbinder_thread t;
+	struct kbinder_proc c;
 	int round;
 
 	if (!kbt_is_reference()) {
@@ -237,6 +235,6 @@ TEST_TIMEOUT(a_thread_exiting_during_the_discard_leaves_nothing, 300)
 		ASSERT_CHILD_OK(kbt_fork(discard_victim, &delay_us));
 	}
 	kbt_stop_with_client(&t, &s, &c);
-	if (counted && !kbt_live_back_to(&base, 5000, why, sizeof(why)))
-		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+	if (counted)
+		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
 }

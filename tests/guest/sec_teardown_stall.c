@@ -24,21 +24,6 @@
 #define DEATH_COOKIE 0xdead5e5
 #define STALL_MS 5000
 
-/* The server acquires every handle it is sent and keeps it. */
-static int keeper(struct kb_thread *t, const struct binder_transaction_data *tr,
-		  struct kb_parcel *reply, void *arg)
-{
-	struct flat_binder_object obj;
-
-	(void)arg;
-	if (tr->offsets_size) {
-		kbt_txn_object(tr, 0, &obj);
-		EXPECT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
-	}
-	kb_parcel_write_u32(reply, 1);
-	return KBT_REPLY;
-}
-
 struct stalled {
 	int fd;
 	void *page;
@@ -51,9 +36,9 @@ static void *stalled_sender(void *arg)
 {
 	struct stalled *st = arg;
 	struct binder_transaction_data tr;
-	struct kb_thread t;
-	struct kb_writer w;
-	struct kb_return ret;
+	struct kbinder_thread t;
+	struct kbinder_writer w;
+	struct kbinder_return ret;
 	uint8_t cmds[128];
 	int err;
 
@@ -62,20 +47,20 @@ static void *stalled_sender(void *arg)
 	tr.code = 1;
 	tr.data_size = 64;
 	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)st->page;
-	kb_thread_init(&t, st->fd);
-	kb_writer_init(&w, cmds, sizeof(cmds));
-	kb_put_txn(&w, BC_TRANSACTION, &tr);
+	kbinder_thread_init(&t, st->fd);
+	kbinder_writer_init(&w, cmds, sizeof(cmds));
+	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
 	/* Sleeps in the copy of the payload until the page is served. */
-	err = kb_write(st->fd, cmds, w.len, NULL);
+	err = kbinder_ioctl_write(st->fd, cmds, w.len, NULL);
 	while (!err) {
-		err = kb_next(&t, &ret, KBT_WAIT_MS);
+		err = kbinder_thread_next(&t, &ret, KBT_WAIT_MS);
 		if (err)
 			break;
 		if (ret.cmd == BR_REPLY || ret.cmd == BR_DEAD_REPLY ||
 		    ret.cmd == BR_FAILED_REPLY) {
 			st->status = ret.cmd;
 			if (ret.cmd == BR_REPLY)
-				kb_free_buffer(&t, ret.u.txn.data.ptr.buffer);
+				kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer);
 			break;
 		}
 	}
@@ -129,20 +114,20 @@ static void serve_page(int uffd, void *page, size_t len)
  * Collect what the server's death brings to the looper @t within @ms:
  * the death notice and the release of the node the server held.
  */
-static void collect(struct kb_thread *t, int ms, bool *dead, bool *decrefs)
+static void collect(struct kbinder_thread *t, int ms, bool *dead, bool *decrefs)
 {
 	int64_t deadline = kbt_now_ms() + ms;
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	while (!(*dead && *decrefs)) {
 		int64_t left = deadline - kbt_now_ms();
 
-		if (left <= 0 || kb_next(t, &ret, (int)left))
+		if (left <= 0 || kbinder_thread_next(t, &ret, (int)left))
 			return;
 		if (ret.cmd == BR_DEAD_BINDER) {
 			EXPECT_EQ(ret.u.cookie, DEATH_COOKIE);
 			*dead = true;
-			EXPECT_OK(kb_dead_binder_done(t, ret.u.cookie));
+			EXPECT_OK(kbinder_thread_dead_binder_done(t, ret.u.cookie));
 		} else if (ret.cmd == BR_DECREFS) {
 			EXPECT_EQ(ret.u.ptr_cookie.ptr, NODE_PTR);
 			*decrefs = true;
@@ -155,10 +140,10 @@ static void collect(struct kb_thread *t, int ms, bool *dead, bool *decrefs)
 TEST_TIMEOUT(teardown_does_not_wait_for_a_stalled_sender, 60)
 {
 	struct kbt_server s;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_parcel data;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
 	struct stalled st = { 0 };
 	bool dead = false, decrefs = false;
 	size_t len = (size_t)sysconf(_SC_PAGESIZE);
@@ -166,18 +151,18 @@ TEST_TIMEOUT(teardown_does_not_wait_for_a_stalled_sender, 60)
 	int64_t killed;
 	int uffd;
 
-	kbt_start_ctxmgr(&s, keeper, NULL);
+	kbt_start_ctxmgr(&s, kbt_keeper, NULL);
 	kbt_client(&p, &t);
-	ASSERT_OK(kb_enter_looper(&t));
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	/* The server holds our node strongly. */
-	kb_parcel_init(&data);
-	kb_parcel_write_binder(&data, NODE_PTR, NODE_COOKIE, 0, false);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_binder(&data, NODE_PTR, NODE_COOKIE, 0, false);
 	kbt_call(&t, 0, 2, &data, &r);
-	kb_parcel_fini(&data);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&data);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	ASSERT_EQ(kbt_no_work(&t, 200), 0);	/* BR_INCREFS/ACQUIRE acked */
-	ASSERT_OK(kb_ref(&t, BC_INCREFS, 0));
-	ASSERT_OK(kb_request_death(&t, 0, DEATH_COOKIE));
+	ASSERT_OK(kbinder_thread_ref(&t, BC_INCREFS, 0));
+	ASSERT_OK(kbinder_thread_request_death(&t, 0, DEATH_COOKIE));
 
 	st.fd = p.fd;
 	st.page = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -212,5 +197,5 @@ TEST_TIMEOUT(teardown_does_not_wait_for_a_stalled_sender, 60)
 	close(uffd);
 	munmap(st.page, len);
 	kbt_chan_close(&s.chan);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }

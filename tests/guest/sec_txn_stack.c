@@ -63,26 +63,26 @@ struct q_state {
 static void *q_x_main(void *arg)
 {
 	struct q_state *q = arg;
-	struct kb_parcel data;
-	struct kb_thread t;
-	struct kb_reply r;
+	struct kbinder_parcel data;
+	struct kbinder_thread t;
+	struct kbinder_reply r;
 	char c;
 
-	kb_thread_init(&t, q->fd);
-	kb_parcel_init(&data);
-	kb_parcel_write_binder(&data, Q_NODE, Q_NODE + 1, 0, false);
+	kbinder_thread_init(&t, q->fd);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_binder(&data, Q_NODE, Q_NODE + 1, 0, false);
 	kbt_call(&t, 0, CODE_REG, &data, &r);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
-	kb_parcel_fini(&data);
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+	kbinder_parcel_fini(&data);
 
 	if (read(q->go[0], &c, 1) != 1)
 		return NULL;
 	kbt_msleep(X_DELAY_MS);
-	q->x_err = kb_transact(&t, 0, CODE_PING, NULL, 0, &r,
-			       kbt_default_event, NULL, KBT_WAIT_MS);
+	q->x_err = kbinder_thread_transact(&t, 0, CODE_PING, NULL, 0, &r,
+					   kbt_default_event, NULL, KBT_WAIT_MS);
 	q->x_status = q->x_err ? 0 : r.status;
 	if (!q->x_err && r.status == BR_REPLY)
-		kb_free_buffer(&t, r.txn.data.ptr.buffer);
+		kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	return NULL;
 }
 
@@ -135,15 +135,15 @@ static int q_setup_stall(struct q_state *q)
 }
 
 /* Y: read until P's looper's call arrives (kept in *tr) or Y_READ_MS pass. */
-static bool q_y_read_call(struct kb_thread *t, struct binder_transaction_data *tr)
+static bool q_y_read_call(struct kbinder_thread *t, struct binder_transaction_data *tr)
 {
 	int64_t deadline = kbt_now_ms() + Y_READ_MS;
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	for (;;) {
 		int64_t left = deadline - kbt_now_ms();
 
-		if (left <= 0 || kb_next(t, &ret, (int)left))
+		if (left <= 0 || kbinder_thread_next(t, &ret, (int)left))
 			return false;
 		if (ret.cmd == BR_TRANSACTION && ret.u.txn.code == CODE_CALLQ) {
 			*tr = ret.u.txn;
@@ -154,30 +154,28 @@ static bool q_y_read_call(struct kb_thread *t, struct binder_transaction_data *t
 	}
 }
 
-static int q_y_reply(struct q_state *q, struct kb_thread *t)
+static int q_y_reply(struct q_state *q, struct kbinder_thread *t)
 {
 	struct binder_transaction_data tr;
 	uint8_t wbuf[128];
-	struct kb_writer w;
-	struct kb_return ret;
+	struct kbinder_writer w;
+	struct kbinder_return ret;
 
 	if (!q->stall_reply)
-		return kb_send_reply(t, NULL, 0, KBT_WAIT_MS);
+		return kbinder_thread_reply(t, NULL, 0, KBT_WAIT_MS);
 	/* BC_REPLY whose payload the driver faults on while copying it. */
 	memset(&tr, 0, sizeof(tr));
 	tr.data_size = 4096;
 	tr.data.ptr.buffer = (uintptr_t)q->stall_page;
-	kb_writer_init(&w, wbuf, sizeof(wbuf));
-	kb_put_txn(&w, BC_REPLY, &tr);
-	ASSERT_OK(kb_write(t->fd, wbuf, w.len, NULL));
+	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
+	kbinder_writer_put_txn(&w, BC_REPLY, &tr);
+	ASSERT_OK(kbinder_ioctl_write(t->fd, wbuf, w.len, NULL));
 	for (;;) {
-		ASSERT_OK(kb_next(t, &ret, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS));
 		if (ret.cmd == BR_TRANSACTION_COMPLETE)
 			return 0;
-		if (ret.cmd == BR_FAILED_REPLY)
-			return -EIO;
-		if (ret.cmd == BR_DEAD_REPLY)
-			return -EPIPE;
+		if (ret.cmd == BR_FAILED_REPLY || ret.cmd == BR_DEAD_REPLY)
+			return (int)ret.cmd;
 		if (ret.cmd != BR_NOOP)
 			kbt_default_event(t, &ret, NULL);
 	}
@@ -188,8 +186,8 @@ static void q_main(void *arg)
 	struct q_state *q = arg;
 	struct binder_transaction_data tr = { 0 };
 	pthread_t x, uffd_thread;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	bool got = false, replied = false;
 	uint32_t word;
 	char step;
@@ -198,8 +196,8 @@ static void q_main(void *arg)
 	q->fd = p.fd;
 	q->uffd = -1;
 	ASSERT_EQ(pipe(q->go), 0);
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	if (q->stall_reply) {
 		int err = q_setup_stall(q);
 
@@ -222,7 +220,7 @@ static void q_main(void *arg)
 			int err = q_y_reply(q, &t);
 
 			replied = true;
-			kb_free_buffer(&t, tr.data.ptr.buffer);
+			kbinder_thread_free_buffer(&t, tr.data.ptr.buffer);
 			ASSERT_OK(kbt_send(&q->chan, &err, sizeof(err)));
 		} else if (step == STEP_REPORT) {
 			ASSERT_EQ(pthread_join(x, NULL), 0);
@@ -242,7 +240,7 @@ out:
 		close(q->uffd);
 	close(q->go[0]);
 	close(q->go[1]);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* ---- P ---- */
@@ -255,15 +253,15 @@ static size_t l_read_raw(int fd, void *buf, size_t size)
 	memset(&bwr, 0, sizeof(bwr));
 	bwr.read_buffer = (uintptr_t)buf;
 	bwr.read_size = size;
-	ASSERT_OK(kb_write_read(fd, &bwr));
+	ASSERT_OK(kbinder_ioctl_write_read(fd, &bwr));
 	return bwr.read_consumed;
 }
 
 /* L: the REG call of X: keep a strong reference on Q's node. */
-static uint32_t l_take_q_node(struct kb_thread *t)
+static uint32_t l_take_q_node(struct kbinder_thread *t)
 {
 	struct flat_binder_object obj;
-	struct kb_return ret;
+	struct kbinder_return ret;
 	uint32_t h;
 
 	kbt_expect(t, BR_TRANSACTION, &ret);
@@ -271,10 +269,10 @@ static uint32_t l_take_q_node(struct kb_thread *t)
 	kbt_txn_object(&ret.u.txn, 0, &obj);
 	ASSERT_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
 	h = obj.handle;
-	ASSERT_OK(kb_ref(t, BC_INCREFS, h));
-	ASSERT_OK(kb_ref(t, BC_ACQUIRE, h));
-	ASSERT_OK(kb_send_reply(t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_ref(t, BC_INCREFS, h));
+	ASSERT_OK(kbinder_thread_ref(t, BC_ACQUIRE, h));
+	ASSERT_OK(kbinder_thread_reply(t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(t, ret.u.txn.data.ptr.buffer));
 	return h;
 }
 
@@ -297,17 +295,9 @@ static void l_read_small(struct q_state *q, int fd)
 /* L's own synchronous call to Q's node, written without reading. */
 static void l_call_q(int fd, uint32_t h)
 {
-	struct binder_transaction_data tr;
-	uint8_t wbuf[128];
-	struct kb_writer w;
+	struct kbt_txn x = { .handle = h, .code = CODE_CALLQ };
 
-	memset(&tr, 0, sizeof(tr));
-	tr.target.handle = h;
-	tr.code = CODE_CALLQ;
-	kb_writer_init(&w, wbuf, sizeof(wbuf));
-	kb_put_txn(&w, BC_TRANSACTION, &tr);
-	ASSERT_OK(w.err);
-	ASSERT_OK(kb_write(fd, wbuf, w.len, NULL));
+	kbt_write_txn(fd, &x);
 }
 
 /*
@@ -316,12 +306,12 @@ static void l_call_q(int fd, uint32_t h)
  * upstream driver consumes no command while a thread's error is unread);
  * *failed is set if its own call's BR_FAILED_REPLY came too.
  */
-static binder_uintptr_t l_read_ping(struct kb_thread *t, bool *failed)
+static binder_uintptr_t l_read_ping(struct kbinder_thread *t, bool *failed)
 {
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	for (;;) {
-		ASSERT_OK(kb_next(t, &ret, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_next(t, &ret, KBT_WAIT_MS));
 		if (ret.cmd == BR_FAILED_REPLY) {
 			*failed = true;
 		} else if (ret.cmd == BR_TRANSACTION) {
@@ -336,18 +326,18 @@ static binder_uintptr_t l_read_ping(struct kb_thread *t, bool *failed)
 }
 
 /* The outcome of L's own call: a BR_ code, or 0 if none came in 3 s. */
-static uint32_t l_call_outcome(struct kb_thread *t)
+static uint32_t l_call_outcome(struct kbinder_thread *t)
 {
 	int64_t deadline = kbt_now_ms() + 3000;
-	struct kb_return ret;
+	struct kbinder_return ret;
 
 	for (;;) {
 		int64_t left = deadline - kbt_now_ms();
 
-		if (left <= 0 || kb_next(t, &ret, (int)left))
+		if (left <= 0 || kbinder_thread_next(t, &ret, (int)left))
 			return 0;
 		if (ret.cmd == BR_REPLY) {
-			kb_free_buffer(t, ret.u.txn.data.ptr.buffer);
+			kbinder_thread_free_buffer(t, ret.u.txn.data.ptr.buffer);
 			return ret.cmd;
 		}
 		if (ret.cmd == BR_FAILED_REPLY || ret.cmd == BR_DEAD_REPLY)
@@ -365,8 +355,8 @@ static void run_sequence(bool stall_reply)
 {
 	static struct q_state q;
 	bool y_got, l_failed = false;
-	struct kb_thread l;
-	struct kb_proc p;
+	struct kbinder_thread l;
+	struct kbinder_proc p;
 	uint32_t h, l_status = 0, x_word;
 	binder_uintptr_t ping_buf = 0;
 	int y_err = 0;
@@ -386,7 +376,7 @@ static void run_sequence(bool stall_reply)
 		if (err) {
 			ASSERT_CHILD_OK(pid);
 			kbt_chan_close(&q.chan);
-			kb_close(&p);
+			kbinder_proc_close(&p);
 			SKIP("userfaultfd: %s", kbt_strerr(err));
 		}
 	}
@@ -413,20 +403,20 @@ static void run_sequence(bool stall_reply)
 		l_status = l_call_outcome(&l);
 	else
 		l_status = BR_FAILED_REPLY;
-	ASSERT_OK(kb_free_buffer(&l, ping_buf));
+	ASSERT_OK(kbinder_thread_free_buffer(&l, ping_buf));
 	/* L exits its thread; X's call, on L's stack, fails. */
-	ASSERT_OK(kb_thread_exit(p.fd));
+	ASSERT_OK(kbinder_ioctl_thread_exit(p.fd));
 	ASSERT_SIGNAL(&q.chan, STEP_REPORT);
 	ASSERT_OK(kbt_recv(&q.chan, &x_word, sizeof(x_word), 20000));
 	ASSERT_CHILD_OK(pid);
 	kbt_chan_close(&q.chan);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 
 	kbt_log("Y %s L's call (Y's reply: %s), L's call: %s, X's call: %s",
-		y_got ? "received" : "did not receive", kbt_strerr(y_err),
-		l_status ? kb_return_name(l_status) : "no outcome",
+		y_got ? "received" : "did not receive", kbt_outcome_str(y_err),
+		l_status ? kbinder_return_name(l_status) : "no outcome",
 		(int32_t)x_word < 0 ? kbt_strerr((int32_t)x_word) :
-		kb_return_name(x_word));
+		kbinder_return_name(x_word));
 	EXPECT_FALSE(y_got);
 	EXPECT_EQ(l_status, BR_FAILED_REPLY);
 	/* Not dropped: X's call was on L's stack when L exited. */

@@ -24,16 +24,6 @@
 
 #define CODE_HELLO 0x48454c4fu
 
-static int reply_with(struct kb_thread *t,
-		      const struct binder_transaction_data *tr,
-		      struct kb_parcel *reply, void *arg)
-{
-	(void)t;
-	(void)tr;
-	kb_parcel_write_u32(reply, (uint32_t)(uintptr_t)arg);
-	return KBT_REPLY;
-}
-
 struct two_worlds {
 	struct kbt_chan chan;
 	pid_t pid;
@@ -41,7 +31,7 @@ struct two_worlds {
 
 static void *serve_a(void *arg)
 {
-	kbt_serve(arg, reply_with, (void *)0xa);
+	kbt_serve(arg, kbt_reply_arg, (void *)0xa);
 	return NULL;
 }
 
@@ -53,8 +43,8 @@ static void *serve_a(void *arg)
 static void two_worlds_main(void *arg)
 {
 	struct two_worlds *w = arg;
-	struct kb_proc pa, pb;
-	struct kb_thread ta, tb;
+	struct kbinder_proc pa, pb;
+	struct kbinder_thread ta, tb;
 	pthread_t thread;
 
 	kbt_manager(&pa, &ta, NULL);
@@ -62,10 +52,10 @@ static void two_worlds_main(void *arg)
 	kbt_manager(&pb, &tb, NULL);
 	ASSERT_EQ(pthread_create(&thread, NULL, serve_a, &ta), 0);
 	ASSERT_SIGNAL(&w->chan, 'R');
-	ASSERT_OK(kbt_serve(&tb, reply_with, (void *)0xb));
+	ASSERT_OK(kbt_serve(&tb, kbt_reply_arg, (void *)0xb));
 	ASSERT_EQ(pthread_join(thread, NULL), 0);
-	kb_close(&pb);
-	kb_close(&pa);
+	kbinder_proc_close(&pb);
+	kbinder_proc_close(&pa);
 }
 
 static int freeze(int fd, pid_t pid, bool enable)
@@ -89,8 +79,8 @@ static void world_b_main(void *arg)
 {
 	struct two_worlds *w = arg;
 	struct binder_frozen_status_info fi;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 	char path[64];
 	int ns;
 
@@ -111,20 +101,18 @@ static void world_b_main(void *arg)
 	EXPECT_EQ(fi.sync_recv & 1, 0);
 	EXPECT_EQ(fi.async_recv, 0);
 	kbt_quit(&t, 0);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 TEST(freeze_acts_only_in_the_callers_world)
 {
 	struct binder_frozen_status_info fi;
 	struct two_worlds w;
-	struct kb_proc p;
-	struct kb_thread t;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
 
 	REQUIRE_KBINDER("no upstream driver has a world per IPC namespace");
-	kbt_chan_init(&w.chan);
-	w.pid = kbt_fork(two_worlds_main, &w);
-	ASSERT_WAIT(&w.chan, 'R');
+	kbt_start_child(&w, two_worlds_main);
 	kbt_client(&p, &t);
 
 	ASSERT_OK(freeze(p.fd, w.pid, true));
@@ -137,7 +125,7 @@ TEST(freeze_acts_only_in_the_callers_world)
 	kbt_quit(&t, 0);
 	ASSERT_CHILD_OK(w.pid);
 	kbt_chan_close(&w.chan);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* ---- a huge log, and an open() elsewhere ---- */
@@ -145,22 +133,6 @@ TEST(freeze_acts_only_in_the_callers_world)
 #define NOTICES 200000
 #define READ_MS 4000
 #define OPEN_BOUND_MS 300
-
-/* A manager that never reads: one-way calls to it pile up. */
-static void deaf_main(void *arg)
-{
-	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
-	char c;
-
-	kbt_open_dev(&p, NULL, (size_t)4 << 20);
-	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
-	kb_thread_init(&t, p.fd);
-	ASSERT_SIGNAL(chan, 'R');
-	kbt_recv(chan, &c, 1, 600000);
-	kb_close(&p);
-}
 
 /*
  * @n one-way calls to handle 0 that this thread never reads the
@@ -170,7 +142,7 @@ static void pile_up(int fd, int n)
 {
 	struct binder_transaction_data tr;
 	uint8_t cmds[512 * 72];
-	struct kb_writer w;
+	struct kbinder_writer w;
 	uint32_t v = 1;
 	int i, j;
 
@@ -179,10 +151,10 @@ static void pile_up(int fd, int n)
 	tr.data_size = sizeof(v);
 	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&v;
 	for (i = 0; i < n; i += 512) {
-		kb_writer_init(&w, cmds, sizeof(cmds));
+		kbinder_writer_init(&w, cmds, sizeof(cmds));
 		for (j = 0; j < 512 && i + j < n; j++)
-			kb_put_txn(&w, BC_TRANSACTION, &tr);
-		ASSERT_OK(kb_write(fd, cmds, w.len, NULL));
+			kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
+		ASSERT_OK(kbinder_ioctl_write(fd, cmds, w.len, NULL));
 	}
 }
 
@@ -210,7 +182,7 @@ TEST_TIMEOUT(reading_a_huge_log_does_not_stall_other_worlds, 120)
 {
 	char dir[] = "/tmp/kbt_worlds_XXXXXX", path[64];
 	struct kbt_chan chan;
-	struct kb_proc p;
+	struct kbinder_proc p;
 	int64_t worst = 0, end;
 	pid_t deaf, reader;
 	int opens = 0;
@@ -222,9 +194,7 @@ TEST_TIMEOUT(reading_a_huge_log_does_not_stall_other_worlds, 120)
 	if (mount("binder", dir, "binder", 0, "stats=global"))
 		SKIP("cannot mount binderfs with stats=global: %s",
 		     strerror(errno));
-	kbt_chan_init(&chan);
-	deaf = kbt_fork(deaf_main, &chan);
-	ASSERT_WAIT(&chan, 'R');
+	deaf = kbt_fork_ready(kbt_deaf_manager, &chan);
 	kbt_open_dev(&p, NULL, 0);
 	/* The debug kernel gets a tenth: its KASAN watches the same walks. */
 	pile_up(p.fd, kbt_slow_kernel() ? NOTICES / 10 : NOTICES);
@@ -252,7 +222,7 @@ TEST_TIMEOUT(reading_a_huge_log_does_not_stall_other_worlds, 120)
 	ASSERT_SIGNAL(&chan, 'q');
 	ASSERT_CHILD_OK(deaf);
 	kbt_chan_close(&chan);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	ASSERT_EQ(umount2(dir, MNT_DETACH), 0);
 	rmdir(dir);
 }

@@ -76,16 +76,16 @@ static void secctx_receiver(void *arg)
 		.cookie = NODE_COOKIE,
 	};
 	const struct binder_transaction_data *tr;
-	struct kb_return ret;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	const char *ctx;
 	size_t len = strlen(s->want);
 
 	kbt_open(&p);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, &ext));
-	kb_thread_init(&t, p.fd);
-	ASSERT_OK(kb_enter_looper(&t));
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	ASSERT_SIGNAL(&s->chan, 'R');
 	kbt_expect(&t, BR_TRANSACTION_SEC_CTX, &ret);
 	tr = &ret.u.txn_secctx.transaction_data;
@@ -99,17 +99,17 @@ static void secctx_receiver(void *arg)
 	if (strncmp(ctx, s->want, len))
 		kbt_fail(__FILE__, __LINE__, false, "secctx \"%.*s\", want \"%s\"",
 			 (int)len, ctx, s->want);
-	ASSERT_OK(kb_send_reply(&t, NULL, 0, KBT_WAIT_MS));
-	ASSERT_OK(kb_free_buffer(&t, tr->data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, tr->data.ptr.buffer));
 	ASSERT_OK(kbt_wait(&s->chan, 'Q', KBT_WAIT_MS));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 static uint32_t call_secctx_node(struct secctx_server *s)
 {
-	struct kb_parcel d;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_parcel d;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	uint32_t status;
 	pid_t pid;
 
@@ -117,10 +117,10 @@ static uint32_t call_secctx_node(struct secctx_server *s)
 	pid = kbt_fork(secctx_receiver, s);
 	ASSERT_WAIT(&s->chan, 'R');
 	kbt_client(&p, &t);
-	kb_parcel_init(&d);
-	kb_parcel_write_u32(&d, 0xc0ffee);
+	kbinder_parcel_init(&d);
+	kbinder_parcel_write_u32(&d, 0xc0ffee);
 	status = kbt_call_status(&t, 0, 7, &d, 0);
-	kb_parcel_fini(&d);
+	kbinder_parcel_fini(&d);
 	if (status == BR_REPLY) {
 		ASSERT_SIGNAL(&s->chan, 'Q');
 		ASSERT_CHILD_OK(pid);
@@ -128,7 +128,7 @@ static uint32_t call_secctx_node(struct secctx_server *s)
 		kbt_kill(pid);
 	}
 	kbt_chan_close(&s->chan);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	return status;
 }
 

@@ -30,8 +30,8 @@ static void child_pattern(uint8_t *buf)
  * The receiver checks what it got and replies 1; any mismatch fails the
  * server (and so the call).
  */
-static int sg_handler(struct kb_thread *t, const struct binder_transaction_data *tr,
-		      struct kb_parcel *reply, void *arg)
+static int sg_handler(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		      struct kbinder_parcel *reply, void *arg)
 {
 	struct binder_buffer_object parent, child;
 	struct binder_fd_array_object fda;
@@ -80,7 +80,7 @@ static int sg_handler(struct kb_thread *t, const struct binder_transaction_data 
 		}
 		/* the driver closes them with the buffer */
 	}
-	kb_parcel_write_u32(reply, 1);
+	kbinder_parcel_write_u32(reply, 1);
 	return KBT_REPLY;
 }
 
@@ -90,11 +90,9 @@ TEST(sg_buffers_are_copied_and_the_parent_pointer_fixed_up)
 	binder_size_t offs[2] = { 0, CVE_PTR_SIZE };
 	uint8_t child[CHILD_LEN] __attribute__((aligned(8)));
 	struct tree_parent parent = { .value = 0x7ee };
-	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
-	struct kb_reply r;
-	struct cve_txn x = {
+	struct kbt_pair pair;
+	struct kbinder_reply r;
+	struct kbt_txn x = {
 		.code = CODE_TREE, .data = data, .size = sizeof(data),
 		.offs = offs, .offs_size = sizeof(offs), .sg = true,
 		.sg_size = sizeof(parent) + ((CHILD_LEN + 7) & ~7),
@@ -106,13 +104,13 @@ TEST(sg_buffers_are_copied_and_the_parent_pointer_fixed_up)
 	/* the child: parent is object 0, its pointer at offset 0 in it */
 	cve_put_ptr(data, CVE_PTR_SIZE, child, CHILD_LEN, true, 0,
 		    offsetof(struct tree_parent, child));
-	kbt_start_with_client(&s, sg_handler, NULL, &p, &t);
-	ASSERT_STATUS(cve_transact_hdr(&t, &x, &r), BR_REPLY);
+	kbt_pair_start(&pair, sg_handler, NULL);
+	ASSERT_STATUS(cve_transact_hdr(&pair.t, &x, &r), BR_REPLY);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), 1);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&pair.t, r.txn.data.ptr.buffer));
 	/* the sender's own buffers are untouched */
 	ASSERT_EQ(parent.child, (uint64_t)(uintptr_t)child);
-	kbt_stop_with_client(&t, &s, &p);
+	kbt_pair_stop(&pair);
 }
 
 static const struct flat_binder_object accepts_fds = {
@@ -127,10 +125,10 @@ TEST(fd_array_in_an_sg_buffer_is_installed_in_the_receiver)
 	uint32_t fds[2] __attribute__((aligned(8)));
 	int pipes[2][2], i;
 	struct kbt_server s;
-	struct kb_thread t;
-	struct kb_proc p;
-	struct kb_reply r;
-	struct cve_txn x = {
+	struct kbinder_thread t;
+	struct kbinder_proc p;
+	struct kbinder_reply r;
+	struct kbt_txn x = {
 		.code = CODE_FDS, .data = data, .size = sizeof(data),
 		.offs = offs, .offs_size = sizeof(offs), .sg = true,
 		.sg_size = sizeof(fds),
@@ -150,13 +148,11 @@ TEST(fd_array_in_an_sg_buffer_is_installed_in_the_receiver)
 	s.fn = sg_handler;
 	s.ctxmgr = true;
 	s.ext = &accepts_fds;
-	kbt_chan_init(&s.chan);
-	s.pid = kbt_fork(kbt_server_main, &s);
-	ASSERT_WAIT(&s.chan, 'R');
+	kbt_start_child(&s, kbt_server_main);
 	kbt_client(&p, &t);
 	ASSERT_STATUS(cve_transact_hdr(&t, &x, &r), BR_REPLY);
 	ASSERT_EQ(kbt_txn_u32(&r.txn, 0), 1);
-	ASSERT_OK(kb_free_buffer(&t, r.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
 	kbt_stop_with_client(&t, &s, &p);
 	for (i = 0; i < 2; i++) {
 		close(pipes[i][0]);

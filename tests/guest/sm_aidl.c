@@ -46,8 +46,7 @@ static pid_t start_sm_release(const char *name)
 		      (char *)NULL);
 		_exit(127);
 	}
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
 	ASSERT_OK(kbinder_wire_init_name(&sm.wire, name));
 	for (int i = 0; i < 100; i++) {
@@ -56,10 +55,10 @@ static pid_t start_sm_release(const char *name)
 			break;
 		kbt_msleep(50);
 	}
-	kbinder_close(&p);
+	kbinder_proc_close(&p);
 	if (err)
 		kbt_log("servicemanager at %s does not answer: %s", name,
-			kbt_strerr(err));
+			kbt_outcome_str(err));
 	ASSERT_OK(err);
 	return pid;
 }
@@ -102,12 +101,12 @@ static int adder_relay(struct kbinder_call *call)
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_token(&data, call->wire, CB_DESC);
 	kbinder_parcel_write_string16(&data, "called back");
-	err = kbinder_transact(call->thread, cb.handle, 1, &data, 0, &r, NULL, NULL,
-			       KBT_WAIT_MS);
+	err = kbinder_thread_transact(call->thread, cb.handle, 1, &data, 0, &r, NULL, NULL,
+				      KBT_WAIT_MS);
 	kbinder_parcel_fini(&data);
 	if (err || r.status != BR_REPLY)
 		return KBINDER_STATUS_BAD_VALUE;
-	kbinder_free_buffer(call->thread, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(call->thread, r.txn.data.ptr.buffer);
 	kbinder_parcel_write_status(call->reply, KBINDER_EX_NONE, NULL, 0);
 	return kbinder_parcel_write_u32(call->reply, 7);
 }
@@ -160,22 +159,21 @@ static void adder_service(void *argp)
 	obj.handle = adder_handle;
 	obj.dump = adder_dump;
 	obj.n_codes = 2;
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
 	sm.wire = wire;
 	ASSERT_OK(kbinder_sm_add(&sm, a->name, (binder_uintptr_t)(uintptr_t)&obj,
 				 0x5e, false, KBINDER_DUMP_FLAG_PRIORITY_DEFAULT));
-	ASSERT_OK(kbinder_enter_looper(&t));
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	ASSERT_SIGNAL(a->chan, 'R');
 	for (;;) {
-		ASSERT_OK(kbinder_next(&t, &ret, -1));
+		ASSERT_OK(kbinder_thread_next(&t, &ret, -1));
 		if (ret.cmd == BR_TRANSACTION) {
 			ASSERT_EQ(ret.u.txn.target.ptr, (binder_uintptr_t)(uintptr_t)&obj);
 			EXPECT_OK(kbinder_object_dispatch(&obj, &t, &ret.u.txn));
-			ASSERT_OK(kbinder_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+			ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
 		} else {
-			ASSERT_OK(kbinder_handle_default(&t, &ret, NULL));
+			ASSERT_OK(kbinder_thread_handle_default(&t, &ret, NULL));
 		}
 	}
 }
@@ -207,7 +205,7 @@ static pid_t start_adder(struct service_arg *a, int level, const char *name,
 static int call_add(struct kbinder_thread *t, const struct kbinder_wire *w,
 		    uint32_t handle, uint32_t x, uint32_t *out)
 {
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	int32_t ex, code;
@@ -216,18 +214,18 @@ static int call_add(struct kbinder_thread *t, const struct kbinder_wire *w,
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_token(&data, w, ADDER_DESC);
 	kbinder_parcel_write_u32(&data, x);
-	err = kbinder_transact(t, handle, ADDER_ADD, &data, 0, &r, NULL, NULL,
-			       KBT_WAIT_MS);
+	err = kbinder_thread_transact(t, handle, ADDER_ADD, &data, 0, &r, NULL, NULL,
+				      KBT_WAIT_MS);
 	kbinder_parcel_fini(&data);
 	if (!err)
-		err = kbinder_sm_reply_error(t, &r);
+		err = kbinder_thread_check_reply(t, &r);
 	if (err)
 		return err;
 	kbinder_view_init(&v, &r.txn);
 	if (kbinder_view_read_status(&v, &ex, &code, NULL, 0) || ex ||
 	    kbinder_view_read_u32(&v, out))
 		err = -EBADMSG;
-	kbinder_free_buffer(t, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer);
 	return err;
 }
 
@@ -268,15 +266,14 @@ TEST_TIMEOUT(a_client_finds_a_service_through_the_manager_at_every_api_level, 15
 
 		smpid = start_sm_release(release);
 		svc = start_adder_release(&a, release, "kbinder.test.adder", &chan);
-		kbt_open(&p);
-		kbinder_thread_init(&t, p.fd);
+		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
 		ASSERT_OK(kbinder_wire_init_name(&sm.wire, release));
 		ASSERT_OK(kbinder_sm_check(&sm, "kbinder.test.adder", &handle));
 		ASSERT_OK(call_add(&t, &sm.wire, handle, 41, &out));
 		ASSERT_EQ(out, 42);
 		ASSERT_OK(kbinder_sm_get(&sm, "kbinder.test.adder", &handle));
-		ASSERT_OK(kbinder_ref(&t, BC_RELEASE, handle));
+		ASSERT_OK(kbinder_thread_ref(&t, BC_RELEASE, handle));
 		ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.nobody", &handle), -ENOENT);
 		ASSERT_OK(kbinder_sm_list(&sm, KBINDER_DUMP_FLAG_PRIORITY_ALL, collect, &st));
 		ASSERT_EQ(st.n, 1);
@@ -289,8 +286,8 @@ TEST_TIMEOUT(a_client_finds_a_service_through_the_manager_at_every_api_level, 15
 			ASSERT_EQ(kbinder_sm_check(&old, "kbinder.test.adder", &handle),
 				  KBINDER_STATUS_BAD_TYPE);
 		}
-		ASSERT_OK(kbinder_ref(&t, BC_RELEASE, handle));
-		kbinder_close(&p);
+		ASSERT_OK(kbinder_thread_ref(&t, BC_RELEASE, handle));
+		kbinder_proc_close(&p);
 		kbt_kill(svc);
 		kbt_chan_close(&chan);
 		stop_sm(smpid);
@@ -301,8 +298,8 @@ TEST_TIMEOUT(a_client_finds_a_service_through_the_manager_at_every_api_level, 15
 static int bare_call(struct kbinder_thread *t, uint32_t handle, uint32_t code,
 		     const struct kbinder_parcel *data, struct kbinder_reply *r)
 {
-	int err = kbinder_transact(t, handle, code, data, 0, r, NULL, NULL,
-				   KBT_WAIT_MS);
+	int err = kbinder_thread_transact(t, handle, code, data, 0, r, NULL, NULL,
+					  KBT_WAIT_MS);
 
 	return err ? err : r->status == BR_REPLY ? 0 : -EIO;
 }
@@ -315,13 +312,13 @@ static int32_t status_of(struct kbinder_thread *t, struct kbinder_reply *r)
 		st = 0;
 	else
 		memcpy(&st, (void *)(uintptr_t)r->txn.data.ptr.buffer, sizeof(st));
-	kbinder_free_buffer(t, r->txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(t, r->txn.data.ptr.buffer);
 	return (int32_t)st;
 }
 
 TEST(every_object_answers_the_standard_transactions)
 {
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	struct service_arg a;
@@ -337,8 +334,7 @@ TEST(every_object_answers_the_standard_transactions)
 
 	smpid = start_sm(33);
 	svc = start_adder(&a, 33, "kbinder.test.std", &chan);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
 	ASSERT_OK(kbinder_sm_check(&sm, "kbinder.test.std", &handle));
 
@@ -351,13 +347,13 @@ TEST(every_object_answers_the_standard_transactions)
 	kbinder_view_init(&v, &r.txn);
 	ASSERT_OK(kbinder_view_read_string16(&v, s, sizeof(s)));
 	ASSERT_EQ(strcmp(s, ADDER_DESC), 0);
-	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	/* DEBUG_PID: the service's pid. */
 	ASSERT_OK(bare_call(&t, handle, KBINDER_DEBUG_PID_TRANSACTION, NULL, &r));
 	kbinder_view_init(&v, &r.txn);
 	ASSERT_OK(kbinder_view_read_u32(&v, &pid));
 	ASSERT_EQ((pid_t)pid, svc);
-	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	/* DUMP: the fd and the String16 arguments reach dump(). */
 	ASSERT_EQ(pipe(pipefd), 0);
 	kbinder_parcel_init(&data);
@@ -391,15 +387,15 @@ TEST(every_object_answers_the_standard_transactions)
 	kbinder_view_init(&v, &r.txn);
 	ASSERT_OK(kbinder_view_read_string16(&v, s, sizeof(s)));
 	ASSERT_EQ(strcmp(s, KBINDER_SM_DESCRIPTOR), 0);
-	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	ASSERT_OK(bare_call(&t, 0, KBINDER_DEBUG_PID_TRANSACTION, NULL, &r));
 	kbinder_view_init(&v, &r.txn);
 	ASSERT_OK(kbinder_view_read_u32(&v, &pid));
 	ASSERT_EQ((pid_t)pid, smpid);
-	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 
-	ASSERT_OK(kbinder_ref(&t, BC_RELEASE, handle));
-	kbinder_close(&p);
+	ASSERT_OK(kbinder_thread_ref(&t, BC_RELEASE, handle));
+	kbinder_proc_close(&p);
 	kbt_kill(svc);
 	kbt_chan_close(&chan);
 	stop_sm(smpid);
@@ -411,11 +407,11 @@ static void expect_registration(struct kbinder_thread *t,
 				binder_uintptr_t cookie)
 {
 	struct flat_binder_object obj;
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_return ret;
 	char got[128];
 
-	ASSERT_OK(kbinder_wait_for(t, BR_TRANSACTION, &ret, NULL, NULL, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_wait_for(t, BR_TRANSACTION, &ret, NULL, NULL, KBT_WAIT_MS));
 	ASSERT_EQ(ret.u.txn.target.ptr, cookie);
 	ASSERT_EQ(ret.u.txn.code, KBINDER_SM_CALLBACK_ON_REGISTRATION);
 	ASSERT_TRUE(ret.u.txn.flags & TF_ONE_WAY);
@@ -425,7 +421,7 @@ static void expect_registration(struct kbinder_thread *t,
 	ASSERT_EQ(strcmp(got, name), 0);
 	ASSERT_EQ(kbinder_view_read_strong_binder(&v, w, &obj, NULL), 0);
 	ASSERT_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
-	ASSERT_OK(kbinder_free_buffer(t, ret.u.txn.data.ptr.buffer));
+	ASSERT_OK(kbinder_thread_free_buffer(t, ret.u.txn.data.ptr.buffer));
 }
 
 TEST_TIMEOUT(callbacks_fire_and_a_dead_service_is_forgotten, 120)
@@ -445,8 +441,7 @@ TEST_TIMEOUT(callbacks_fire_and_a_dead_service_is_forgotten, 120)
 		int err = 0;
 
 		smpid = start_sm(level);
-		kbt_open(&p);
-		kbinder_thread_init(&t, p.fd);
+		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, level));
 		/* Watch a name before anyone has it. */
 		ASSERT_OK(kbinder_sm_notify(&sm, "kbinder.test.late", true, CB_COOKIE,
@@ -458,23 +453,23 @@ TEST_TIMEOUT(callbacks_fire_and_a_dead_service_is_forgotten, 120)
 					    CB2_COOKIE));
 		expect_registration(&t, &sm.wire, "kbinder.test.late", CB2_COOKIE);
 		ASSERT_OK(kbinder_sm_check(&sm, "kbinder.test.late", &handle));
-		ASSERT_OK(kbinder_request_death(&t, handle, 0xd1e));
+		ASSERT_OK(kbinder_thread_request_death(&t, handle, 0xd1e));
 		/* The death: we hear it, and the manager forgets the name. */
 		kbt_kill(svc);
-		ASSERT_OK(kbinder_wait_for(&t, BR_DEAD_BINDER, &ret, NULL, NULL, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_wait_for(&t, BR_DEAD_BINDER, &ret, NULL, NULL, KBT_WAIT_MS));
 		ASSERT_EQ(ret.u.cookie, 0xd1e);
-		ASSERT_OK(kbinder_dead_binder_done(&t, ret.u.cookie));
+		ASSERT_OK(kbinder_thread_dead_binder_done(&t, ret.u.cookie));
 		for (int k = 0; k < 100; k++) {
 			uint32_t h;
 
 			err = kbinder_sm_check(&sm, "kbinder.test.late", &h);
 			if (err)
 				break;
-			kbinder_ref(&t, BC_RELEASE, h);
+			kbinder_thread_ref(&t, BC_RELEASE, h);
 			kbt_msleep(20);
 		}
 		ASSERT_EQ(err, -ENOENT);
-		ASSERT_OK(kbinder_ref(&t, BC_RELEASE, handle));
+		ASSERT_OK(kbinder_thread_ref(&t, BC_RELEASE, handle));
 		/* A new registration of the name fires the callback again. */
 		kbt_chan_close(&chan);
 		svc = start_adder(&a, level, "kbinder.test.late", &chan);
@@ -485,7 +480,7 @@ TEST_TIMEOUT(callbacks_fire_and_a_dead_service_is_forgotten, 120)
 		ASSERT_EQ(kbinder_sm_notify(&sm, "kbinder.test.late", false, CB_COOKIE,
 					    CB_COOKIE), -EBUSY);
 		ASSERT_EQ(sm.exception, KBINDER_EX_ILLEGAL_STATE);
-		kbinder_close(&p);
+		kbinder_proc_close(&p);
 		kbt_kill(svc);
 		kbt_chan_close(&chan);
 		stop_sm(smpid);
@@ -503,8 +498,7 @@ TEST(the_manager_answers_errors_as_androids_does)
 	uint32_t handle;
 
 	smpid = start_sm(33);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
 	/* An invalid name: EX_ILLEGAL_ARGUMENT. */
 	ASSERT_EQ(kbinder_sm_add(&sm, "bad name!", 0x100, 0x100, false,
@@ -528,7 +522,7 @@ TEST(the_manager_answers_errors_as_androids_does)
 	ASSERT_EQ(kbinder_sm_code(&sm.wire, KBINDER_SM_CHECK_SERVICE), 2);
 	/* The same manager sees its own registrations only once each. */
 	ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.null", &handle), -ENOENT);
-	kbinder_close(&p);
+	kbinder_proc_close(&p);
 	stop_sm(smpid);
 }
 
@@ -609,8 +603,7 @@ TEST_TIMEOUT(the_examples_and_the_cli_work_against_the_manager, 90)
 		snprintf(cli_path, sizeof(cli_path), "%s/greeter-client", dir);
 		smpid = start_sm(level);
 		svc = spawn(svc_argv, level);
-		kbt_open(&p);
-		kbinder_thread_init(&t, p.fd);
+		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, level));
 		for (int k = 0; k < 100 && err; k++) {
 			err = kbinder_sm_check(&sm, "example.greeter", &h);
@@ -618,8 +611,8 @@ TEST_TIMEOUT(the_examples_and_the_cli_work_against_the_manager, 90)
 				kbt_msleep(50);
 		}
 		ASSERT_OK(err);
-		kbinder_ref(&t, BC_RELEASE, h);
-		kbinder_close(&p);
+		kbinder_thread_ref(&t, BC_RELEASE, h);
+		kbinder_proc_close(&p);
 
 		ASSERT_EQ(run(cli_argv, level, out, sizeof(out)), 0);
 		ASSERT_EQ(strcmp(out, "hello, binder\n"), 0);
@@ -662,8 +655,7 @@ TEST_TIMEOUT(monitor_shows_rates_or_failures_per_process, 60)
 	snprintf(svc_path, sizeof(svc_path), "%s/greeter-service", dir);
 	smpid = start_sm(33);
 	svc = spawn(svc_argv, 33);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
 	for (int k = 0; k < 100 && err; k++) {
 		err = kbinder_sm_check(&sm, "example.greeter", &h);
@@ -690,14 +682,14 @@ TEST_TIMEOUT(monitor_shows_rates_or_failures_per_process, 60)
 		kbinder_parcel_init(&data);
 		kbinder_parcel_write_token(&data, &sm.wire, "example.IGreeter");
 		kbinder_parcel_write_string16(&data, "monitor");
-		ASSERT_OK(kbinder_transact(&t, h, 1, &data, 0, &r, NULL, NULL, KBT_WAIT_MS));
+		ASSERT_OK(kbinder_thread_transact(&t, h, 1, &data, 0, &r, NULL, NULL, KBT_WAIT_MS));
 		kbinder_parcel_fini(&data);
 		ASSERT_EQ(r.status, BR_REPLY);
-		kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+		kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	}
 	kbt_kill(svc);
 	kbt_msleep(100);
-	ASSERT_OK(kbinder_transact(&t, h, 1, NULL, 0, &r, NULL, NULL, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_transact(&t, h, 1, NULL, 0, &r, NULL, NULL, KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_DEAD_REPLY);
 	while (len + 1 < sizeof(out) && (n = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
 		len += (size_t)n;
@@ -721,7 +713,7 @@ TEST_TIMEOUT(monitor_shows_rates_or_failures_per_process, 60)
 		/* kbinder: no counters, but the failed call is reported. */
 		ASSERT_TRUE(strstr(out, "BR_DEAD_REPLY") != NULL);
 	}
-	kbinder_close(&p);
+	kbinder_proc_close(&p);
 	stop_sm(smpid);
 }
 
@@ -751,18 +743,19 @@ static int cb_event(struct kbinder_thread *t, const struct kbinder_return *ret,
 	int err;
 
 	if (ret->cmd != BR_TRANSACTION)
-		return kbinder_handle_default(t, ret, NULL);
+		return kbinder_thread_handle_default(t, ret, NULL);
 	if (ret->u.txn.target.ptr != (binder_uintptr_t)(uintptr_t)&st->obj)
 		return -EPROTO;
 	err = kbinder_object_dispatch(&st->obj, t, &ret->u.txn);
-	kbinder_free_buffer(t, ret->u.txn.data.ptr.buffer);
-	return err;
+	kbinder_thread_free_buffer(t, ret->u.txn.data.ptr.buffer);
+	/* an event function aborts the call with an errno, not a BR_ answer */
+	return err > 0 ? -EIO : err;
 }
 
 TEST(an_object_passed_in_a_call_is_called_back_and_an_fd_passes_through)
 {
 	static struct cb_state st;
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	struct service_arg a;
@@ -779,8 +772,7 @@ TEST(an_object_passed_in_a_call_is_called_back_and_an_fd_passes_through)
 
 	smpid = start_sm(35);
 	svc = start_adder(&a, 35, "kbinder.test.relay", &chan);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 35));
 	ASSERT_OK(kbinder_sm_check(&sm, "kbinder.test.relay", &handle));
 	ASSERT_OK(kbinder_wire_init(&st.wire, 35));
@@ -795,8 +787,8 @@ TEST(an_object_passed_in_a_call_is_called_back_and_an_fd_passes_through)
 	kbinder_parcel_write_strong_binder(&data, &sm.wire,
 					   (binder_uintptr_t)(uintptr_t)&st.obj, 0);
 	kbinder_parcel_write_fd(&data, pipefd[1], 0);
-	ASSERT_OK(kbinder_transact(&t, handle, ADDER_RELAY, &data, 0, &r, cb_event,
-				   &st, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_transact(&t, handle, ADDER_RELAY, &data, 0, &r, cb_event,
+					  &st, KBT_WAIT_MS));
 	kbinder_parcel_fini(&data);
 	ASSERT_EQ(r.status, BR_REPLY);
 	ASSERT_FALSE(r.txn.flags & TF_STATUS_CODE);
@@ -805,7 +797,7 @@ TEST(an_object_passed_in_a_call_is_called_back_and_an_fd_passes_through)
 	ASSERT_EQ(ex, 0);
 	ASSERT_OK(kbinder_view_read_u32(&v, &out));
 	ASSERT_EQ(out, 7);
-	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	/* The callback ran once, nested in our call, with its argument. */
 	ASSERT_EQ(st.calls, 1);
 	ASSERT_EQ(strcmp(st.got, "called back"), 0);
@@ -815,8 +807,8 @@ TEST(an_object_passed_in_a_call_is_called_back_and_an_fd_passes_through)
 	close(pipefd[0]);
 	ASSERT_EQ(n, 14);
 	ASSERT_MEM_EQ(buf, "through the fd", 14);
-	ASSERT_OK(kbinder_ref(&t, BC_RELEASE, handle));
-	kbinder_close(&p);
+	ASSERT_OK(kbinder_thread_ref(&t, BC_RELEASE, handle));
+	kbinder_proc_close(&p);
 	kbt_kill(svc);
 	kbt_chan_close(&chan);
 	stop_sm(smpid);
@@ -832,7 +824,7 @@ static void lookup_answers_as(struct kbinder_thread *t, const struct kbinder_wir
 			      uint32_t code, char layout, const char *name)
 {
 	struct flat_binder_object obj;
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	uint32_t word, size, out = 0;
@@ -868,11 +860,11 @@ static void lookup_answers_as(struct kbinder_thread *t, const struct kbinder_wir
 		ASSERT_EQ(size, v.pos - start);
 	}
 	ASSERT_EQ(v.pos, v.size);
-	ASSERT_OK(kbinder_ref(t, BC_ACQUIRE, obj.handle));
-	kbinder_free_buffer(t, r.txn.data.ptr.buffer);
+	ASSERT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
+	kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer);
 	ASSERT_OK(call_add(t, w, obj.handle, 1, &out));
 	ASSERT_EQ(out, 2);
-	ASSERT_OK(kbinder_ref(t, BC_RELEASE, obj.handle));
+	ASSERT_OK(kbinder_thread_ref(t, BC_RELEASE, obj.handle));
 }
 
 TEST_TIMEOUT(lookups_answer_the_service_union_of_their_release, 90)
@@ -902,8 +894,7 @@ TEST_TIMEOUT(lookups_answer_the_service_union_of_their_release, 90)
 		kbt_log("release %s", release);
 		smpid = start_sm_release(release);
 		svc = start_adder_release(&a, release, "kbinder.test.v2", &chan);
-		kbt_open(&p);
-		kbinder_thread_init(&t, p.fd);
+		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
 		ASSERT_OK(kbinder_wire_init_name(&sm.wire, release));
 		for (uint32_t code = 2; code <= 4; code++) {
@@ -916,9 +907,9 @@ TEST_TIMEOUT(lookups_answer_the_service_union_of_their_release, 90)
 		ASSERT_OK(kbinder_sm_check(&sm, "kbinder.test.v2", &handle));
 		ASSERT_OK(call_add(&t, &sm.wire, handle, 2, &out));
 		ASSERT_EQ(out, 3);
-		ASSERT_OK(kbinder_ref(&t, BC_RELEASE, handle));
+		ASSERT_OK(kbinder_thread_ref(&t, BC_RELEASE, handle));
 		ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.nobody", &handle), -ENOENT);
-		kbinder_close(&p);
+		kbinder_proc_close(&p);
 		kbt_kill(svc);
 		kbt_chan_close(&chan);
 		stop_sm(smpid);
@@ -946,7 +937,7 @@ static void sm_call(struct kbinder_thread *t, const struct kbinder_wire *w,
  */
 TEST_TIMEOUT(an_android_13_client_s_codes_reach_android_13_s_methods, 60)
 {
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_reply r;
 	struct service_arg a;
 	struct kbt_chan chan;
@@ -961,8 +952,7 @@ TEST_TIMEOUT(an_android_13_client_s_codes_reach_android_13_s_methods, 60)
 
 	smpid = start_sm(33);
 	svc = start_adder(&a, 33, "kbinder.test.adder", &chan);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_wire_init(&w, 33));
 	/* getConnectionInfo(name): a null ConnectionInfo, nothing else. */
 	sm_call(&t, &w, 10, "kbinder.test.adder", &r);
@@ -973,7 +963,7 @@ TEST_TIMEOUT(an_android_13_client_s_codes_reach_android_13_s_methods, 60)
 	ASSERT_OK(kbinder_view_read_u32(&v, &word));
 	ASSERT_EQ(word, 0);
 	ASSERT_EQ(v.pos, v.size);
-	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	/* getServiceDebugInfo(): the adder, with its pid. */
 	sm_call(&t, &w, 13, NULL, &r);
 	ASSERT_FALSE(r.txn.flags & TF_STATUS_CODE);
@@ -992,11 +982,11 @@ TEST_TIMEOUT(an_android_13_client_s_codes_reach_android_13_s_methods, 60)
 	ASSERT_EQ(strcmp(name, "kbinder.test.adder"), 0);
 	ASSERT_EQ(pid, (uint32_t)svc);
 	ASSERT_EQ(v.pos, v.size);
-	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	/* Past getServiceDebugInfo: UNKNOWN_TRANSACTION. */
 	sm_call(&t, &w, 14, NULL, &r);
 	ASSERT_EQ(status_of(&t, &r), KBINDER_STATUS_UNKNOWN_TRANSACTION);
-	kbinder_close(&p);
+	kbinder_proc_close(&p);
 	kbt_kill(svc);
 	kbt_chan_close(&chan);
 	stop_sm(smpid);
@@ -1024,7 +1014,7 @@ static void check_access_call(struct kbinder_thread *t, const struct kbinder_wir
 
 TEST(check_service_access_is_code_17_from_16_qpr1)
 {
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_reply r;
 	struct kbinder_thread t;
 	struct kbinder_wire w;
@@ -1034,8 +1024,7 @@ TEST(check_service_access_is_code_17_from_16_qpr1)
 	pid_t smpid;
 
 	smpid = start_sm_release("36-qpr1");
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_wire_init_name(&w, "36-qpr1"));
 	check_access_call(&t, &w, "find", &r);
 	ASSERT_FALSE(r.txn.flags & TF_STATUS_CODE);
@@ -1044,22 +1033,21 @@ TEST(check_service_access_is_code_17_from_16_qpr1)
 	ASSERT_EQ(ex, 0);
 	ASSERT_OK(kbinder_view_read_u32(&v, &yes));
 	ASSERT_EQ(yes, 1);			/* no policy here: allowed */
-	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	/* A permission servicemanager does not know: EX_SECURITY, as Android's. */
 	check_access_call(&t, &w, "call", &r);
 	kbinder_view_init(&v, &r.txn);
 	ASSERT_OK(kbinder_view_read_status(&v, &ex, &code, NULL, 0));
 	ASSERT_EQ(ex, KBINDER_EX_SECURITY);
-	kbinder_free_buffer(&t, r.txn.data.ptr.buffer);
-	kbinder_close(&p);
+	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_proc_close(&p);
 	stop_sm(smpid);
 	/* Android 16's first release has no code 17. */
 	smpid = start_sm(36);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	check_access_call(&t, &w, "find", &r);
 	ASSERT_EQ(status_of(&t, &r), KBINDER_STATUS_UNKNOWN_TRANSACTION);
-	kbinder_close(&p);
+	kbinder_proc_close(&p);
 	stop_sm(smpid);
 }
 
@@ -1088,15 +1076,14 @@ TEST_TIMEOUT(detect_finds_the_release_of_the_manager, 150)
 			if (!strcmp(same_as[k][0], release))
 				want = same_as[k][1];
 		smpid = start_sm_release(release);
-		kbt_open(&p);
-		kbinder_thread_init(&t, p.fd);
+		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
 		ASSERT_OK(kbinder_sm_detect(&sm));
 		if (strcmp(kbinder_wire_name(&sm.wire), want))
 			kbt_log("manager at %s: detected %s, want %s", release,
 				kbinder_wire_name(&sm.wire), want);
 		ASSERT_EQ(strcmp(kbinder_wire_name(&sm.wire), want), 0);
-		kbinder_close(&p);
+		kbinder_proc_close(&p);
 		ASSERT_EQ(run(argv, 33, out, sizeof(out)), 0);
 		snprintf(line, sizeof(line), "%s (Android ", release);
 		ASSERT_EQ(strncmp(out, line, strlen(line)), 0);
@@ -1120,8 +1107,7 @@ TEST_TIMEOUT(a_recovery_managers_header_is_detected_and_spoken, 60)
 		      "servicemanager", (char *)NULL);
 		_exit(127);
 	}
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
 	for (int i = 0; i < 100 && kbinder_sm_ping(&sm); i++)
 		kbt_msleep(50);
@@ -1132,6 +1118,6 @@ TEST_TIMEOUT(a_recovery_managers_header_is_detected_and_spoken, 60)
 	ASSERT_EQ(sm.wire.marker, KBINDER_MARKER_RECOVERY);
 	ASSERT_EQ(strcmp(kbinder_wire_name(&sm.wire), "36-qpr1"), 0);
 	ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.nobody", &handle), -ENOENT);
-	kbinder_close(&p);
+	kbinder_proc_close(&p);
 	stop_sm(smpid);
 }

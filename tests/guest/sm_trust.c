@@ -47,7 +47,7 @@ static void stop(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-/* Look @name up (with @wait, until it resolves, up to 5 s): 0 or -errno. */
+/* Look @name up (with @wait, until it resolves, up to 5 s): as kbinder_sm_check(). */
 static int check_service(struct kbinder_sm *sm, const char *name, bool wait)
 {
 	uint32_t h;
@@ -56,7 +56,7 @@ static int check_service(struct kbinder_sm *sm, const char *name, bool wait)
 	for (int i = 0; i < (wait ? 100 : 1); i++) {
 		err = kbinder_sm_check(sm, name, &h);
 		if (!err) {
-			kbinder_ref(sm->thread, BC_RELEASE, h);
+			kbinder_thread_ref(sm->thread, BC_RELEASE, h);
 			break;
 		}
 		if (wait)
@@ -73,7 +73,7 @@ static int check_service(struct kbinder_sm *sm, const char *name, bool wait)
 static int32_t add_untranslated(struct kbinder_sm *sm, const char *name,
 				uint32_t handle)
 {
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	int32_t ex = 0, code;
@@ -89,9 +89,9 @@ static int32_t add_untranslated(struct kbinder_sm *sm, const char *name,
 	ASSERT_EQ(data.n_offsets, 1);
 	data.n_offsets = 0;			/* the bytes stay; no object */
 	ASSERT_OK(data.err);
-	err = kbinder_transact(sm->thread, 0 /* the manager */,
-			       kbinder_sm_code(&sm->wire, KBINDER_SM_ADD_SERVICE),
-			       &data, 0, &r, NULL, NULL, KBT_WAIT_MS);
+	err = kbinder_thread_transact(sm->thread, 0 /* the manager */,
+				      kbinder_sm_code(&sm->wire, KBINDER_SM_ADD_SERVICE),
+				      &data, 0, &r, NULL, NULL, KBT_WAIT_MS);
 	kbinder_parcel_fini(&data);
 	ASSERT_OK(err);
 	ASSERT_EQ(r.status, BR_REPLY);
@@ -102,7 +102,7 @@ static int32_t add_untranslated(struct kbinder_sm *sm, const char *name,
 		kbinder_view_init(&v, &r.txn);
 		ASSERT_OK(kbinder_view_read_status(&v, &ex, &code, NULL, 0));
 	}
-	kbinder_free_buffer(sm->thread, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(sm->thread, r.txn.data.ptr.buffer);
 	return ex;
 }
 
@@ -115,8 +115,7 @@ TEST_TIMEOUT(the_manager_takes_a_binder_only_from_a_translated_object, 60)
 	int32_t ex;
 
 	smpid = spawn_tool("servicemanager", NULL);
-	kbt_open(&p);
-	kbinder_thread_init(&t, p.fd);
+	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, LEVEL));
 	for (int i = 0; i < 100 && kbinder_sm_ping(&sm); i++)
 		kbt_msleep(50);
@@ -139,7 +138,7 @@ TEST_TIMEOUT(the_manager_takes_a_binder_only_from_a_translated_object, 60)
 	/* the control: the service registered with a translated object */
 	EXPECT_OK(check_service(&sm, "kbt.real", false));
 
-	kbinder_close(&p);
+	kbinder_proc_close(&p);
 	stop(svc);
 	stop(smpid);
 }

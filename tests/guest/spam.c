@@ -20,62 +20,38 @@
 static void silent_receiver(void *arg)
 {
 	struct kbt_chan *c = arg;
-	struct kb_proc p;
+	struct kbinder_proc p;
 
 	kbt_open(&p);
 	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
 	ASSERT_SIGNAL(c, 'R');
 	ASSERT_OK(kbt_wait(c, 'Q', 60000));
-	kb_close(&p);
+	kbinder_proc_close(&p);
 }
 
 /* Send one one-way call; return how it completed. */
-static uint32_t send_oneway(struct kb_thread *t, const struct kb_parcel *d)
+static uint32_t send_oneway(struct kbinder_thread *t, const struct kbinder_parcel *d)
 {
-	struct binder_transaction_data tr;
-	struct kb_return ret;
-	struct kb_writer w;
-	uint8_t wbuf[128];
+	struct kbt_txn x = {
+		.code = 1, .flags = TF_ONE_WAY, .data = d->data, .size = d->size,
+		.offs = d->offsets, .offs_size = d->n_offsets * sizeof(binder_size_t),
+	};
 
-	memset(&tr, 0, sizeof(tr));
-	tr.target.handle = 0;
-	tr.code = 1;
-	tr.flags = TF_ONE_WAY;
-	kb_parcel_to_txn(d, &tr);
-	kb_writer_init(&w, wbuf, sizeof(wbuf));
-	kb_put_txn(&w, BC_TRANSACTION, &tr);
-	ASSERT_OK(w.err);
-	ASSERT_OK(kb_write(t->fd, wbuf, w.len, NULL));
-	for (;;) {
-		ASSERT_OK(kb_next(t, &ret, KBT_WAIT_MS));
-		switch (ret.cmd) {
-		case BR_NOOP:
-			continue;
-		case BR_TRANSACTION_COMPLETE:
-		case BR_ONEWAY_SPAM_SUSPECT:
-		case BR_FAILED_REPLY:
-		case BR_DEAD_REPLY:
-			return ret.cmd;
-		default:
-			kbt_default_event(t, &ret, NULL);
-		}
-	}
+	return kbt_transact(t, &x, NULL);
 }
 
 /* Flood a silent receiver; return at which call (1-based) the one flag came. */
 static int flood(bool detect)
 {
-	struct kb_parcel d;
-	struct kb_thread t;
-	struct kb_proc p;
+	struct kbinder_parcel d;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
 	struct kbt_chan c;
 	uint8_t payload[SPAM_PAYLOAD];
 	int i, flagged_at = 0, flags = 0;
 	pid_t pid;
 
-	kbt_chan_init(&c);
-	pid = kbt_fork(silent_receiver, &c);
-	ASSERT_WAIT(&c, 'R');
+	pid = kbt_fork_ready(silent_receiver, &c);
 	kbt_client(&p, &t);
 	if (detect) {
 		uint32_t enable = 1;
@@ -83,8 +59,8 @@ static int flood(bool detect)
 		ASSERT_EQ(ioctl(p.fd, BINDER_ENABLE_ONEWAY_SPAM_DETECTION, &enable), 0);
 	}
 	kbt_fill(payload, sizeof(payload), 7);
-	kb_parcel_init(&d);
-	ASSERT_OK(kb_parcel_write(&d, payload, sizeof(payload)));
+	kbinder_parcel_init(&d);
+	ASSERT_OK(kbinder_parcel_write(&d, payload, sizeof(payload)));
 	for (i = 1; i <= SPAM_CALLS; i++) {
 		uint32_t got = send_oneway(&t, &d);
 
@@ -96,14 +72,14 @@ static int flood(bool detect)
 		}
 		if (got != BR_TRANSACTION_COMPLETE)
 			kbt_fail(__FILE__, __LINE__, true, "one-way call %d: got %s",
-				 i, kb_return_name(got));
+				 i, kbinder_return_name(got));
 	}
-	kb_parcel_fini(&d);
+	kbinder_parcel_fini(&d);
 	EXPECT_LE(flags, 1);	/* flagged once, until the space recovers */
 	ASSERT_SIGNAL(&c, 'Q');
 	ASSERT_CHILD_OK(pid);
 	kbt_chan_close(&c);
-	kb_close(&p);
+	kbinder_proc_close(&p);
 	return flagged_at;
 }
 

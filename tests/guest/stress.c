@@ -74,9 +74,9 @@ static void count(int *field)
 
 static uint32_t registry[N_WORKERS];
 
-static int registry_handler(struct kb_thread *t,
+static int registry_handler(struct kbinder_thread *t,
 			    const struct binder_transaction_data *tr,
-			    struct kb_parcel *reply, void *arg)
+			    struct kbinder_parcel *reply, void *arg)
 {
 	struct flat_binder_object obj;
 	uint32_t id = kbt_txn_u32(tr, 0);
@@ -86,10 +86,10 @@ static int registry_handler(struct kb_thread *t,
 		return KBT_REPLY;
 	if (tr->code == CODE_REGISTER) {
 		kbt_txn_object(tr, 0, &obj);
-		EXPECT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
+		EXPECT_OK(kbinder_thread_ref(t, BC_ACQUIRE, obj.handle));
 		registry[id] = obj.handle;
 	} else if (tr->code == CODE_LOOKUP && registry[id]) {
-		kb_parcel_write_handle(reply, registry[id], 0, false);
+		kbinder_parcel_write_handle(reply, registry[id], 0, false);
 	}
 	return KBT_REPLY;
 }
@@ -102,18 +102,18 @@ static bool dead_reply_ok(int target)
 	       __atomic_load_n(&st->killed_at, __ATOMIC_SEQ_CST) != 0;
 }
 
-static int on_event(struct kb_thread *t, const struct kb_return *ret, void *arg);
+static int on_event(struct kbinder_thread *t, const struct kbinder_return *ret, void *arg);
 
-static void serve_one(struct kb_thread *t, const struct binder_transaction_data *tr)
+static void serve_one(struct kbinder_thread *t, const struct binder_transaction_data *tr)
 {
-	struct kb_parcel reply, data;
+	struct kbinder_parcel reply, data;
 	struct flat_binder_object obj;
-	struct kb_reply r;
+	struct kbinder_reply r;
 	uint32_t caller = kbt_txn_u32(tr, 0), len, x;
 	const uint8_t *bytes = kbt_txn_data(tr) + 8;
 	bool sync = !(tr->flags & TF_ONE_WAY);
 
-	kb_parcel_init(&reply);
+	kbinder_parcel_init(&reply);
 	count(&st->w[my_id].served);
 	switch (tr->code) {
 	case CODE_ECHO:
@@ -139,42 +139,42 @@ static void serve_one(struct kb_thread *t, const struct binder_transaction_data 
 					 "seed %u: object type %#x", st->seed,
 					 obj.hdr.type);
 		}
-		kb_parcel_write_u32(&reply, checksum(bytes, len));
+		kbinder_parcel_write_u32(&reply, checksum(bytes, len));
 		break;
 	case CODE_NESTED:
 		x = kbt_txn_u32(tr, 1);
 		kbt_txn_object(tr, 0, &obj);
-		kb_parcel_init(&data);
-		kb_parcel_write_u32(&data, x);
-		if (kb_transact(t, obj.handle, CODE_PING, &data, 0, &r, on_event,
-				NULL, KBT_WAIT_MS))
+		kbinder_parcel_init(&data);
+		kbinder_parcel_write_u32(&data, x);
+		if (kbinder_thread_transact(t, obj.handle, CODE_PING, &data, 0, &r, on_event,
+					    NULL, KBT_WAIT_MS))
 			kbt_fail(__FILE__, __LINE__, false, "seed %u: nested call failed",
 				 st->seed);
 		else if (r.status == BR_REPLY) {
-			kb_parcel_write_u32(&reply, kbt_txn_u32(&r.txn, 0) + 1);
-			kb_free_buffer(t, r.txn.data.ptr.buffer);
+			kbinder_parcel_write_u32(&reply, kbt_txn_u32(&r.txn, 0) + 1);
+			kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer);
 		} else if (!(r.status == BR_DEAD_REPLY && dead_reply_ok((int)caller)))
 			kbt_fail(__FILE__, __LINE__, false,
 				 "seed %u: nested call to %u got %s", st->seed,
-				 caller, kb_return_name(r.status));
-		kb_parcel_fini(&data);
+				 caller, kbinder_return_name(r.status));
+		kbinder_parcel_fini(&data);
 		break;
 	case CODE_PING:
-		kb_parcel_write_u32(&reply, kbt_txn_u32(tr, 0) + 1);
+		kbinder_parcel_write_u32(&reply, kbt_txn_u32(tr, 0) + 1);
 		break;
 	}
 	if (sync) {
-		int err = kb_send_reply(t, &reply, 0, KBT_WAIT_MS);
+		int err = kbinder_thread_reply(t, &reply, 0, KBT_WAIT_MS);
 
-		if (err && err != -EPIPE)
+		if (err && err != (int)BR_DEAD_REPLY)
 			kbt_fail(__FILE__, __LINE__, false, "seed %u: reply: %s",
-				 st->seed, kbt_strerr(err));
+				 st->seed, kbt_outcome_str(err));
 	}
-	kb_free_buffer(t, tr->data.ptr.buffer);
-	kb_parcel_fini(&reply);
+	kbinder_thread_free_buffer(t, tr->data.ptr.buffer);
+	kbinder_parcel_fini(&reply);
 }
 
-static int on_event(struct kb_thread *t, const struct kb_return *ret, void *arg)
+static int on_event(struct kbinder_thread *t, const struct kbinder_return *ret, void *arg)
 {
 	(void)arg;
 	switch (ret->cmd) {
@@ -183,13 +183,13 @@ static int on_event(struct kb_thread *t, const struct kb_return *ret, void *arg)
 		return 0;
 	case BR_DEAD_BINDER:
 		if (__atomic_load_n(&st->ending, __ATOMIC_SEQ_CST))
-			return kb_dead_binder_done(t, ret->u.cookie);
+			return kbinder_thread_dead_binder_done(t, ret->u.cookie);
 		if (ret->u.cookie != (binder_uintptr_t)st->victim + 1)
 			kbt_fail(__FILE__, __LINE__, false,
 				 "seed %u: death of %llu, victim is %d", st->seed,
 				 (unsigned long long)ret->u.cookie - 1, st->victim);
 		count(&st->w[my_id].deaths);
-		return kb_dead_binder_done(t, ret->u.cookie);
+		return kbinder_thread_dead_binder_done(t, ret->u.cookie);
 	default:
 		return kbt_default_event(t, ret, NULL);
 	}
@@ -197,23 +197,23 @@ static int on_event(struct kb_thread *t, const struct kb_return *ret, void *arg)
 
 static void *server_thread(void *arg)
 {
-	struct kb_proc *p = arg;
-	struct kb_thread t;
-	struct kb_return ret;
+	struct kbinder_proc *p = arg;
+	struct kbinder_thread t;
+	struct kbinder_return ret;
 
-	kb_thread_init(&t, p->fd);
-	EXPECT_OK(kb_enter_looper(&t));
-	while (!kb_next(&t, &ret, -1))
+	kbinder_thread_init(&t, p->fd);
+	EXPECT_OK(kbinder_thread_enter_looper(&t));
+	while (!kbinder_thread_next(&t, &ret, -1))
 		on_event(&t, &ret, NULL);
 	return NULL;
 }
 
 /* One random call from a caller thread. */
-static void random_call(struct kb_thread *t, uint32_t *rs)
+static void random_call(struct kbinder_thread *t, uint32_t *rs)
 {
 	static __thread uint8_t payload[MAX_PAYLOAD];
-	struct kb_parcel data;
-	struct kb_reply r;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
 	int target, kind = (int)(rnd(rs) % 10);
 	uint32_t len = rnd(rs) % MAX_PAYLOAD, code, flags = 0, want = 0;
 	size_t i;
@@ -221,16 +221,16 @@ static void random_call(struct kb_thread *t, uint32_t *rs)
 	do {
 		target = (int)(rnd(rs) % N_WORKERS);
 	} while (target == my_id);
-	kb_parcel_init(&data);
-	kb_parcel_write_u32(&data, (uint32_t)my_id);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_u32(&data, (uint32_t)my_id);
 	if (kind < 5) {			/* sync echo, sometimes with our node */
 		code = CODE_ECHO;
 		for (i = 0; i < len; i++)
 			payload[i] = (uint8_t)rnd(rs);
-		kb_parcel_write_u32(&data, len);
-		kb_parcel_write(&data, payload, len);
+		kbinder_parcel_write_u32(&data, len);
+		kbinder_parcel_write(&data, payload, len);
 		if (kind & 1)
-			kb_parcel_write_binder(&data, 0x1000 + my_id, my_id, 0, false);
+			kbinder_parcel_write_binder(&data, 0x1000 + my_id, my_id, 0, false);
 		want = checksum(payload, len);
 	} else if (kind < 7) {		/* one-way */
 		code = CODE_ONEWAY;
@@ -238,18 +238,18 @@ static void random_call(struct kb_thread *t, uint32_t *rs)
 		len %= 256;
 		for (i = 0; i < len; i++)
 			payload[i] = (uint8_t)rnd(rs);
-		kb_parcel_write_u32(&data, len);
-		kb_parcel_write(&data, payload, len);
-		kb_parcel_write_u32(&data, checksum(payload, len));
+		kbinder_parcel_write_u32(&data, len);
+		kbinder_parcel_write(&data, payload, len);
+		kbinder_parcel_write_u32(&data, checksum(payload, len));
 	} else {			/* nested: the callee calls us back */
 		code = CODE_NESTED;
 		want = rnd(rs);
-		kb_parcel_write_u32(&data, want);
-		kb_parcel_write_binder(&data, 0x1000 + my_id, my_id, 0, false);
+		kbinder_parcel_write_u32(&data, want);
+		kbinder_parcel_write_binder(&data, 0x1000 + my_id, my_id, 0, false);
 		want += 2;
 	}
-	if (kb_transact(t, peer[target], code, &data, flags, &r, on_event, NULL,
-			KBT_WAIT_MS)) {
+	if (kbinder_thread_transact(t, peer[target], code, &data, flags, &r, on_event, NULL,
+				    KBT_WAIT_MS)) {
 		kbt_fail(__FILE__, __LINE__, false, "seed %u: call %d->%d timed out",
 			 st->seed, my_id, target);
 		stop = 1;
@@ -260,10 +260,10 @@ static void random_call(struct kb_thread *t, uint32_t *rs)
 			count(&st->w[my_id].oneway_ok);
 		else
 			kbt_fail(__FILE__, __LINE__, false, "seed %u: one-way %d->%d got %s",
-				 st->seed, my_id, target, kb_return_name(r.status));
+				 st->seed, my_id, target, kbinder_return_name(r.status));
 	} else if (r.status != BR_REPLY) {
 		kbt_fail(__FILE__, __LINE__, false, "seed %u: call %d->%d got %s",
-			 st->seed, my_id, target, kb_return_name(r.status));
+			 st->seed, my_id, target, kbinder_return_name(r.status));
 	} else {
 		if (kbt_txn_u32(&r.txn, 0) != want)
 			kbt_fail(__FILE__, __LINE__, false,
@@ -273,13 +273,13 @@ static void random_call(struct kb_thread *t, uint32_t *rs)
 		else
 			count(code == CODE_NESTED ? &st->w[my_id].nested_ok :
 			      &st->w[my_id].sync_ok);
-		kb_free_buffer(t, r.txn.data.ptr.buffer);
+		kbinder_thread_free_buffer(t, r.txn.data.ptr.buffer);
 	}
-	kb_parcel_fini(&data);
+	kbinder_parcel_fini(&data);
 }
 
 struct caller_arg {
-	struct kb_proc *p;
+	struct kbinder_proc *p;
 	int64_t deadline;
 	uint32_t seed;
 };
@@ -287,10 +287,10 @@ struct caller_arg {
 static void *caller_thread(void *arg)
 {
 	struct caller_arg *a = arg;
-	struct kb_thread t;
+	struct kbinder_thread t;
 	uint32_t rs = a->seed | 1;
 
-	kb_thread_init(&t, a->p->fd);
+	kbinder_thread_init(&t, a->p->fd);
 	while (!stop && kbt_now_ms() < a->deadline && !kbt_failed())
 		random_call(&t, &rs);
 	return NULL;
@@ -301,46 +301,46 @@ static void worker_main(void *arg)
 	int64_t deadline = *(int64_t *)arg;
 	struct caller_arg ca[N_CALLERS];
 	pthread_t srv[N_SERVERS], cl[N_CALLERS];
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_parcel data;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
 	struct flat_binder_object obj;
 	int i, missing;
 
 	kbt_client(&p, &t);
 	for (i = 0; i < N_SERVERS; i++)
 		ASSERT_EQ(pthread_create(&srv[i], NULL, server_thread, &p), 0);
-	kb_parcel_init(&data);
-	kb_parcel_write_u32(&data, (uint32_t)my_id);
-	kb_parcel_write_binder(&data, 0x1000 + my_id, my_id, 0, false);
+	kbinder_parcel_init(&data);
+	kbinder_parcel_write_u32(&data, (uint32_t)my_id);
+	kbinder_parcel_write_binder(&data, 0x1000 + my_id, my_id, 0, false);
 	kbt_call(&t, 0, CODE_REGISTER, &data, &r);
-	kb_free_buffer(&t, r.txn.data.ptr.buffer);
+	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	/* look the others up until all have registered */
 	do {
 		missing = 0;
 		for (i = 0; i < N_WORKERS; i++) {
 			if (i == my_id || peer[i])
 				continue;
-			kb_parcel_reset(&data);
-			kb_parcel_write_u32(&data, (uint32_t)i);
+			kbinder_parcel_reset(&data);
+			kbinder_parcel_write_u32(&data, (uint32_t)i);
 			kbt_call(&t, 0, CODE_LOOKUP, &data, &r);
 			if (r.txn.offsets_size) {
 				kbt_txn_object(&r.txn, 0, &obj);
 				peer[i] = obj.handle;
-				ASSERT_OK(kb_ref(&t, BC_ACQUIRE, obj.handle));
-				ASSERT_OK(kb_request_death(&t, obj.handle,
-							   (binder_uintptr_t)i + 1));
+				ASSERT_OK(kbinder_thread_ref(&t, BC_ACQUIRE, obj.handle));
+				ASSERT_OK(kbinder_thread_request_death(&t, obj.handle,
+								       (binder_uintptr_t)i + 1));
 			} else {
 				missing++;
 			}
-			kb_free_buffer(&t, r.txn.data.ptr.buffer);
+			kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 		}
 		if (missing)
 			kbt_msleep(10);
 	} while (missing && kbt_now_ms() < deadline);
 	ASSERT_EQ(missing, 0);
-	kb_parcel_fini(&data);
+	kbinder_parcel_fini(&data);
 	for (i = 0; i < N_CALLERS; i++) {
 		ca[i].p = &p;
 		ca[i].deadline = deadline;
@@ -404,8 +404,8 @@ TEST_TIMEOUT(random_calls_with_a_killed_worker, 90)
 	}
 	ASSERT_GT(total, 50);
 	{
-		struct kb_proc p;
-		struct kb_thread t;
+		struct kbinder_proc p;
+		struct kbinder_thread t;
 
 		kbt_client(&p, &t);
 		kbt_stop_with_client(&t, &reg, &p);

@@ -12,41 +12,38 @@
 #include <signal.h>
 #include <stdio.h>
 
-static int keeper(struct kb_thread *t, const struct binder_transaction_data *tr,
-		  struct kb_parcel *reply, void *arg)
+static int keeper(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		  struct kbinder_parcel *reply, void *arg)
 {
-	struct flat_binder_object obj;
+	uint32_t h = kbt_keep_sent_handle(t, tr);
 
 	(void)arg;
-	if (tr->offsets_size) {
-		kbt_txn_object(tr, 0, &obj);
-		EXPECT_OK(kb_ref(t, BC_ACQUIRE, obj.handle));
-		EXPECT_OK(kb_request_death(t, obj.handle, 0x99));
-	}
+	if (h != KBT_NO_HANDLE)
+		EXPECT_OK(kbinder_thread_request_death(t, h, 0x99));
 	if (tr->code == 3)	/* hang in the call: a transaction in flight */
 		for (;;)
 			pause();
-	kb_parcel_write_u32(reply, 1);
+	kbinder_parcel_write_u32(reply, 1);
 	return tr->code == 2 ? KBT_KEPT : KBT_REPLY;	/* 2: keep the buffer */
 }
 
 static void busy_client(void *arg)
 {
 	struct kbt_chan *chan = arg;
-	struct kb_proc p;
-	struct kb_thread t;
-	struct kb_parcel data;
-	struct kb_reply r;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
 	int i;
 
 	kbt_client(&p, &t);
-	ASSERT_OK(kb_ref(&t, BC_ACQUIRE, 0));
-	ASSERT_OK(kb_request_death(&t, 0, 0x42));
-	kb_parcel_init(&data);
+	ASSERT_OK(kbinder_thread_ref(&t, BC_ACQUIRE, 0));
+	ASSERT_OK(kbinder_thread_request_death(&t, 0, 0x42));
+	kbinder_parcel_init(&data);
 	for (i = 0; i < 8; i++) {
-		kb_parcel_reset(&data);
-		kb_parcel_write_binder(&data, 0x1000 + i, i, 0, false);
-		kb_parcel_write(&data, "payload", 7);
+		kbinder_parcel_reset(&data);
+		kbinder_parcel_write_binder(&data, 0x1000 + i, i, 0, false);
+		kbinder_parcel_write(&data, "payload", 7);
 		kbt_call(&t, 0, 2, &data, &r);	/* the server keeps these */
 		/* and we keep the replies */
 	}
@@ -55,7 +52,7 @@ static void busy_client(void *arg)
 			  BR_TRANSACTION_COMPLETE);
 	ASSERT_SIGNAL(chan, 'S');
 	/* a call the server never answers */
-	kb_transact(&t, 0, 3, &data, 0, &r, NULL, NULL, -1);
+	kbinder_thread_transact(&t, 0, 3, &data, 0, &r, NULL, NULL, -1);
 	/* (or answers BR_DEAD_REPLY when killed first): hold everything
 	 * until this process is killed too
 	 */
@@ -63,40 +60,34 @@ static void busy_client(void *arg)
 		pause();
 }
 
+/* A keeper server and a client whose last call is in flight: the client. */
+static pid_t busy_scenario(struct kbt_server *s, struct kbt_chan *chan)
+{
+	pid_t c;
+
+	kbt_start_ctxmgr(s, keeper, NULL);
+	kbt_chan_init(chan);
+	c = kbt_fork(busy_client, chan);
+	ASSERT_WAIT(chan, 'S');
+	kbt_msleep(300);	/* the last call is in flight */
+	return c;
+}
+
 TEST(killed_processes_leave_no_live_objects)
 {
 	struct kbt_live base;
 	struct kbt_server s;
 	struct kbt_chan chan;
-	char why[128];
 	pid_t c;
 
-	REQUIRE_KBINDER("counts kbinder's live objects");
-	if (kbt_live_read(&base))
-		SKIP("%s is not readable", KBT_LIVE);
+	kbt_live_start(&base);
 	ASSERT_GT(base.n, 0);
-	kbt_start_ctxmgr(&s, keeper, NULL);
-	kbt_chan_init(&chan);
-	c = kbt_fork(busy_client, &chan);
-	ASSERT_WAIT(&chan, 'S');
-	kbt_msleep(300);	/* the last call is in flight */
-	{
-		struct kbt_live mid;
-		int i, differ = 0;
-
-		ASSERT_OK(kbt_live_read(&mid));
-		for (i = 0; i < mid.n && i < base.n; i++) {
-			differ += mid.value[i] != base.value[i];
-			kbt_log("%s: %ld -> %ld", mid.name[i], base.value[i],
-				mid.value[i]);
-		}
-		ASSERT_GT(differ, 3);	/* the test sees what it counts */
-	}
+	c = busy_scenario(&s, &chan);
+	ASSERT_GT(kbt_live_changes(&base, true), 3);	/* the test sees what it counts */
 	kbt_kill(c);
 	kbt_msleep(100);
 	kbt_kill(s.pid);
-	if (!kbt_live_back_to(&base, 5000, why, sizeof(why)))
-		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+	ASSERT_LIVE_BACK(&base, 5000, "live objects left");
 	kbt_chan_close(&chan);
 	kbt_chan_close(&s.chan);
 }
@@ -107,22 +98,14 @@ TEST(killed_server_first_leaves_no_live_objects)
 	struct kbt_live base;
 	struct kbt_server s;
 	struct kbt_chan chan;
-	char why[128];
 	pid_t c;
 
-	REQUIRE_KBINDER("counts kbinder's live objects");
-	if (kbt_live_read(&base))
-		SKIP("%s is not readable", KBT_LIVE);
-	kbt_start_ctxmgr(&s, keeper, NULL);
-	kbt_chan_init(&chan);
-	c = kbt_fork(busy_client, &chan);
-	ASSERT_WAIT(&chan, 'S');
-	kbt_msleep(300);
+	kbt_live_start(&base);
+	c = busy_scenario(&s, &chan);
 	kbt_kill(s.pid);
 	kbt_msleep(100);
 	kbt_kill(c);
-	if (!kbt_live_back_to(&base, 5000, why, sizeof(why)))
-		kbt_fail(__FILE__, __LINE__, true, "live objects left: %s", why);
+	ASSERT_LIVE_BACK(&base, 5000, "live objects left");
 	kbt_chan_close(&chan);
 	kbt_chan_close(&s.chan);
 }

@@ -15,7 +15,9 @@
 
 ABI_DIR := tests/host
 ABI_OUT := build/host/abi
-ABI_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+# (-Iinclude: the protocol codes, include/kbinder/binder_cmds.h; the
+# system headers and ours are chosen by -Iinclude/uapi alone)
+ABI_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
 ABI_M32_OK := $(shell echo 'int main(void) { return 0; }' | \
 	$(CC) -m32 -x c -o /dev/null - >/dev/null 2>&1 && echo yes)
 

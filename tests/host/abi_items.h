@@ -16,11 +16,18 @@
  *   F(group, tag, field)    a scalar field: offset, size, signedness
  *   M(group, tag, field)    an aggregate or array field: offset, size
  *
+ * The BC_ and BR_ codes are include/kbinder/binder_cmds.h's lists.
  * tests/host/abi_coverage.sh fails if a header defines a name that is
- * missing here, so a new definition cannot slip past the check.
+ * missing here or there, so a new definition cannot slip past the check.
  */
 #ifndef KBINDER_ABI_ITEMS_H
 #define KBINDER_ABI_ITEMS_H
+
+#include <kbinder/binder_cmds.h>
+
+/* The protocol codes come from the project's one list of them. */
+#define ABI_CODE_BR(C, code, sent) C(br, code)
+#define ABI_CODE_BC(C, code) C(bc, code)
 
 #define ABI_COMMON_ITEMS(C, E, S, T, F, M)				\
 	/* object types, flags, versions, basic types */			\
@@ -70,48 +77,9 @@
 	C(ioctl, BINDER_GET_FROZEN_INFO)				\
 	C(ioctl, BINDER_ENABLE_ONEWAY_SPAM_DETECTION)			\
 	C(ioctl, BINDER_GET_EXTENDED_ERROR)				\
-	/* returns */								\
-	C(br, BR_ERROR)							\
-	C(br, BR_OK)							\
-	C(br, BR_TRANSACTION_SEC_CTX)					\
-	C(br, BR_TRANSACTION)						\
-	C(br, BR_REPLY)							\
-	C(br, BR_ACQUIRE_RESULT)					\
-	C(br, BR_DEAD_REPLY)						\
-	C(br, BR_TRANSACTION_COMPLETE)					\
-	C(br, BR_INCREFS)						\
-	C(br, BR_ACQUIRE)						\
-	C(br, BR_RELEASE)						\
-	C(br, BR_DECREFS)						\
-	C(br, BR_ATTEMPT_ACQUIRE)					\
-	C(br, BR_NOOP)							\
-	C(br, BR_SPAWN_LOOPER)						\
-	C(br, BR_FINISHED)						\
-	C(br, BR_DEAD_BINDER)						\
-	C(br, BR_CLEAR_DEATH_NOTIFICATION_DONE)				\
-	C(br, BR_FAILED_REPLY)						\
-	C(br, BR_FROZEN_REPLY)						\
-	C(br, BR_ONEWAY_SPAM_SUSPECT)					\
-	/* commands */								\
-	C(bc, BC_TRANSACTION)						\
-	C(bc, BC_REPLY)							\
-	C(bc, BC_ACQUIRE_RESULT)					\
-	C(bc, BC_FREE_BUFFER)						\
-	C(bc, BC_INCREFS)						\
-	C(bc, BC_ACQUIRE)						\
-	C(bc, BC_RELEASE)						\
-	C(bc, BC_DECREFS)						\
-	C(bc, BC_INCREFS_DONE)						\
-	C(bc, BC_ACQUIRE_DONE)						\
-	C(bc, BC_ATTEMPT_ACQUIRE)					\
-	C(bc, BC_REGISTER_LOOPER)					\
-	C(bc, BC_ENTER_LOOPER)						\
-	C(bc, BC_EXIT_LOOPER)						\
-	C(bc, BC_REQUEST_DEATH_NOTIFICATION)				\
-	C(bc, BC_CLEAR_DEATH_NOTIFICATION)				\
-	C(bc, BC_DEAD_BINDER_DONE)					\
-	C(bc, BC_TRANSACTION_SG)					\
-	C(bc, BC_REPLY_SG)						\
+	/* returns and commands: include/kbinder/binder_cmds.h */		\
+	KBINDER_BR_CODES_6_1(ABI_CODE_BR, C)				\
+	KBINDER_BC_CODES_6_1(ABI_CODE_BC, C)				\
 	/* structure layouts */							\
 	T(layout, binder_object_header)					\
 	F(layout, binder_object_header, type)				\
@@ -217,12 +185,8 @@
 	F(binderfs, binderfs_device, minor)
 
 #define ABI_NEW_ITEMS(C, E, S, T, F, M)					\
-	C(br, BR_TRANSACTION_PENDING_FROZEN)				\
-	C(br, BR_FROZEN_BINDER)						\
-	C(br, BR_CLEAR_FREEZE_NOTIFICATION_DONE)			\
-	C(bc, BC_REQUEST_FREEZE_NOTIFICATION)				\
-	C(bc, BC_CLEAR_FREEZE_NOTIFICATION)				\
-	C(bc, BC_FREEZE_NOTIFICATION_DONE)				\
+	KBINDER_BR_CODES_LATER(ABI_CODE_BR, C)				\
+	KBINDER_BC_CODES_LATER(ABI_CODE_BC, C)				\
 	T(layout, binder_frozen_state_info)				\
 	F(layout, binder_frozen_state_info, cookie)			\
 	F(layout, binder_frozen_state_info, is_frozen)			\

@@ -57,6 +57,16 @@ int aosp_load(const char *path)
 	return err;
 }
 
+bool aosp_load_args(const char *suite, int argc, char **argv)
+{
+	const char *path = argc > 1 ? argv[1] : AOSP_DATA_DEFAULT;
+	int err = aosp_load(path);
+
+	if (err)
+		printf("FAIL %s/data/load: %s: %s\n", suite, path, strerror(-err));
+	return !err;
+}
+
 int aosp_col(const char *key)
 {
 	for (int i = 0; i < aosp_n_cols; i++)
@@ -268,7 +278,7 @@ struct decode_out {
 	bool got_binder, got_str;
 };
 
-static int decode(struct kbinder_parcel_view *v, const struct kbinder_wire *w,
+static int decode(struct kbinder_view *v, const struct kbinder_wire *w,
 		  const char *type, int col, struct decode_out *o)
 {
 	char base[AOSP_WORD_LEN], s[512];
@@ -337,7 +347,7 @@ static int decode(struct kbinder_parcel_view *v, const struct kbinder_wire *w,
 	return v->pos == end ? 0 : -EBADMSG;
 }
 
-int aosp_decode(struct kbinder_parcel_view *v, const struct kbinder_wire *w,
+int aosp_decode(struct kbinder_view *v, const struct kbinder_wire *w,
 		const char *type, int col, uint32_t *binder, char *str,
 		size_t str_size)
 {
@@ -350,7 +360,7 @@ int aosp_decode(struct kbinder_parcel_view *v, const struct kbinder_wire *w,
 	return decode(v, w, type, col, &o);
 }
 
-void aosp_view_of(struct kbinder_parcel *p, struct kbinder_parcel_view *v)
+void aosp_view_of(struct kbinder_parcel *p, struct kbinder_view *v)
 {
 	struct binder_transaction_data tr;
 

@@ -35,6 +35,12 @@ extern int aosp_n_cols;
 
 /** aosp_load() - read the table at @path. 0 or -errno. */
 int aosp_load(const char *path);
+/**
+ * aosp_load_args() - a check program's start: load the table its first
+ * argument names (AOSP_DATA_DEFAULT without one); on failure print
+ * "FAIL @suite/data/load: ..." and return false.
+ */
+bool aosp_load_args(const char *suite, int argc, char **argv);
 /** aosp_col() - the column of release @key, or -1. */
 int aosp_col(const char *key);
 /** aosp_in_range() - does RANGE ("A..B" or "A") hold @col? -1: malformed. */
@@ -118,12 +124,12 @@ int aosp_encode(struct kbinder_parcel *p, const struct kbinder_wire *w,
  * null), the first String to @str. 0, or -EBADMSG with the cursor
  * anywhere.
  */
-int aosp_decode(struct kbinder_parcel_view *v, const struct kbinder_wire *w,
+int aosp_decode(struct kbinder_view *v, const struct kbinder_wire *w,
 		const char *type, int col, uint32_t *binder, char *str,
 		size_t str_size);
 
 /** aosp_view_of() - a view over @p as its receiver sees it. */
-void aosp_view_of(struct kbinder_parcel *p, struct kbinder_parcel_view *v);
+void aosp_view_of(struct kbinder_parcel *p, struct kbinder_view *v);
 /** aosp_same_parcel() - the same bytes and object offsets. */
 bool aosp_same_parcel(const struct kbinder_parcel *a, const struct kbinder_parcel *b);
 

@@ -5,9 +5,9 @@
 # Each test links only the library unit it tests, so no driver is needed.
 
 LIB_HOST_BIN := build/host
-LIB_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Ilib/include/legacy \
-	-Iinclude/uapi -Ilib/include -Ilib/src -Itests/host
-LIB_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h \
+LIB_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
+	-Iinclude/uapi -Iinclude -Ilib/include -Ilib/src -Itests/host
+LIB_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h include/kbinder/*.h \
 	tests/host/lib_check.h include/uapi/linux/android/*.h)
 LIB_HOST_TESTS := $(LIB_HOST_BIN)/lib_writer $(LIB_HOST_BIN)/lib_reader \
 	$(LIB_HOST_BIN)/lib_parcel $(LIB_HOST_BIN)/lib_report \
@@ -54,28 +54,32 @@ COMPAT32_OK := $(shell printf 'int main(void){return 0;}\n' | \
 COMPAT32_SUITES := context_mgr death errors fds fileops looper nested oneway \
 	refcount sg transaction
 COMPAT32_DIR := build/guest32
-COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror -DKBINDER_LEGACY_NAMES -Ilib/include/legacy \
-	-Iinclude/uapi -Ilib/include -Itests/guest
+COMPAT32_CFLAGS := -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+	-Iinclude/uapi -Iinclude -Ilib/include -Itests/guest
 COMPAT32_LIB_OBJS := $(patsubst lib/src/%.c,$(COMPAT32_DIR)/lib/%.o,$(wildcard lib/src/*.c))
 COMPAT32_BINS := $(if $(COMPAT32_OK),$(patsubst %,build/guest/bin/compat32_%,$(COMPAT32_SUITES)))
-COMPAT32_DEPS := $(wildcard tests/guest/*.h lib/include/kbinder/*.h lib/src/*.h \
-	include/uapi/linux/android/*.h)
+COMPAT32_DEPS := $(wildcard tests/guest/*.h tests/guest/*/*.h lib/include/kbinder/*.h \
+	lib/src/*.h include/uapi/linux/android/*.h include/kbinder/*.h)
 
 $(COMPAT32_DIR)/lib/%.o: lib/src/%.c $(COMPAT32_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(COMPAT32_CFLAGS) -std=c11 -D_GNU_SOURCE -Ilib/src -c -o $@ $<
-COMPAT32_HARNESS := $(patsubst tests/guest/%.c,$(COMPAT32_DIR)/%.o,$(GUEST_HARNESS_SRCS))
-$(COMPAT32_HARNESS): $(COMPAT32_DIR)/%.o: tests/guest/%.c $(COMPAT32_DEPS)
+# The harness and the fixtures (libkbt.a, see the top Makefile), 32-bit.
+COMPAT32_KBT_OBJS := $(patsubst tests/guest/%.c,$(COMPAT32_DIR)/%.o,$(GUEST_LIB_SRCS))
+COMPAT32_KBT := $(COMPAT32_DIR)/libkbt.a
+$(COMPAT32_KBT_OBJS): $(COMPAT32_DIR)/%.o: tests/guest/%.c $(COMPAT32_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(COMPAT32_CFLAGS) -c -o $@ $<
-build/guest/bin/compat32_%: tests/guest/%.c $(COMPAT32_HARNESS) $(COMPAT32_LIB_OBJS) $(COMPAT32_DEPS)
+$(COMPAT32_KBT): $(COMPAT32_KBT_OBJS)
+	rm -f $@ && ar rcs $@ $^
+build/guest/bin/compat32_%: tests/guest/%.c $(COMPAT32_KBT) $(COMPAT32_LIB_OBJS) $(COMPAT32_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(COMPAT32_CFLAGS) -static -pthread -o $@ $< \
-		$(COMPAT32_HARNESS) $(COMPAT32_LIB_OBJS)
+		$(COMPAT32_KBT) $(COMPAT32_LIB_OBJS)
 
 # Objects only pattern rules name are intermediate to make, which would
 # delete them after every build and rebuild them the next time.
-.SECONDARY: $(COMPAT32_HARNESS) $(COMPAT32_LIB_OBJS)
+.SECONDARY: $(COMPAT32_KBT_OBJS) $(COMPAT32_LIB_OBJS)
 
 .PHONY: guest-compat32
 guest-compat32: $(COMPAT32_BINS)

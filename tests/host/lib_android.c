@@ -14,7 +14,7 @@
 #define DESC "android.os.IServiceManager"
 
 /* A view over @p as the receiver would see it (the driver keeps offsets). */
-static void view_of(struct kbinder_parcel *p, struct kbinder_parcel_view *v)
+static void view_of(struct kbinder_parcel *p, struct kbinder_view *v)
 {
 	struct binder_transaction_data tr;
 
@@ -47,11 +47,11 @@ static void wire_levels_outside_28_36_are_refused(void)
 	LIB_CHECK_EQ(kbinder_wire_init(&w, 0), 0);
 	LIB_CHECK_EQ(w.api_level, KBINDER_API_LEVEL_DEFAULT);
 	setenv("KBINDER_API_LEVEL", "30", 1);
-	LIB_CHECK_EQ(kbinder_default_api_level(), 30);
+	LIB_CHECK_EQ(kbinder_wire_default_level(), 30);
 	setenv("KBINDER_API_LEVEL", "30x", 1);
-	LIB_CHECK_EQ(kbinder_default_api_level(), KBINDER_API_LEVEL_DEFAULT);
+	LIB_CHECK_EQ(kbinder_wire_default_level(), KBINDER_API_LEVEL_DEFAULT);
 	setenv("KBINDER_API_LEVEL", "99", 1);
-	LIB_CHECK_EQ(kbinder_default_api_level(), KBINDER_API_LEVEL_DEFAULT);
+	LIB_CHECK_EQ(kbinder_wire_default_level(), KBINDER_API_LEVEL_DEFAULT);
 	unsetenv("KBINDER_API_LEVEL");
 	LIB_CHECK(!strcmp(kbinder_wire_android_version(30), "11"));
 	LIB_CHECK(!strcmp(kbinder_wire_android_version(36), "16"));
@@ -88,9 +88,9 @@ static void wire_names_are_levels_and_their_quarterly_releases(void)
 	LIB_CHECK_EQ(w.qpr, 1);
 	LIB_CHECK_EQ(kbinder_wire_init_name(&w, NULL), 0);
 	LIB_CHECK_EQ(w.qpr, 1);
-	LIB_CHECK_EQ(kbinder_default_api_level(), 35);
+	LIB_CHECK_EQ(kbinder_wire_default_level(), 35);
 	setenv("KBINDER_API_LEVEL", "34-qpr1", 1);
-	LIB_CHECK_EQ(kbinder_default_api_level(), KBINDER_API_LEVEL_DEFAULT);
+	LIB_CHECK_EQ(kbinder_wire_default_level(), KBINDER_API_LEVEL_DEFAULT);
 	unsetenv("KBINDER_API_LEVEL");
 	LIB_CHECK_EQ(kbinder_wire_init_name(&w, ""), 0);
 	LIB_CHECK_EQ(w.api_level, KBINDER_API_LEVEL_DEFAULT);
@@ -120,34 +120,44 @@ static void token_bytes_are_androids_at_every_level(void)
 	}
 }
 
+/* An interface token for DESC at one API level: the parcel, its view, the wire. */
+struct token {
+	struct kbinder_parcel p;
+	struct kbinder_view v;
+	struct kbinder_wire w;
+	char out[64];
+};
+
+static void token_at(struct token *tk, int level)
+{
+	wire(&tk->w, level);
+	kbinder_parcel_init(&tk->p);
+	kbinder_parcel_write_token(&tk->p, &tk->w, DESC);
+}
+
 static void token_round_trips_at_every_level(void)
 {
 	for (int level = 28; level <= 36; level++) {
-		struct kbinder_parcel_view v;
-		struct kbinder_parcel p;
-		struct kbinder_wire w;
-		char out[64];
+		struct token tk;
 
-		wire(&w, level);
-		kbinder_parcel_init(&p);
-		kbinder_parcel_write_token(&p, &w, DESC);
-		kbinder_parcel_write_u32(&p, 7);
-		view_of(&p, &v);
-		LIB_CHECK_EQ(kbinder_view_read_token(&v, &w, out, sizeof(out)), 0);
-		LIB_CHECK(!strcmp(out, DESC));
-		view_of(&p, &v);
-		LIB_CHECK_EQ(kbinder_view_check_token(&v, &w, DESC), 0);
-		LIB_CHECK_EQ(kbinder_view_read_u32(&v, (uint32_t *)out), 0);
-		view_of(&p, &v);
-		LIB_CHECK_EQ(kbinder_view_check_token(&v, &w, "android.os.IOther"), -EPERM);
-		kbinder_parcel_fini(&p);
+		token_at(&tk, level);
+		kbinder_parcel_write_u32(&tk.p, 7);
+		view_of(&tk.p, &tk.v);
+		LIB_CHECK_EQ(kbinder_view_read_token(&tk.v, &tk.w, tk.out, sizeof(tk.out)), 0);
+		LIB_CHECK(!strcmp(tk.out, DESC));
+		view_of(&tk.p, &tk.v);
+		LIB_CHECK_EQ(kbinder_view_check_token(&tk.v, &tk.w, DESC), 0);
+		LIB_CHECK_EQ(kbinder_view_read_u32(&tk.v, (uint32_t *)tk.out), 0);
+		view_of(&tk.p, &tk.v);
+		LIB_CHECK_EQ(kbinder_view_check_token(&tk.v, &tk.w, "android.os.IOther"), -EPERM);
+		kbinder_parcel_fini(&tk.p);
 	}
 }
 
 static void token_with_the_other_partitions_marker_is_refused(void)
 {
 	for (int level = 28; level <= 36; level++) {
-		struct kbinder_parcel_view v;
+		struct kbinder_view v;
 		struct kbinder_wire sys, vnd;
 		struct kbinder_parcel p;
 		char out[64];
@@ -173,21 +183,17 @@ static void token_with_the_other_partitions_marker_is_refused(void)
 static void truncated_tokens_are_refused(void)
 {
 	for (int level = 28; level <= 36; level++) {
-		struct kbinder_parcel_view v;
-		struct kbinder_parcel p;
-		struct kbinder_wire w;
-		char out[64];
+		struct token tk;
 
-		wire(&w, level);
-		kbinder_parcel_init(&p);
-		kbinder_parcel_write_token(&p, &w, DESC);
-		for (size_t n = 0; n < p.size; n++) {
-			view_of(&p, &v);
-			v.size = n;
-			LIB_CHECK_EQ(kbinder_view_read_token(&v, &w, out, sizeof(out)), -EBADMSG);
-			LIB_CHECK_EQ(v.pos, 0);
+		token_at(&tk, level);
+		for (size_t n = 0; n < tk.p.size; n++) {
+			view_of(&tk.p, &tk.v);
+			tk.v.size = n;
+			LIB_CHECK_EQ(kbinder_view_read_token(&tk.v, &tk.w, tk.out, sizeof(tk.out)),
+				     -EBADMSG);
+			LIB_CHECK_EQ(tk.v.pos, 0);
 		}
-		kbinder_parcel_fini(&p);
+		kbinder_parcel_fini(&tk.p);
 	}
 }
 
@@ -197,7 +203,7 @@ static void strings_round_trip(void)
 		"", "a", "servicemanager", "h\xc3\xa9llo w\xc3\xb6rld \xe2\x82\xac",
 		"clef \xf0\x9d\x84\x9e end", "\xf4\x8f\xbf\xbf",
 	};
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel p;
 	char out[64];
 
@@ -256,7 +262,7 @@ static void malformed_string16_is_refused(void)
 	static const uint16_t inner_nul[] = { 'a', 0, 'b', 0 };
 	static const uint16_t no_end[] = { 'a', 'b', 'c', 'd' };
 	static const uint16_t ok[] = { 'a', 'b', 0, 0 };
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel p;
 	char out[8];
 
@@ -302,7 +308,7 @@ static void binders_round_trip_with_their_stability(void)
 {
 	for (int level = 28; level <= 36; level++) {
 		struct flat_binder_object obj;
-		struct kbinder_parcel_view v;
+		struct kbinder_view v;
 		struct kbinder_parcel p;
 		struct kbinder_wire w;
 		size_t extra = level >= 30 ? 4 : 0;
@@ -341,7 +347,7 @@ static void malformed_binders_are_refused(void)
 {
 	for (int level = 28; level <= 36; level++) {
 		struct flat_binder_object obj, raw;
-		struct kbinder_parcel_view v;
+		struct kbinder_view v;
 		struct kbinder_parcel p;
 		struct kbinder_wire w;
 		uint32_t bad[] = { 5, 0x0c, 0x0c000001u, 0x0c000002u, 0x0c010001u };
@@ -393,7 +399,7 @@ static void malformed_binders_are_refused(void)
 
 static void status_round_trips(void)
 {
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel p;
 	int32_t ex, code;
 	char msg[64];
@@ -427,7 +433,7 @@ static void status_round_trips(void)
 
 static void malformed_status_is_refused(void)
 {
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel p;
 	int32_t ex, code;
 
@@ -469,7 +475,7 @@ static void malformed_status_is_refused(void)
 /* A recovery image's token ('RECO'): only a recovery-build reader takes it. */
 static void recovery_token_is_its_own_partition(void)
 {
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_wire sys, reco;
 	struct kbinder_parcel p;
 	char out[64];
@@ -492,7 +498,7 @@ static void recovery_token_is_its_own_partition(void)
 /* A structured parcelable: marker, a size counting itself, the fields. */
 static void parcelables_are_framed_as_aidl_does(void)
 {
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel p;
 	uint32_t x = 0;
 	size_t at, end;
@@ -529,7 +535,7 @@ static void malformed_parcelables_are_refused(void)
 		{ 1, 12, 0 },		/* a size past the data */
 		{ 1, 0x80000000u, 0 },	/* a negative size */
 	};
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct kbinder_parcel p;
 	size_t end = 0;
 

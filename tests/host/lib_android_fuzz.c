@@ -80,7 +80,7 @@ static void one_input(const struct kbinder_wire *w, const struct kbinder_wire *r
 {
 	struct kbinder_parcel p;
 	struct binder_transaction_data tr;
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct flat_binder_object obj;
 	uint8_t *data;
 	binder_size_t *offs;
@@ -153,7 +153,7 @@ static void one_input(const struct kbinder_wire *w, const struct kbinder_wire *r
 		case 4: r = kbinder_view_read_status(&v, &ex, &code, rnd() % 2 ? out : NULL, sizeof(out)); break;
 		case 5: r = kbinder_view_read_fd(&v); r = r >= 0 ? 0 : r; break;
 		case 6: r = kbinder_view_read_u32(&v, &u); break;
-		default: r = kbinder_view_object(&v, rnd() % 5, &obj); if (!r) continue; break;
+		default: r = kbinder_view_get_object(&v, rnd() % 5, &obj); if (!r) continue; break;
 		}
 		if (v.pos > v.size)
 			FAIL("cursor %zu past the end %zu", v.pos, v.size);

@@ -35,7 +35,7 @@ fi
 # The SONAME and the file name come from the Makefile (one place).
 sover=$(sed -n 's/^LIB_SOVERSION := //p' Makefile)
 libver=$(sed -n 's/^LIB_VERSION := //p' Makefile)
-headers=$(cd lib/include && ls kbinder/*.h | grep -v '/legacy\.h$')
+headers=$(cd lib/include && ls kbinder/*.h)
 missing=
 for f in usr/lib/libkbinder.so.$libver usr/lib/libkbinder.so.$sover usr/lib/libkbinder.so \
 	usr/lib/libkbinder.a $(printf 'usr/include/%s ' $headers) \

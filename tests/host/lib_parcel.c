@@ -62,7 +62,7 @@ static void view_reads_back_and_checks_bounds(void)
 {
 	struct kbinder_parcel p;
 	struct binder_transaction_data tr;
-	struct kbinder_parcel_view v;
+	struct kbinder_view v;
 	struct flat_binder_object obj;
 	uint32_t u;
 	uint64_t q;
@@ -82,17 +82,17 @@ static void view_reads_back_and_checks_bounds(void)
 	LIB_CHECK(!strcmp(s, "xy"));
 	LIB_CHECK_EQ(kbinder_view_read_u64(&v, &q), 0);
 	LIB_CHECK(q == 0x1122334455667788ull);
-	LIB_CHECK_EQ(kbinder_view_object(&v, 0, &obj), 0);
+	LIB_CHECK_EQ(kbinder_view_get_object(&v, 0, &obj), 0);
 	LIB_CHECK_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
 	LIB_CHECK_EQ(obj.handle, 4);
-	LIB_CHECK_EQ(kbinder_view_object(&v, 1, &obj), -ERANGE);
+	LIB_CHECK_EQ(kbinder_view_get_object(&v, 1, &obj), -ERANGE);
 	v.pos = v.size - 2;
 	LIB_CHECK_EQ(kbinder_view_read_u32(&v, &u), -ERANGE);
 	/* an offset pointing near the end must not be read */
 	p.offsets[0] = p.size - 8;
-	LIB_CHECK_EQ(kbinder_view_object(&v, 0, &obj), -ERANGE);
+	LIB_CHECK_EQ(kbinder_view_get_object(&v, 0, &obj), -ERANGE);
 	p.offsets[0] = (binder_size_t)-1;
-	LIB_CHECK_EQ(kbinder_view_object(&v, 0, &obj), -ERANGE);
+	LIB_CHECK_EQ(kbinder_view_get_object(&v, 0, &obj), -ERANGE);
 	kbinder_parcel_fini(&p);
 }
 

@@ -115,13 +115,15 @@ static void reader_never_reads_past_the_end(void)
 
 static void return_sizes_match_the_abi(void)
 {
-	LIB_CHECK_EQ(kbinder_return_size(BR_TRANSACTION), 64);
-	LIB_CHECK_EQ(kbinder_return_size(BR_TRANSACTION_SEC_CTX), 72);
-	LIB_CHECK_EQ(kbinder_return_size(BR_ERROR), 4);
-	LIB_CHECK_EQ(kbinder_return_size(BR_DEAD_BINDER), 8);
-	LIB_CHECK_EQ(kbinder_return_size(BR_INCREFS), 16);
-	LIB_CHECK_EQ(kbinder_return_size(BR_ATTEMPT_ACQUIRE), 24);
-	LIB_CHECK_EQ(kbinder_return_size(BR_SPAWN_LOOPER), 0);
+	/* the x86-64 sizes of mainline's header */
+	static const uint32_t sizes[][2] = {
+		{ BR_TRANSACTION, 64 }, { BR_TRANSACTION_SEC_CTX, 72 }, { BR_ERROR, 4 },
+		{ BR_DEAD_BINDER, 8 }, { BR_INCREFS, 16 }, { BR_ATTEMPT_ACQUIRE, 24 },
+		{ BR_SPAWN_LOOPER, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		LIB_CHECK_EQ(kbinder_return_size(sizes[i][0]), (int)sizes[i][1]);
 	LIB_CHECK(!strcmp(kbinder_return_name(BR_DEAD_REPLY), "BR_DEAD_REPLY"));
 }
 

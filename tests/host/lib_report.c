@@ -71,29 +71,51 @@ static size_t msg_end(struct msg *m)
 /* Everything but @skip (0: nothing skipped), as the kernel sends it. */
 static void msg_full_report(struct msg *m, uint16_t skip)
 {
-	static const char ctx[] = "hwbinder";
+	/* u32 attributes, but for the context (a string) and the reply flag */
+	static const struct {
+		uint16_t type;
+		uint32_t v;
+		const void *data;
+		size_t size;
+	} attrs[] = {
+		{ .type = BINDER_A_REPORT_ERROR, .v = BR_DEAD_REPLY },
+		{ .type = BINDER_A_REPORT_CONTEXT, .data = "hwbinder", .size = 9 },
+		{ .type = BINDER_A_REPORT_FROM_PID, .v = 101 },
+		{ .type = BINDER_A_REPORT_FROM_TID, .v = 102 },
+		{ .type = BINDER_A_REPORT_TO_PID, .v = 201 },
+		{ .type = BINDER_A_REPORT_TO_TID, .v = 202 },
+		{ .type = BINDER_A_REPORT_IS_REPLY, .data = "", .size = 0 },
+		{ .type = BINDER_A_REPORT_FLAGS, .v = TF_ONE_WAY | TF_ACCEPT_FDS },
+		{ .type = BINDER_A_REPORT_CODE, .v = 0x5f4e5446 },
+		{ .type = BINDER_A_REPORT_DATA_SIZE, .v = 4096 },
+	};
 
 	msg_start(m, FAMILY, BINDER_CMD_REPORT);
-	if (skip != BINDER_A_REPORT_ERROR)
-		msg_u32(m, BINDER_A_REPORT_ERROR, BR_DEAD_REPLY);
-	if (skip != BINDER_A_REPORT_CONTEXT)
-		msg_attr(m, BINDER_A_REPORT_CONTEXT, ctx, sizeof(ctx));
-	if (skip != BINDER_A_REPORT_FROM_PID)
-		msg_u32(m, BINDER_A_REPORT_FROM_PID, 101);
-	if (skip != BINDER_A_REPORT_FROM_TID)
-		msg_u32(m, BINDER_A_REPORT_FROM_TID, 102);
-	if (skip != BINDER_A_REPORT_TO_PID)
-		msg_u32(m, BINDER_A_REPORT_TO_PID, 201);
-	if (skip != BINDER_A_REPORT_TO_TID)
-		msg_u32(m, BINDER_A_REPORT_TO_TID, 202);
-	if (skip != BINDER_A_REPORT_IS_REPLY)
-		msg_attr(m, BINDER_A_REPORT_IS_REPLY, NULL, 0);
-	if (skip != BINDER_A_REPORT_FLAGS)
-		msg_u32(m, BINDER_A_REPORT_FLAGS, TF_ONE_WAY | TF_ACCEPT_FDS);
-	if (skip != BINDER_A_REPORT_CODE)
-		msg_u32(m, BINDER_A_REPORT_CODE, 0x5f4e5446);
-	if (skip != BINDER_A_REPORT_DATA_SIZE)
-		msg_u32(m, BINDER_A_REPORT_DATA_SIZE, 4096);
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		if (attrs[i].type == skip)
+			continue;
+		if (attrs[i].data)
+			msg_attr(m, attrs[i].type, attrs[i].data, attrs[i].size);
+		else
+			msg_u32(m, attrs[i].type, attrs[i].v);
+	}
+}
+
+/* Parse a report without attribute @skip into @r (filled with 0xa5 first). */
+static int parse_without(uint16_t skip, struct kbinder_report *r)
+{
+	struct msg m;
+
+	msg_full_report(&m, skip);
+	memset(r, 0xa5, sizeof(*r));
+	return kbinder_report_parse(m.buf, msg_end(&m), FAMILY, r);
+}
+
+/* The whole report, ended: the length to parse. */
+static size_t full_report(struct msg *m)
+{
+	msg_full_report(m, 0);
+	return msg_end(m);
 }
 
 static void every_attribute_lands_in_its_field(void)
@@ -102,8 +124,7 @@ static void every_attribute_lands_in_its_field(void)
 	struct msg m;
 	size_t len;
 
-	msg_full_report(&m, 0);
-	len = msg_end(&m);
+	len = full_report(&m);
 	memset(&r, 0xa5, sizeof(r));
 	LIB_CHECK_EQ(kbinder_report_parse(m.buf, len, FAMILY, &r), 0);
 	LIB_CHECK_EQ(r.error, BR_DEAD_REPLY);
@@ -125,13 +146,9 @@ static void optional_attributes_default_to_zero(void)
 		BINDER_A_REPORT_IS_REPLY,
 	};
 	struct kbinder_report r;
-	struct msg m;
 
 	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
-		msg_full_report(&m, optional[i]);
-		memset(&r, 0xa5, sizeof(r));
-		LIB_CHECK_EQ(kbinder_report_parse(m.buf, msg_end(&m), FAMILY, &r),
-			     0);
+		LIB_CHECK_EQ(parse_without(optional[i], &r), 0);
 		if (optional[i] == BINDER_A_REPORT_TO_PID)
 			LIB_CHECK_EQ(r.to_pid, 0);
 		if (optional[i] == BINDER_A_REPORT_TO_TID)
@@ -150,13 +167,9 @@ static void a_missing_mandatory_attribute_is_refused(void)
 		BINDER_A_REPORT_DATA_SIZE,
 	};
 	struct kbinder_report r;
-	struct msg m;
 
-	for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++) {
-		msg_full_report(&m, mandatory[i]);
-		LIB_CHECK_EQ(kbinder_report_parse(m.buf, msg_end(&m), FAMILY, &r),
-			     -EBADMSG);
-	}
+	for (size_t i = 0; i < sizeof(mandatory) / sizeof(mandatory[0]); i++)
+		LIB_CHECK_EQ(parse_without(mandatory[i], &r), -EBADMSG);
 }
 
 static void other_families_and_commands_are_not_reports(void)
@@ -165,8 +178,7 @@ static void other_families_and_commands_are_not_reports(void)
 	struct msg m;
 	size_t len;
 
-	msg_full_report(&m, 0);
-	len = msg_end(&m);
+	len = full_report(&m);
 	LIB_CHECK_EQ(kbinder_report_parse(m.buf, len, FAMILY + 1, &r), -ENOMSG);
 
 	msg_start(&m, FAMILY, BINDER_CMD_REPORT + 1);
@@ -180,8 +192,7 @@ static void a_message_longer_than_the_buffer_is_refused(void)
 	struct msg m;
 	size_t len;
 
-	msg_full_report(&m, 0);
-	len = msg_end(&m);
+	len = full_report(&m);
 	/* The header claims the whole message; only part of it arrived. */
 	LIB_CHECK_EQ(kbinder_report_parse(m.buf, len - 4, FAMILY, &r), -EBADMSG);
 	LIB_CHECK_EQ(kbinder_report_parse(m.buf, NLMSG_HDRLEN, FAMILY, &r),

@@ -10,13 +10,13 @@ SM_HOST_BIN := build/host
 SM_HOST_DATA := tests/host/data/aosp/servicemanager.tab
 SM_HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
-	-Iinclude/uapi -Ilib/include -Ilib/src -Itests/host
-SM_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h lib/src/*.c \
+	-Iinclude/uapi -Iinclude -Ilib/include -Ilib/src -Itests/host
+SM_HOST_DEPS := $(wildcard lib/include/kbinder/*.h lib/src/*.h lib/src/*.c include/kbinder/*.h \
 	include/uapi/linux/android/*.h)
 
 $(SM_HOST_BIN)/sm_tables: tests/host/sm_tables.c tests/host/aosp_data.c tests/host/aosp_data.h $(SM_HOST_DEPS)
 	@mkdir -p $(@D)
-	$(CC) -Ilib/include/legacy $(SM_HOST_CFLAGS) -o $@ tests/host/sm_tables.c tests/host/aosp_data.c \
+	$(CC) $(SM_HOST_CFLAGS) -o $@ tests/host/sm_tables.c tests/host/aosp_data.c \
 		$(wildcard lib/src/*.c)
 
 .PHONY: host-sm-tables-check
@@ -33,7 +33,7 @@ SM_DISPATCH_UNITS := lib/src/android.c lib/src/parcel.c lib/src/servicemanager.c
 $(SM_HOST_BIN)/sm_dispatch: tests/host/sm_dispatch.c tests/host/aosp_data.c \
 		tests/host/aosp_data.h $(SM_HOST_DEPS)
 	@mkdir -p $(@D)
-	$(CC) -Ilib/include/legacy $(SM_HOST_CFLAGS) -o $@ tests/host/sm_dispatch.c \
+	$(CC) $(SM_HOST_CFLAGS) -o $@ tests/host/sm_dispatch.c \
 		tests/host/aosp_data.c $(SM_DISPATCH_UNITS)
 
 .PHONY: host-sm-dispatch-check

@@ -17,6 +17,7 @@
  *
  *	build/host/sm_dispatch [DATA]
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "aosp_data.h"
@@ -144,10 +145,8 @@ int kbinder_thread_ref(struct kbinder_thread *t, uint32_t cmd, uint32_t handle)
 int kbinder_thread_request_death(struct kbinder_thread *t, uint32_t handle,
 				 binder_uintptr_t cookie)
 {
-	(void)t;
-	(void)handle;
 	(void)cookie;
-	return 0;
+	return kbinder_thread_ref(t, BC_REQUEST_DEATH_NOTIFICATION, handle);
 }
 
 int kbinder_thread_clear_death(struct kbinder_thread *t, uint32_t handle,
@@ -583,13 +582,8 @@ static void check_detect(const struct aosp_release *r, const struct kbinder_wire
 
 int main(int argc, char **argv)
 {
-	const char *path = argc > 1 ? argv[1] : AOSP_DATA_DEFAULT;
-	int err = aosp_load(path);
-
-	if (err) {
-		printf("FAIL sm-dispatch/data/load: %s: %s\n", path, strerror(-err));
+	if (!aosp_load_args("sm-dispatch", argc, argv))
 		return 1;
-	}
 	kbinder_parcel_init(&sent.reply);
 	kbinder_parcel_init(&sent.call);
 	for (int col = 0; col < aosp_n_cols; col++) {

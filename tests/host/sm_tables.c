@@ -238,13 +238,11 @@ static void check_constants(const struct aosp_release *r)
 static void check_headers(const struct aosp_release *r, const struct kbinder_wire *w)
 {
 	static const struct {
-		const char *build;
 		uint32_t marker;
+		const char *build;
 	} ours[] = {
-		{ "system", KBINDER_MARKER_SYSTEM },
-		{ "vendor", KBINDER_MARKER_VENDOR },
-		{ "recovery", KBINDER_MARKER_RECOVERY },
-		{ "host", KBINDER_MARKER_HOST },
+		{ KBINDER_MARKER_SYSTEM, "system" }, { KBINDER_MARKER_VENDOR, "vendor" },
+		{ KBINDER_MARKER_RECOVERY, "recovery" }, { KBINDER_MARKER_HOST, "host" },
 	};
 	struct aosp_check c = { .n = 0 };
 	int found = 0;
@@ -321,7 +319,7 @@ static void check_service_value(struct aosp_check *c, const struct aosp_release 
 				const char *type, int layout, const struct aosp_sample *v)
 {
 	struct kbinder_parcel aosp, ours;
-	struct kbinder_parcel_view view;
+	struct kbinder_view view;
 	struct kbinder_sm_service got;
 	int err;
 
@@ -401,13 +399,8 @@ static void check_answers(const struct aosp_release *r, const struct kbinder_wir
 
 int main(int argc, char **argv)
 {
-	const char *path = argc > 1 ? argv[1] : AOSP_DATA_DEFAULT;
-	int err = aosp_load(path);
-
-	if (err) {
-		printf("FAIL sm-tables/data/load: %s: %s\n", path, strerror(-err));
+	if (!aosp_load_args("sm-tables", argc, argv))
 		return 1;
-	}
 	check_data();
 	for (int col = 0; col < aosp_n_cols; col++) {
 		struct aosp_release r;

@@ -19,7 +19,7 @@
 #
 # A splat is any line matching one of the patterns below (awk regular
 # expressions). Each has a crafted log in tests/check.sh's runner stage that
-# must fail; the harness (tests/guest/harness.c, kbt_splats) and kbfuzz
+# must fail; the harness (tests/guest/harness/kmsg.c, kbt_splats) and kbfuzz
 # (fuzz/main.c) look for the same lines in /dev/kmsg.
 set -u
 patterns=(

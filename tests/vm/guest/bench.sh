@@ -98,35 +98,35 @@ if ! msg=$(insmod /lib/modules/binder_linux.ko devices=$ref_devices 2>&1) ||
 fi
 result PASS bench/load_reference
 
-# kb_insmod: load kbinder with $BENCH_KBINDER_PARAMS (words, unquoted).
-kb_insmod() {
+# kbinder_insmod: load kbinder with $BENCH_KBINDER_PARAMS (words, unquoted).
+kbinder_insmod() {
 	# shellcheck disable=SC2086
 	insmod /lib/modules/kbinder.ko devices=kbinder ${BENCH_KBINDER_PARAMS:-}
 }
 
 kmsg_mark "bench: load kbinder"
-kb_args=""
-kb_state="loaded${BENCH_KBINDER_PARAMS:+ with $BENCH_KBINDER_PARAMS}"
+kbinder_args=""
+kbinder_state="loaded${BENCH_KBINDER_PARAMS:+ with $BENCH_KBINDER_PARAMS}"
 if [ "${BENCH_SELFTEST:-0}" = 1 ]; then
-	kb_state="self-test: the reference driver posing as kbinder"
-	kb_args="--kbinder /dev/kbinder"
+	kbinder_state="self-test: the reference driver posing as kbinder"
+	kbinder_args="--kbinder /dev/kbinder"
 elif [ ! -e /lib/modules/kbinder.ko ]; then
-	kb_state="kbinder.ko is not in the initramfs"
-elif ! msg=$(kb_insmod 2>&1); then
-	kb_state="insmod kbinder.ko devices=kbinder${BENCH_KBINDER_PARAMS:+ $BENCH_KBINDER_PARAMS} failed: $msg"
+	kbinder_state="kbinder.ko is not in the initramfs"
+elif ! msg=$(kbinder_insmod 2>&1); then
+	kbinder_state="insmod kbinder.ko devices=kbinder${BENCH_KBINDER_PARAMS:+ $BENCH_KBINDER_PARAMS} failed: $msg"
 elif [ ! -c /dev/kbinder ]; then
-	kb_state="kbinder loaded but /dev/kbinder did not appear"
+	kbinder_state="kbinder loaded but /dev/kbinder did not appear"
 else
-	kb_args="--kbinder /dev/kbinder"
+	kbinder_args="--kbinder /dev/kbinder"
 fi
 # A bench without kbinder measured nothing it is for: it fails (the
 # self-test has no kbinder on purpose).
 if [ "${BENCH_SELFTEST:-0}" = 1 ]; then
-	result SKIP bench/load_kbinder "$kb_state"
-elif [ -n "$kb_args" ]; then
+	result SKIP bench/load_kbinder "$kbinder_state"
+elif [ -n "$kbinder_args" ]; then
 	result PASS bench/load_kbinder
 else
-	result FAIL bench/load_kbinder "$kb_state"
+	result FAIL bench/load_kbinder "$kbinder_state"
 fi
 
 old_args=""
@@ -151,10 +151,10 @@ fi
 
 cpus=$(grep -c '^processor' /proc/cpuinfo)
 model=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
-echo "BENCH {\"kind\":\"env\",\"kernel\":\"$(uname -r)\",\"cpus\":$cpus,\"cpu\":\"$(json_escape "$model")\",\"cmdline\":\"$(json_escape "$(cat /proc/cmdline)")\",\"scale\":\"$BENCH_SCALE\",\"kbinder\":\"$(json_escape "$kb_state")\",\"old\":\"$(json_escape "$old_state")\"}" >>"$out"
+echo "BENCH {\"kind\":\"env\",\"kernel\":\"$(uname -r)\",\"cpus\":$cpus,\"cpu\":\"$(json_escape "$model")\",\"cmdline\":\"$(json_escape "$(cat /proc/cmdline)")\",\"scale\":\"$BENCH_SCALE\",\"kbinder\":\"$(json_escape "$kbinder_state")\",\"old\":\"$(json_escape "$old_state")\"}" >>"$out"
 
 echo
-echo "kbinder bench: $cpus vCPUs, scale $BENCH_SCALE, kbinder: $kb_state, old: $old_state"
+echo "kbinder bench: $cpus vCPUs, scale $BENCH_SCALE, kbinder: $kbinder_state, old: $old_state"
 echo "speedup = reference time / other's time (above 1: faster than the reference);"
 echo "cost = time / baseline's time; [p10 .. p90] of the per-round ratios."
 start=$(date +%s)
@@ -169,12 +169,12 @@ for w in $(echo "$BENCH_WORKLOADS" | tr , " "); do
 	lines=$(wc -l <"$out")
 	# shellcheck disable=SC2086
 	run_bounded "$BENCH_TIMEOUT" kbbench --reference /dev/binder \
-		--reference2 /dev/binder2 $kb_args $old_args $pin --results "$out" "$w"
+		--reference2 /dev/binder2 $kbinder_args $old_args $pin --results "$out" "$w"
 	rc=$?
-	if [ "$rc" -eq 125 ] && [ -n "$kb_args" ]; then
+	if [ "$rc" -eq 125 ] && [ -n "$kbinder_args" ]; then
 		# A process stuck in a driver: most likely kbinder. Go on without it.
 		result FAIL "bench/$name" "kbbench stuck in the kernel; kbinder dropped"
-		kb_args=""
+		kbinder_args=""
 		continue
 	elif [ "$rc" -ne 0 ]; then
 		result FAIL "bench/$name" "kbbench exited with status $rc"
@@ -186,7 +186,7 @@ for w in $(echo "$BENCH_WORKLOADS" | tr , " "); do
 	"") result FAIL "bench/$name" "no result line" ;;
 	*) result FAIL "bench/$name" "the reference driver did not run it" ;;
 	esac
-	if [ -n "$kb_args" ]; then
+	if [ -n "$kbinder_args" ]; then
 		case "$wline" in
 		*'"name":"kbinder","status":"ok"'*) ;;
 		*) why=$(echo "$wline" | sed -n 's/.*"name":"kbinder","status":"unavailable","why":"\([^"]*\)".*/\1/p')
@@ -202,7 +202,7 @@ if command -v kbmem >/dev/null 2>&1; then
 	echo "kernel memory per object (kbmem)"
 	for dev in binder kbinder; do
 		[ -c "/dev/$dev" ] || continue
-		[ "$dev" = kbinder ] && [ -z "$kb_args" ] && continue
+		[ "$dev" = kbinder ] && [ -z "$kbinder_args" ] && continue
 		drv=reference
 		[ "$dev" = kbinder ] && drv=kbinder
 		kmsg_mark "bench: kbmem $dev"
@@ -321,14 +321,14 @@ perf_profile() {
 
 if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 	kmsg_mark "bench: profile"
-	kb_prof=""
-	[ -n "$kb_args" ] && [ "${BENCH_SELFTEST:-0}" != 1 ] && kb_prof=1
+	kbinder_prof=""
+	[ -n "$kbinder_args" ] && [ "${BENCH_SELFTEST:-0}" != 1 ] && kbinder_prof=1
 	if command -v perf >/dev/null 2>&1; then
 		perf_profile reference /dev/binder '^binder_'
-		[ -n "$kb_prof" ] && perf_profile kbinder /dev/kbinder '^kb_'
+		[ -n "$kbinder_prof" ] && perf_profile kbinder /dev/kbinder '^kb_'
 	else
 		profile reference /dev/binder binder_ioctl binder_linux
-		[ -n "$kb_prof" ] &&
+		[ -n "$kbinder_prof" ] &&
 			profile kbinder /dev/kbinder kb_proc_ioctl kbinder
 	fi
 fi

@@ -1,6 +1,0 @@
-/* SPDX-License-Identifier: Apache-2.0 */
-/* In-tree only: <kbinder/servicemanager.h> with the old names of kbinder/legacy.h. */
-#include_next <kbinder/servicemanager.h>
-#ifndef KBINDER_LIBRARY_SOURCE
-#include <kbinder/legacy.h>
-#endif

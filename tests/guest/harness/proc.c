@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The processes of a test: kbt_fork() (a child whose fd table is checked
+ * as the body's is), waiting for and killing children, the pipe channels
+ * between a test and its children, and the clock. See harness.h.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int64_t kbt_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void kbt_msleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+pid_t kbt_fork_named(void (*fn)(void *arg), void *arg, const char *name)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		kbt_fail(__FILE__, __LINE__, true, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		struct kbt_fd_snap before;
+		char who[128];
+		int ret = kbt_fd_snapshot(&before);
+
+		if (ret)
+			kbt_fail(__FILE__, __LINE__, true,
+				 "fd snapshot of child %s: %s", name,
+				 kbt_strerr(ret));
+		fn(arg);
+		snprintf(who, sizeof(who), "child %s", name);
+		kbt_fd_check(&before, who);
+		_exit(kbt_failed() ? KBT_EXIT_FAIL : 0);
+	}
+	return pid;
+}
+
+pid_t kbt_fork_ready_named(void (*fn)(void *arg), struct kbt_chan *chan,
+			   const char *name)
+{
+	pid_t pid;
+
+	kbt_chan_init(chan);
+	pid = kbt_fork_named(fn, chan, name);
+	ASSERT_WAIT(chan, 'R');
+	return pid;
+}
+
+int kbt_reap(pid_t pid, int timeout_ms)
+{
+	int64_t deadline = kbt_now_ms() + timeout_ms;
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r < 0)
+			return -errno;
+		if (r == pid)
+			break;
+		if (kbt_now_ms() >= deadline)
+			return -ETIMEDOUT;
+		kbt_msleep(2);
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+int kbt_kill(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	return kbt_reap(pid, 10000);
+}
+
+void kbt_chan_init(struct kbt_chan *c)
+{
+	if (pipe2(c->up, O_CLOEXEC) || pipe2(c->down, O_CLOEXEC))
+		kbt_fail(__FILE__, __LINE__, true, "pipe: %s", strerror(errno));
+	c->parent = getpid();
+}
+
+void kbt_chan_close(struct kbt_chan *c)
+{
+	close(c->up[0]);
+	close(c->up[1]);
+	close(c->down[0]);
+	close(c->down[1]);
+}
+
+int kbt_send(struct kbt_chan *c, const void *buf, size_t n)
+{
+	int fd = getpid() == c->parent ? c->down[1] : c->up[1];
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int kbt_recv(struct kbt_chan *c, void *buf, size_t n, int timeout_ms)
+{
+	int fd = getpid() == c->parent ? c->up[0] : c->down[0];
+	int64_t deadline = kbt_now_ms() + timeout_ms;
+	char *p = buf;
+
+	while (n) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int64_t left = deadline - kbt_now_ms();
+		ssize_t r;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		r = poll(&pfd, 1, (int)left);
+		if (r == 0)
+			return -ETIMEDOUT;
+		if (r > 0)
+			r = read(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -EPIPE;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int kbt_signal(struct kbt_chan *c, char token)
+{
+	return kbt_send(c, &token, 1);
+}
+
+int kbt_wait(struct kbt_chan *c, char token, int timeout_ms)
+{
+	char got;
+	int ret = kbt_recv(c, &got, 1, timeout_ms);
+
+	if (ret)
+		return ret;
+	return got == token ? 0 : -EPROTO;
+}
