@@ -606,13 +606,15 @@ static struct kb_thread *kb_send_report_waiter(const struct kb_send *s)
 /*
  * A netlink report about this send (mainline 6.18), from what the sender
  * gave and the target it resolved; never from s->t, which the receiver may
- * already own.
+ * already own. The target is numbered as the sender's pid namespace
+ * numbers it (0: not visible there).
  */
 static void kb_send_report(const struct kb_send *s, u32 error)
 {
-	struct kb_thread *waiter = NULL;
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	struct kb_thread *to_thread, *waiter = NULL;
 	struct kb_netlink_txn r = {
-		.ctx = s->proc->ctx,
+		.context = s->proc->ctx->name,
 		.error = error,
 		.is_reply = s->reply,
 		.flags = s->tr->flags,
@@ -620,13 +622,18 @@ static void kb_send_report(const struct kb_send *s, u32 error)
 		.data_size = s->tr->data_size,
 	};
 
+	if (!kb_netlink_listening())
+		return;
 	if (s->target_known) {
-		r.to_proc = s->target_proc;
-		r.to_thread = s->target_thread;
-		if (!r.to_thread) {
+		r.to_pid = ns == &init_pid_ns ? s->target_proc->pid :
+			   task_tgid_nr_ns(s->target_proc->tsk, ns);
+		to_thread = s->target_thread;
+		if (!to_thread) {
 			waiter = kb_send_report_waiter(s);
-			r.to_thread = waiter;
+			to_thread = waiter;
 		}
+		if (to_thread)
+			r.to_tid = kb_thread_tid_nr(to_thread, ns);
 	}
 	kb_netlink_report(&r);
 	if (waiter)

@@ -140,8 +140,6 @@ static inline void kb_thread_put(struct kb_thread *thread)
  * @thread: the thread
  * @ns: the namespace
  *
- * Inline: the netlink reports use it, below this layer.
- *
  * Return: the id, or 0 if @ns cannot see the thread or its task is gone
  * (the number may name another task by now).
  */
