@@ -25,7 +25,6 @@
 #include "ref.h"
 #include "stats.h"
 #include "thread.h"
-#include "transaction.h"
 
 static const struct kb_work_ops kb_node_work_ops;
 
@@ -611,34 +610,28 @@ void kb_node_debug_info(struct kb_proc *proc,
  * kb_node_take_outdated_locked() - TF_UPDATE_TXN: take the waiting call a
  *	new one-way call supersedes
  * @node: the called node
- * @t: a one-way call with TF_UPDATE_TXN to a frozen process, not queued
- *	yet
+ * @newer: the work of a one-way call with TF_UPDATE_TXN to a frozen
+ *	process, not queued yet
  *
- * Takes the first call in @node's one-way queue with the same code, flags
- * and sending process as @t (as upstream since 5.19). The caller frees it
- * after dropping the locks.
+ * Takes the first item of @node's one-way queue that its kind says
+ * @newer makes outdated (&kb_work_ops.outdated_by: a call with the same
+ * code, flags and sending process, as upstream since 5.19). The caller
+ * frees it after dropping the locks.
  *
- * Return: the call taken, or NULL.
+ * Return: the item taken, or NULL.
  */
-struct kb_transaction *kb_node_take_outdated_locked(struct kb_node *node,
-						    struct kb_transaction *t)
+struct kb_work *kb_node_take_outdated_locked(struct kb_node *node,
+					     const struct kb_work *newer)
 	__must_hold(&node->lock)
 {
-	struct kb_transaction *old;
 	struct kb_work *w;
 
 	lockdep_assert_held(&node->lock);
 	list_for_each_entry(w, &node->inner.async_todo, entry) {
-		/* Only transactions have a transaction's ops. */
-		if (w->ops != t->work.ops)
-			continue;
-		old = container_of(w, struct kb_transaction, work);
-		if (old->code != t->code || old->flags != t->flags ||
-		    old->sender_tgid != t->sender_tgid ||
-		    old->to_proc != t->to_proc)
+		if (!w->ops->outdated_by || !w->ops->outdated_by(w, newer))
 			continue;
 		list_del_init(&w->entry);
-		return old;
+		return w;
 	}
 	return NULL;
 }

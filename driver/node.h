@@ -17,7 +17,6 @@
 
 struct kb_proc;
 struct kb_thread;
-struct kb_transaction;
 
 /**
  * struct kb_node_inner - node state protected by &kb_node.lock
@@ -154,8 +153,8 @@ static inline bool kb_node_queue_oneway_locked(struct kb_node *node,
 	return true;
 }
 
-struct kb_transaction *kb_node_take_outdated_locked(struct kb_node *node,
-						    struct kb_transaction *t);
+struct kb_work *kb_node_take_outdated_locked(struct kb_node *node,
+					     const struct kb_work *newer);
 void kb_node_oneway_done(struct kb_node *node, struct kb_proc *proc);
 void kb_node_set_mgr(struct kb_node *node);
 

@@ -432,7 +432,7 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	struct kb_proc *proc = s->target_proc;
 	struct kb_thread *thread = s->target_thread;
 	bool oneway = t->flags & TF_ONE_WAY;
-	struct kb_transaction *outdated = NULL;
+	struct kb_work *outdated = NULL;
 	struct kb_thread *wake = NULL;
 	struct kb_status st = KB_OK;
 
@@ -445,7 +445,7 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 		/* Looked for before @t joins the queue, which it would match. */
 		if (oneway && (t->flags & TF_UPDATE_TXN) &&
 		    kb_proc_is_frozen_locked(proc))
-			outdated = kb_node_take_outdated_locked(node, t);
+			outdated = kb_node_take_outdated_locked(node, &t->work);
 		if (!oneway || !kb_node_queue_oneway_locked(node, &t->work)) {
 			if (!thread)
 				thread = kb_proc_select_thread(proc);
@@ -473,7 +473,7 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	rcu_read_unlock();
 	kb_send_exit_wake(s);
 	if (outdated)
-		kb_transaction_discard(outdated);
+		kb_transaction_discard(kb_transaction_from_work(outdated));
 	return st;
 }
 

@@ -491,6 +491,24 @@ void kb_transaction_discard(struct kb_transaction *t)
 	kb_transaction_free(t);
 }
 
+/*
+ * TF_UPDATE_TXN: a newer one-way call supersedes a waiting one with the
+ * same code, the same flags and the same sending process, to the same
+ * process (as upstream since 5.19). Both are one-way calls to one node.
+ */
+static bool kb_transaction_outdated_by(const struct kb_work *work,
+				       const struct kb_work *newer)
+{
+	const struct kb_transaction *old, *t;
+
+	if (newer->ops != &kb_transaction_ops)
+		return false;
+	old = container_of(work, struct kb_transaction, work);
+	t = container_of(newer, struct kb_transaction, work);
+	return old->code == t->code && old->flags == t->flags &&
+	       old->sender_tgid == t->sender_tgid && old->to_proc == t->to_proc;
+}
+
 /* The receiver went away before reading the call. */
 static void kb_transaction_cancel(struct kb_work *work)
 {
@@ -516,5 +534,6 @@ static const struct kb_work_ops kb_transaction_ops = {
 	.take = kb_transaction_take,
 	.deliver = kb_transaction_deliver,
 	.cancel = kb_transaction_cancel,
+	.outdated_by = kb_transaction_outdated_by,
 	.owned_by_list = true,
 };

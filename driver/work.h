@@ -115,6 +115,10 @@ union kb_work_snap {
  *	(the read loop read @deliver itself under the lock)
  * @cancel: @work was removed from the list of a thread or process that is
  *	going away; called without locks; answer the sender or free it
+ * @outdated_by: optional: whether @work, waiting on a node's one-way
+ *	queue, is superseded by @newer, an item about to join that queue
+ *	(TF_UPDATE_TXN, kb_node_take_outdated_locked()); called under the
+ *	node's lock, must not take any
  * @owned_by_list: an item taken off its list belongs to the taker alone
  *	(a transaction), unlike a notice that its ref may free at any time;
  *	only such items are discarded while the process's other threads may
@@ -127,6 +131,8 @@ struct kb_work_ops {
 	int (*deliver)(struct kb_work *work, struct kb_thread *thread,
 		       struct kb_wbuf *out, const union kb_work_snap *snap);
 	void (*cancel)(struct kb_work *work);
+	bool (*outdated_by)(const struct kb_work *work,
+			    const struct kb_work *newer);
 	bool owned_by_list;
 };
 
