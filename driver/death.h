@@ -7,6 +7,7 @@
 #define _KB_DEATH_H
 
 #include "internal.h"
+#include "proc.h"
 #include "work.h"
 
 struct kb_proc;

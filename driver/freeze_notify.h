@@ -8,6 +8,7 @@
 #define _KB_FREEZE_NOTIFY_H
 
 #include "internal.h"
+#include "proc.h"
 #include "work.h"
 
 struct kb_proc;

@@ -138,11 +138,9 @@ static size_t kb_netlink_report_size(const char *name)
 /**
  * kb_netlink_listening() - whether a report would reach anyone
  *
- * The sender asks before it gathers what a report says (the target's
- * numbers, the thread a nested call would go to): one bitmap test.
- *
  * Return: true if the "report" group has a listener in the caller's
- * network namespace.
+ * network namespace (one bitmap test: the sender asks before it gathers
+ * what a report says).
  */
 bool kb_netlink_listening(void)
 {

@@ -45,10 +45,10 @@ static struct kb_node *kb_node_find(struct kb_proc *proc,
 				    struct kb_node *insert)
 	__must_hold(&proc->inner_lock)
 {
-	struct rb_node **p = &proc->inner.nodes.rb_node, *parent = NULL;
+	struct rb_root *root = kb_proc_nodes_locked(proc);
+	struct rb_node **p = &root->rb_node, *parent = NULL;
 	struct kb_node *node;
 
-	lockdep_assert_held(&proc->inner_lock);
 	while (*p) {
 		parent = *p;
 		node = rb_entry(parent, struct kb_node, rb);
@@ -61,7 +61,7 @@ static struct kb_node *kb_node_find(struct kb_proc *proc,
 	}
 	if (insert) {
 		rb_link_node(&insert->rb, parent, p);
-		rb_insert_color(&insert->rb, &proc->inner.nodes);
+		rb_insert_color(&insert->rb, root);
 	}
 	return insert;
 }
@@ -204,7 +204,7 @@ static bool kb_node_settle_locked(struct kb_node *node)
 		spin_lock(&owner->inner_lock);
 		kb_work_dequeue(owner, &node->work);
 		if (!RB_EMPTY_NODE(&node->rb)) {
-			rb_erase(&node->rb, &owner->inner.nodes);
+			rb_erase(&node->rb, kb_proc_nodes_locked(owner));
 			RB_CLEAR_NODE(&node->rb);
 		}
 		spin_unlock(&owner->inner_lock);
@@ -469,13 +469,13 @@ static void kb_node_release(struct kb_proc *proc, struct kb_node *node)
 	list_splice_init(&n->async_todo, &async);
 	n->has_async_transaction = false;
 	spin_unlock(&node->lock);
-	kb_work_cancel_list(proc, &async);
+	kb_proc_cancel_list(proc, &async);
 
 	spin_lock(&node->lock);
 	spin_lock(&proc->inner_lock);
 	kb_work_dequeue(proc, &node->work);
 	if (!RB_EMPTY_NODE(&node->rb)) {
-		rb_erase(&node->rb, &proc->inner.nodes);
+		rb_erase(&node->rb, kb_proc_nodes_locked(proc));
 		RB_CLEAR_NODE(&node->rb);
 	}
 	spin_unlock(&proc->inner_lock);
@@ -506,7 +506,7 @@ void kb_proc_release_nodes(struct kb_proc *proc)
 	/* One node per critical section, a chance to reschedule after each. */
 	for (;; cond_resched()) {
 		spin_lock(&proc->inner_lock);
-		rb = rb_first(&proc->inner.nodes);
+		rb = rb_first(kb_proc_nodes_locked(proc));
 		node = rb ? rb_entry(rb, struct kb_node, rb) : NULL;
 		if (node)
 			refcount_inc(&node->mem);
@@ -518,18 +518,24 @@ void kb_proc_release_nodes(struct kb_proc *proc)
 	}
 }
 
-/*
- * The first node of @proc whose pointer is above @after (or the first one
- * if !@any_after), with a memory reference, or NULL.
+/**
+ * kb_node_next_locked() - walk a process's nodes by pointer
+ * @proc: the owner
+ * @any_after: false for the first node; true for the first above @after
+ * @after: the pointer of the node seen last
+ *
+ * The tree is searched from the top each time, so the caller may drop the
+ * lock between steps.
+ *
+ * Return: the node, with a memory reference, or NULL.
  */
-static struct kb_node *kb_node_next(struct kb_proc *proc, bool any_after,
+struct kb_node *kb_node_next_locked(struct kb_proc *proc, bool any_after,
 				    binder_uintptr_t after)
+	__must_hold(&proc->inner_lock)
 {
 	struct kb_node *node, *found = NULL;
-	struct rb_node *rb;
+	struct rb_node *rb = kb_proc_nodes_locked(proc)->rb_node;
 
-	spin_lock(&proc->inner_lock);
-	rb = proc->inner.nodes.rb_node;
 	while (rb) {
 		node = rb_entry(rb, struct kb_node, rb);
 		if (!any_after || node->ptr > after) {
@@ -541,8 +547,26 @@ static struct kb_node *kb_node_next(struct kb_proc *proc, bool any_after,
 	}
 	if (found)
 		refcount_inc(&found->mem);
-	spin_unlock(&proc->inner_lock);
 	return found;
+}
+
+/**
+ * kb_node_next() - kb_node_next_locked() taking the lock
+ * @proc: the owner
+ * @any_after: false for the first node; true for the first above @after
+ * @after: the pointer of the node seen last
+ *
+ * Return: the node, with a memory reference, or NULL.
+ */
+struct kb_node *kb_node_next(struct kb_proc *proc, bool any_after,
+			     binder_uintptr_t after)
+{
+	struct kb_node *node;
+
+	spin_lock(&proc->inner_lock);
+	node = kb_node_next_locked(proc, any_after, after);
+	spin_unlock(&proc->inner_lock);
+	return node;
 }
 
 /**
@@ -565,7 +589,7 @@ void kb_proc_cancel_async(struct kb_proc *proc)
 		spin_lock(&node->lock);
 		list_splice_init(&node->inner.async_todo, &async);
 		spin_unlock(&node->lock);
-		kb_work_cancel_list(proc, &async);
+		kb_proc_cancel_list(proc, &async);
 		kb_node_put_mem(node);
 		cond_resched();
 	}
@@ -586,7 +610,7 @@ void kb_node_debug_info(struct kb_proc *proc,
 
 	memset(info, 0, sizeof(*info));
 	spin_lock(&proc->inner_lock);
-	for (rb = rb_first(&proc->inner.nodes); rb; rb = rb_next(rb)) {
+	for (rb = rb_first(kb_proc_nodes_locked(proc)); rb; rb = rb_next(rb)) {
 		node = rb_entry(rb, struct kb_node, rb);
 		if (node->ptr > after) {
 			refcount_inc(&node->mem);

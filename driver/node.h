@@ -103,6 +103,10 @@ void kb_node_dec(struct kb_node *node, bool strong, bool internal);
 int kb_node_ref_done(struct kb_proc *proc, binder_uintptr_t ptr,
 		     binder_uintptr_t cookie, bool strong);
 void kb_proc_release_nodes(struct kb_proc *proc);
+struct kb_node *kb_node_next_locked(struct kb_proc *proc, bool any_after,
+				    binder_uintptr_t after);
+struct kb_node *kb_node_next(struct kb_proc *proc, bool any_after,
+			     binder_uintptr_t after);
 void kb_proc_cancel_async(struct kb_proc *proc);
 void kb_node_debug_info(struct kb_proc *proc,
 			struct binder_node_debug_info *info);

@@ -271,6 +271,234 @@ void kb_proc_free_area(struct kb_proc *proc)
 	kb_proc_put(proc);
 }
 
+/* ---- cancelling queued work ---- */
+
+/**
+ * kb_proc_cancel_list() - cancel every item of a list that is going away
+ * @proc: the process whose inner_lock protects the list
+ * @list: the list
+ *
+ * One item per critical section (a notice may leave the list, and its
+ * memory, as soon as the lock is dropped, so no batch is kept outside
+ * it), and a chance to reschedule after every KB_WORK_BATCH: the list is
+ * as long as an attacker made it, and this runs in the release kworker.
+ */
+void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list)
+{
+	const struct kb_work_ops *ops;
+	struct kb_work *work;
+	unsigned int n = 0;
+
+	for (;;) {
+		spin_lock(&proc->inner_lock);
+		work = list_first_entry_or_null(list, struct kb_work, entry);
+		if (work) {
+			list_del_init(&work->entry);
+			/*
+			 * Read under the lock: a node's notice is embedded in
+			 * the node, which may be retired and freed as soon as
+			 * its notice is off the list (its cancel does nothing).
+			 */
+			ops = work->ops;
+		}
+		spin_unlock(&proc->inner_lock);
+		if (!work)
+			return;
+		ops->cancel(work);
+		if (!(++n % KB_WORK_BATCH))
+			cond_resched();
+	}
+}
+
+/**
+ * kb_proc_discard_list() - cancel the items of a list that the list owns
+ * @proc: the process whose inner_lock protects @list
+ * @list: a todo list (the process's or one of its threads')
+ *
+ * For a process whose other threads may still make ioctls: only items
+ * that belong to whoever takes them off the list (transactions, see
+ * &kb_work_ops.owned_by_list) are cancelled; notices stay for the
+ * teardown, which runs when no thread is left.
+ *
+ * One pass over the list, however long: the list is moved aside at once,
+ * and taken from the head, at most KB_WORK_BATCH items per critical
+ * section; a notice goes onto a kept list and the whole kept list back in
+ * front of @list at the end, in its order (anything queued meanwhile
+ * stays behind it). While aside, both lists are only touched under the
+ * lock, like @list: a notice freed meanwhile (its ref went away) just
+ * leaves them. Walking from the head of @list for every transaction, as
+ * before, cost notices x transactions steps under the lock.
+ *
+ * While the items are aside, @list looks empty: a reader may go to sleep,
+ * and the list's owner may go (a thread's exit cancels its list). The
+ * caller wakes the owner's readers when notices were put back, and cancels
+ * them if the owner went meanwhile (kb_thread_discard_owned()).
+ *
+ * Return: whether notices were put back on @list.
+ */
+bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list)
+{
+	const struct kb_work_ops *ops = NULL;
+	struct kb_work *work, *found;
+	LIST_HEAD(pending);
+	LIST_HEAD(kept);
+	bool done, put_back = false;
+	unsigned int n;
+
+	spin_lock(&proc->inner_lock);
+	list_splice_init(list, &pending);
+	spin_unlock(&proc->inner_lock);
+	do {
+		found = NULL;
+		spin_lock(&proc->inner_lock);
+		for (n = 0; n < KB_WORK_BATCH && !found; n++) {
+			work = list_first_entry_or_null(&pending,
+							struct kb_work, entry);
+			if (!work)
+				break;
+			if (work->ops->owned_by_list) {
+				list_del_init(&work->entry);
+				ops = work->ops;
+				found = work;
+			} else {
+				list_move_tail(&work->entry, &kept);
+			}
+		}
+		done = list_empty(&pending);
+		if (done) {
+			put_back = !list_empty(&kept);
+			list_splice_init(&kept, list);
+		}
+		spin_unlock(&proc->inner_lock);
+		if (found)
+			ops->cancel(found);
+		cond_resched();
+	} while (!done);
+	return put_back;
+}
+
+/**
+ * kb_proc_cancel_todo() - cancel the work queued to a dying process
+ * @proc: the process, dead, its threads released
+ */
+void kb_proc_cancel_todo(struct kb_proc *proc)
+{
+	kb_proc_cancel_list(proc, &proc->inner.todo);
+}
+
+/**
+ * kb_proc_cancel_delivered() - free the notices a dying process was sent
+ *	and never acknowledged
+ * @proc: the process, dead, its refs released
+ */
+void kb_proc_cancel_delivered(struct kb_proc *proc)
+{
+	kb_proc_cancel_list(proc, &proc->inner.delivered_death);
+	kb_proc_cancel_list(proc, &proc->inner.delivered_freeze);
+}
+
+/**
+ * kb_proc_discard_todo() - cancel the transactions queued to a process
+ * @proc: the process, whose teardown has not begun (it is serialised with
+ *	this by the caller), so its todo list stays
+ *
+ * kb_proc_discard_list() on @proc's todo list.
+ *
+ * Return: whether notices were put back: the caller wakes a reader, in
+ * case one slept while the list was aside.
+ */
+bool kb_proc_discard_todo(struct kb_proc *proc)
+{
+	return kb_proc_discard_list(proc, &proc->inner.todo);
+}
+
+/* ---- delivered notices by cookie ---- */
+
+/**
+ * kb_cookie_init() - prepare an index entry, not indexed
+ * @cn: the entry
+ * @cookie: its key (constant)
+ */
+void kb_cookie_init(struct kb_cookie_node *cn, binder_uintptr_t cookie)
+{
+	RB_CLEAR_NODE(&cn->rb);
+	cn->cookie = cookie;
+}
+
+/**
+ * kb_cookie_insert_locked() - index a notice being delivered
+ * @proc: the process whose inner_lock protects @root
+ * @root: its index (of death or of freeze notices)
+ * @cn: the notice's entry, not indexed; after every equal cookie
+ */
+void kb_cookie_insert_locked(struct kb_proc *proc, struct rb_root *root,
+			     struct kb_cookie_node *cn)
+	__must_hold(&proc->inner_lock)
+{
+	struct rb_node **p = &root->rb_node, *parent = NULL;
+	struct kb_cookie_node *other;
+
+	lockdep_assert_held(&proc->inner_lock);
+	while (*p) {
+		parent = *p;
+		other = rb_entry(parent, struct kb_cookie_node, rb);
+		p = cn->cookie < other->cookie ? &parent->rb_left :
+						 &parent->rb_right;
+	}
+	rb_link_node(&cn->rb, parent, p);
+	rb_insert_color(&cn->rb, root);
+}
+
+/**
+ * kb_cookie_take_locked() - find the first notice indexed with a cookie
+ *	and take it out of the index
+ * @proc: the process whose inner_lock protects @root
+ * @root: its index
+ * @cookie: the cookie
+ *
+ * Return: the entry, no longer indexed, or NULL.
+ */
+struct kb_cookie_node *kb_cookie_take_locked(struct kb_proc *proc,
+					     struct rb_root *root,
+					     binder_uintptr_t cookie)
+	__must_hold(&proc->inner_lock)
+{
+	struct rb_node *n = root->rb_node;
+	struct kb_cookie_node *cn, *found = NULL;
+
+	lockdep_assert_held(&proc->inner_lock);
+	while (n) {
+		cn = rb_entry(n, struct kb_cookie_node, rb);
+		if (cookie <= cn->cookie) {
+			if (cookie == cn->cookie)
+				found = cn;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	if (found)
+		kb_cookie_erase_locked(proc, root, found);
+	return found;
+}
+
+/**
+ * kb_cookie_erase_locked() - take a notice out of the index, if it is in
+ * @proc: the process whose inner_lock protects @root
+ * @root: its index
+ * @cn: the entry
+ */
+void kb_cookie_erase_locked(struct kb_proc *proc, struct rb_root *root,
+			    struct kb_cookie_node *cn)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	if (RB_EMPTY_NODE(&cn->rb))
+		return;
+	rb_erase(&cn->rb, root);
+	RB_CLEAR_NODE(&cn->rb);
+}
+
 /**
  * kb_proc_module_init() - create the workqueue of deferred teardowns
  * @misc_fops: the file operations of a misc device's binder file

@@ -20,9 +20,25 @@
 
 #include "alloc.h"
 #include "internal.h"
+#include "work.h"
 
 struct kb_context;
 struct kb_thread;
+
+/**
+ * struct kb_cookie_node - a delivered notice in its process's index by
+ *	cookie, where BC_DEAD_BINDER_DONE and BC_FREEZE_NOTIFICATION_DONE
+ *	find it in O(log n) (upstream walks a list, under its lock)
+ * @rb: in the index, or cleared (protected by the process's inner_lock)
+ * @cookie: the key
+ *
+ * Equal cookies are kept in the order they were indexed: a lookup finds
+ * the first one delivered, as upstream's walk does.
+ */
+struct kb_cookie_node {
+	struct rb_node rb;
+	binder_uintptr_t cookie;
+};
 
 /**
  * struct kb_proc_inner - state of a process protected by @kb_proc.inner_lock
@@ -218,6 +234,21 @@ bool kb_proc_enter_send(struct kb_proc *proc);
 void kb_proc_exit_send(struct kb_proc *proc);
 void kb_proc_last_sender_gone(struct kb_proc *proc);
 
+void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list);
+void kb_proc_cancel_todo(struct kb_proc *proc);
+void kb_proc_cancel_delivered(struct kb_proc *proc);
+bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list);
+bool kb_proc_discard_todo(struct kb_proc *proc);
+
+void kb_cookie_init(struct kb_cookie_node *cn, binder_uintptr_t cookie);
+void kb_cookie_insert_locked(struct kb_proc *proc, struct rb_root *root,
+			     struct kb_cookie_node *cn);
+struct kb_cookie_node *kb_cookie_take_locked(struct kb_proc *proc,
+					     struct rb_root *root,
+					     binder_uintptr_t cookie);
+void kb_cookie_erase_locked(struct kb_proc *proc, struct rb_root *root,
+			    struct kb_cookie_node *cn);
+
 /*
  * The process's own helpers for its @inner state: other files read and
  * change it only through these, with @inner_lock held. They are inline:
@@ -409,6 +440,223 @@ static inline bool kb_proc_async_recv_locked(struct kb_proc *proc)
 {
 	lockdep_assert_held(&proc->inner_lock);
 	return proc->inner.async_recv;
+}
+
+/**
+ * kb_proc_spam_detection_locked() - whether the process asked to hear of
+ *	one-way calls suspected of spamming their receiver
+ * @proc: the process
+ *
+ * Return: true after BINDER_ENABLE_ONEWAY_SPAM_DETECTION turned it on.
+ */
+static inline bool kb_proc_spam_detection_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return proc->inner.spam_detection;
+}
+
+/**
+ * kb_proc_ask_spawn_locked() - whether to ask for one more looper
+ * @proc: the process
+ *
+ * Yes when no request is outstanding, no looper is idle and fewer than
+ * BINDER_SET_MAX_THREADS were started on request; the request is counted
+ * then (kb_proc_take_spawn_request_locked() takes it back).
+ *
+ * Return: true if the caller writes BR_SPAWN_LOOPER.
+ */
+static inline bool kb_proc_ask_spawn_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	if (proc->inner.requested_threads ||
+	    !list_empty(&proc->inner.waiting_threads) ||
+	    proc->inner.requested_threads_started >= proc->inner.max_threads)
+		return false;
+	proc->inner.requested_threads++;
+	return true;
+}
+
+/*
+ * The process's todo list: work any looper of the process may take.
+ * Queueing does not wake anyone (kb_proc_wake(), thread.c, does).
+ */
+
+/**
+ * kb_work_queued() - whether a work item is on a list
+ * @proc: the process whose inner_lock protects the item
+ * @work: the item
+ *
+ * Return: true if queued.
+ */
+static inline bool kb_work_queued(struct kb_proc *proc, struct kb_work *work)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return !list_empty(&work->entry);
+}
+
+/**
+ * kb_work_dequeue() - take a work item off its list, if it is on one
+ * @proc: the process whose inner_lock protects the item
+ * @work: the item
+ */
+static inline void kb_work_dequeue(struct kb_proc *proc, struct kb_work *work)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	list_del_init(&work->entry);
+}
+
+/**
+ * kb_enqueue_proc() - queue work for any looper of a process
+ * @proc: the process
+ * @work: the item, not queued
+ *
+ * The caller wakes a thread (kb_proc_wake()).
+ */
+static inline void kb_enqueue_proc(struct kb_proc *proc, struct kb_work *work)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	list_add_tail(&work->entry, &proc->inner.todo);
+}
+
+/**
+ * kb_proc_has_work_locked() - whether work is queued to the process
+ * @proc: the process
+ *
+ * Return: true if its todo list is not empty.
+ */
+static inline bool kb_proc_has_work_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return !list_empty(&proc->inner.todo);
+}
+
+/**
+ * kb_proc_next_work_locked() - the oldest work queued to the process
+ * @proc: the process
+ *
+ * Return: the first item of its todo list, left there, or NULL.
+ */
+static inline struct kb_work *kb_proc_next_work_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return list_first_entry_or_null(&proc->inner.todo, struct kb_work,
+					entry);
+}
+
+/**
+ * kb_proc_todo_locked() - the process's todo list, to look at
+ * @proc: the process
+ *
+ * For the logs: only kb_enqueue_proc() and the takers change it.
+ *
+ * Return: the list.
+ */
+static inline const struct list_head *kb_proc_todo_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return &proc->inner.todo;
+}
+
+/*
+ * Indexes of other objects in the process, protected by its inner_lock:
+ * its threads by pid (their waiting_entry on the waiting list) and its
+ * nodes by pointer. The element's file links and unlinks them (thread.c,
+ * node.c), through these accessors, which assert the lock; other files
+ * only look.
+ */
+
+/**
+ * kb_proc_threads_locked() - the process's threads, by pid
+ * @proc: the process
+ *
+ * Return: the tree (of &kb_thread.rb; thread.c links and unlinks).
+ */
+static inline struct rb_root *kb_proc_threads_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return &proc->inner.threads;
+}
+
+/**
+ * kb_proc_nodes_locked() - the process's nodes, by pointer
+ * @proc: the process
+ *
+ * Return: the tree (of &kb_node.rb; node.c links and unlinks).
+ */
+static inline struct rb_root *kb_proc_nodes_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return &proc->inner.nodes;
+}
+
+/**
+ * kb_proc_add_waiting_locked() - an idle looper waits for process work
+ * @proc: the process
+ * @entry: the thread's waiting_entry, on no list
+ *
+ * The last to come is the first to be woken.
+ */
+static inline void kb_proc_add_waiting_locked(struct kb_proc *proc,
+					      struct list_head *entry)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	list_add(entry, &proc->inner.waiting_threads);
+}
+
+/**
+ * kb_proc_take_waiting_locked() - take the idle looper to wake next
+ * @proc: the process
+ *
+ * Return: its waiting_entry, off the list, or NULL if no looper is idle.
+ */
+static inline struct list_head *kb_proc_take_waiting_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	struct list_head *entry;
+
+	lockdep_assert_held(&proc->inner_lock);
+	if (list_empty(&proc->inner.waiting_threads))
+		return NULL;
+	entry = proc->inner.waiting_threads.next;
+	list_del_init(entry);
+	return entry;
+}
+
+/**
+ * kb_proc_reap_after_locked() - where the look for gone threads goes on
+ * @proc: the process
+ *
+ * Return: the id of the thread it looked at last (kb_thread_next_gone()).
+ */
+static inline pid_t kb_proc_reap_after_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return proc->inner.reap_after;
+}
+
+/**
+ * kb_proc_set_reap_after_locked() - the look for gone threads moved on
+ * @proc: the process
+ * @pid: the id of the thread it looked at
+ */
+static inline void kb_proc_set_reap_after_locked(struct kb_proc *proc,
+						 pid_t pid)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	proc->inner.reap_after = pid;
 }
 
 #endif /* _KB_PROC_H */

@@ -130,7 +130,7 @@ static void kb_send_unpop_reply(struct kb_send *s)
 	struct kb_thread *thread = s->thread;
 
 	spin_lock(&s->proc->inner_lock);
-	kb_thread_stack_push_incoming_locked(thread, t);
+	kb_transaction_push_incoming_locked(thread, t);
 	spin_unlock(&s->proc->inner_lock);
 	s->in_reply_to = NULL;
 }
@@ -144,7 +144,7 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	bool ok;
 
 	spin_lock(&s->proc->inner_lock);
-	t = kb_thread_stack_pop_incoming_locked(thread);
+	t = kb_transaction_pop_incoming_locked(thread);
 	spin_unlock(&s->proc->inner_lock);
 	if (!t)
 		return kb_fail(BR_FAILED_REPLY, -EPROTO);
@@ -500,7 +500,7 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 	spin_lock(&proc->inner_lock);
 	if (kb_thread_is_dead_locked(target)) {
 		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
-	} else if (!kb_thread_stack_pop_call_locked(target, s->in_reply_to)) {
+	} else if (!kb_transaction_pop_call_locked(target, s->in_reply_to)) {
 		st = kb_fail(BR_FAILED_REPLY, -EPROTO);
 	} else {
 		s->t->counted = true;
@@ -544,7 +544,7 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 			return st;
 		}
 		t->to_thread = s->target_thread;
-		kb_thread_stack_push_call_locked(thread, t);
+		kb_transaction_push_call_locked(thread, t);
 		kb_enqueue_thread_deferred(thread, s->tcomplete);
 	}
 	spin_unlock(&s->proc->inner_lock);
@@ -563,7 +563,7 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 	kb_work_dequeue(s->proc, s->tcomplete);
 	/* Off the stack before kb_send_cleanup() frees it, wherever it is. */
 	if (!oneway)
-		kb_thread_stack_unlink_locked(thread, t);
+		kb_transaction_unlink_locked(thread, t);
 	spin_unlock(&s->proc->inner_lock);
 	return st;
 }
