@@ -207,17 +207,20 @@ static void kb_logs_print_thread(struct kb_logs_walk *w, struct kb_proc *proc,
 
 static void kb_logs_print_node(struct kb_logs_walk *w, struct kb_node *node)
 {
+	struct kb_node_counts c;
+	struct kb_ref_link *link;
 	struct kb_ref *ref;
 	pid_t nr;
 	int hidden = 0;
 
 	spin_lock(&node->lock);
+	kb_node_counts_locked(node, &c);
 	seq_printf(w->m, "  node %d: strong refs %d local strong %d weak %d%s%s refs from",
-		   node->debug_id, node->inner.internal_strong,
-		   node->inner.local_strong, node->inner.local_weak,
-		   node->inner.is_mgr ? " context-manager" : "",
-		   node->inner.retired ? " retired" : "");
-	hlist_for_each_entry(ref, &node->inner.refs, node_entry) {
+		   node->debug_id, c.internal_strong, c.local_strong,
+		   c.local_weak, c.is_mgr ? " context-manager" : "",
+		   c.retired ? " retired" : "");
+	hlist_for_each_entry(link, kb_node_refs_locked(node), entry) {
+		ref = kb_ref_of_link(link);
 		nr = kb_logs_proc_nr(ref->proc, w->ns);
 		if (nr && kb_logs_in_scope(w->scope, ref->proc->ctx->fs_id))
 			seq_printf(w->m, " %d", nr);
@@ -270,7 +273,8 @@ static void kb_logs_print_refs(struct kb_logs_walk *w, struct kb_proc *proc)
 		seq_printf(w->m, "  ref %d: handle %u node %d owner %d%s strong %d weak %d%s\n",
 			   ref->debug_id, ref->desc, ref->node->debug_id, nr,
 			   owner ? "" : " (dead)", ref->strong, ref->weak,
-			   ref->death ? " death-notification" : "");
+			   ref->link.notice[KB_NOTICE_DEATH] ?
+			   " death-notification" : "");
 		spin_unlock(&ref->node->lock);
 	}
 	mutex_unlock(&proc->refs_lock);

@@ -19,10 +19,9 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "death.h"
 #include "node.h"
+#include "notice.h"
 #include "proc.h"
-#include "ref.h"
 #include "stats.h"
 #include "thread.h"
 
@@ -456,11 +455,15 @@ int kb_node_ref_done(struct kb_proc *proc, binder_uintptr_t ptr,
 	return ret;
 }
 
-/* The owner died: detach the node and notify the holders of its refs. */
+/*
+ * The owner died: detach the node and fire the death requests of its refs,
+ * in the critical section that clears its owner (a request made meanwhile
+ * sees either the owner, and is found here, or none, and fires itself).
+ */
 static void kb_node_release(struct kb_proc *proc, struct kb_node *node)
 {
 	struct kb_node_inner *n = &node->inner;
-	struct kb_ref *ref;
+	struct kb_ref_link *link;
 	LIST_HEAD(async);
 	bool retire;
 
@@ -487,8 +490,9 @@ static void kb_node_release(struct kb_proc *proc, struct kb_node *node)
 	n->pending_weak_ref = false;
 	n->has_strong_ref = false;
 	n->has_weak_ref = false;
-	hlist_for_each_entry(ref, &n->refs, node_entry)
-		kb_death_notify(ref);
+	hlist_for_each_entry(link, &n->refs, entry)
+		if (link->notice[KB_NOTICE_DEATH])
+			kb_notice_fire(link->notice[KB_NOTICE_DEATH], 0);
 	retire = kb_node_settle_locked(node);
 	spin_unlock(&node->lock);
 	kb_node_finish(node, retire);
@@ -730,4 +734,36 @@ bool kb_node_pin_foreign(struct kb_node *node, struct kb_proc *proc)
 		node->inner.tmp++;
 	spin_unlock(&node->lock);
 	return usable;
+}
+
+/**
+ * kb_node_fire_notices() - tell the holders of refs on a process's nodes
+ *	that asked for one kind of notice
+ * @owner: the process whose state changed (frozen or thawed)
+ * @kind: the kind of notice
+ * @state: what it reports now
+ *
+ * One node per critical section of its lock, found by pointer under the
+ * owner's lock with only its memory held: the owner's lock is never held
+ * with a requester's (kb_notice_fire() takes that one).
+ */
+void kb_node_fire_notices(struct kb_proc *owner, enum kb_notice_kind kind,
+			  u32 state)
+{
+	binder_uintptr_t after = 0;
+	bool any_after = false;
+	struct kb_ref_link *link;
+	struct kb_node *node;
+
+	while ((node = kb_node_next(owner, any_after, after))) {
+		spin_lock(&node->lock);
+		hlist_for_each_entry(link, &node->inner.refs, entry)
+			if (link->notice[kind])
+				kb_notice_fire(link->notice[kind], state);
+		spin_unlock(&node->lock);
+		after = node->ptr;
+		any_after = true;
+		kb_node_put_mem(node);
+		cond_resched();
+	}
 }

@@ -60,10 +60,8 @@ struct kb_proc *kb_proc_create(struct kb_context *ctx,
 	proc->inner.threads = RB_ROOT;
 	proc->inner.nodes = RB_ROOT;
 	INIT_LIST_HEAD(&proc->inner.waiting_threads);
-	INIT_LIST_HEAD(&proc->inner.delivered_death);
-	INIT_LIST_HEAD(&proc->inner.delivered_freeze);
-	proc->inner.death_by_cookie = RB_ROOT;
-	proc->inner.freeze_by_cookie = RB_ROOT;
+	INIT_LIST_HEAD(&proc->inner.delivered);
+	proc->inner.delivered_index = RB_ROOT;
 	init_waitqueue_head(&proc->freeze_wait);
 	kb_alloc_init(&proc->alloc);
 	kb_stats_created(KB_OBJ_PROC);
@@ -393,8 +391,7 @@ void kb_proc_cancel_todo(struct kb_proc *proc)
  */
 void kb_proc_cancel_delivered(struct kb_proc *proc)
 {
-	kb_proc_cancel_list(proc, &proc->inner.delivered_death);
-	kb_proc_cancel_list(proc, &proc->inner.delivered_freeze);
+	kb_proc_cancel_list(proc, &proc->inner.delivered);
 }
 
 /**
@@ -412,91 +409,112 @@ bool kb_proc_discard_todo(struct kb_proc *proc)
 	return kb_proc_discard_list(proc, &proc->inner.todo);
 }
 
-/* ---- delivered notices by cookie ---- */
+/* ---- delivered notices, by kind and cookie ---- */
 
 /**
- * kb_cookie_init() - prepare an index entry, not indexed
- * @cn: the entry
- * @cookie: its key (constant)
+ * kb_delivered_init() - prepare an index entry, not indexed
+ * @d: the entry
+ * @kind: the kind of notice
+ * @cookie: the requester's cookie
  */
-void kb_cookie_init(struct kb_cookie_node *cn, binder_uintptr_t cookie)
+void kb_delivered_init(struct kb_delivered *d, unsigned int kind,
+		       binder_uintptr_t cookie)
 {
-	RB_CLEAR_NODE(&cn->rb);
-	cn->cookie = cookie;
+	RB_CLEAR_NODE(&d->rb);
+	d->kind = kind;
+	d->cookie = cookie;
+}
+
+/* The order of the index: by kind, then by cookie. */
+static int kb_delivered_cmp(unsigned int kind, binder_uintptr_t cookie,
+			    const struct kb_delivered *d)
+{
+	if (kind != d->kind)
+		return kind < d->kind ? -1 : 1;
+	if (cookie != d->cookie)
+		return cookie < d->cookie ? -1 : 1;
+	return 0;
 }
 
 /**
- * kb_cookie_insert_locked() - index a notice being delivered
- * @proc: the process whose inner_lock protects @root
- * @root: its index (of death or of freeze notices)
- * @cn: the notice's entry, not indexed; after every equal cookie
+ * kb_proc_deliver_notice_locked() - a notice is being delivered: it waits
+ *	for its DONE command
+ * @proc: the process it is delivered to
+ * @work: the notice's work, off every list
+ * @d: its index entry, not indexed; goes after every equal key
  */
-void kb_cookie_insert_locked(struct kb_proc *proc, struct rb_root *root,
-			     struct kb_cookie_node *cn)
+void kb_proc_deliver_notice_locked(struct kb_proc *proc, struct kb_work *work,
+				   struct kb_delivered *d)
 	__must_hold(&proc->inner_lock)
 {
-	struct rb_node **p = &root->rb_node, *parent = NULL;
-	struct kb_cookie_node *other;
+	struct rb_node **p = &proc->inner.delivered_index.rb_node;
+	struct rb_node *parent = NULL;
+	struct kb_delivered *other;
 
 	lockdep_assert_held(&proc->inner_lock);
+	list_add_tail(&work->entry, &proc->inner.delivered);
 	while (*p) {
 		parent = *p;
-		other = rb_entry(parent, struct kb_cookie_node, rb);
-		p = cn->cookie < other->cookie ? &parent->rb_left :
-						 &parent->rb_right;
+		other = rb_entry(parent, struct kb_delivered, rb);
+		p = kb_delivered_cmp(d->kind, d->cookie, other) < 0 ?
+			&parent->rb_left : &parent->rb_right;
 	}
-	rb_link_node(&cn->rb, parent, p);
-	rb_insert_color(&cn->rb, root);
+	rb_link_node(&d->rb, parent, p);
+	rb_insert_color(&d->rb, &proc->inner.delivered_index);
 }
 
 /**
- * kb_cookie_take_locked() - find the first notice indexed with a cookie
- *	and take it out of the index
- * @proc: the process whose inner_lock protects @root
- * @root: its index
+ * kb_proc_take_delivered_locked() - find the first delivered notice of a
+ *	kind with a cookie, and take it out of the index
+ * @proc: the process
+ * @kind: the kind the DONE command names
  * @cookie: the cookie
+ *
+ * Its work stays on the delivered list: the caller takes it off.
  *
  * Return: the entry, no longer indexed, or NULL.
  */
-struct kb_cookie_node *kb_cookie_take_locked(struct kb_proc *proc,
-					     struct rb_root *root,
-					     binder_uintptr_t cookie)
+struct kb_delivered *kb_proc_take_delivered_locked(struct kb_proc *proc,
+						   unsigned int kind,
+						   binder_uintptr_t cookie)
 	__must_hold(&proc->inner_lock)
 {
-	struct rb_node *n = root->rb_node;
-	struct kb_cookie_node *cn, *found = NULL;
+	struct rb_node *n = proc->inner.delivered_index.rb_node;
+	struct kb_delivered *d, *found = NULL;
+	int cmp;
 
 	lockdep_assert_held(&proc->inner_lock);
 	while (n) {
-		cn = rb_entry(n, struct kb_cookie_node, rb);
-		if (cookie <= cn->cookie) {
-			if (cookie == cn->cookie)
-				found = cn;
+		d = rb_entry(n, struct kb_delivered, rb);
+		cmp = kb_delivered_cmp(kind, cookie, d);
+		if (cmp <= 0) {
+			if (!cmp)
+				found = d;
 			n = n->rb_left;
 		} else {
 			n = n->rb_right;
 		}
 	}
 	if (found)
-		kb_cookie_erase_locked(proc, root, found);
+		kb_proc_forget_delivered_locked(proc, found);
 	return found;
 }
 
 /**
- * kb_cookie_erase_locked() - take a notice out of the index, if it is in
- * @proc: the process whose inner_lock protects @root
- * @root: its index
- * @cn: the entry
+ * kb_proc_forget_delivered_locked() - take a notice out of the index, if
+ *	it is in
+ * @proc: the process
+ * @d: the entry
  */
-void kb_cookie_erase_locked(struct kb_proc *proc, struct rb_root *root,
-			    struct kb_cookie_node *cn)
+void kb_proc_forget_delivered_locked(struct kb_proc *proc,
+				     struct kb_delivered *d)
 	__must_hold(&proc->inner_lock)
 {
 	lockdep_assert_held(&proc->inner_lock);
-	if (RB_EMPTY_NODE(&cn->rb))
+	if (RB_EMPTY_NODE(&d->rb))
 		return;
-	rb_erase(&cn->rb, root);
-	RB_CLEAR_NODE(&cn->rb);
+	rb_erase(&d->rb, &proc->inner.delivered_index);
+	RB_CLEAR_NODE(&d->rb);
 }
 
 /**

@@ -26,17 +26,20 @@ struct kb_context;
 struct kb_thread;
 
 /**
- * struct kb_cookie_node - a delivered notice in its process's index by
- *	cookie, where BC_DEAD_BINDER_DONE and BC_FREEZE_NOTIFICATION_DONE
- *	find it in O(log n) (upstream walks a list, under its lock)
+ * struct kb_delivered - a notice delivered to a process and not yet
+ *	acknowledged, in the process's index, where BC_DEAD_BINDER_DONE and
+ *	BC_FREEZE_NOTIFICATION_DONE find it in O(log n) (upstream walks a
+ *	list, under its lock)
  * @rb: in the index, or cleared (protected by the process's inner_lock)
- * @cookie: the key
+ * @kind: the kind of notice, which its DONE command names (constant)
+ * @cookie: the requester's cookie (constant)
  *
- * Equal cookies are kept in the order they were indexed: a lookup finds
- * the first one delivered, as upstream's walk does.
+ * Keyed by kind, then cookie. Equal keys are kept in the order they were
+ * indexed: a lookup finds the first one delivered, as upstream's walk does.
  */
-struct kb_cookie_node {
+struct kb_delivered {
 	struct rb_node rb;
+	unsigned int kind;
 	binder_uintptr_t cookie;
 };
 
@@ -47,13 +50,9 @@ struct kb_cookie_node {
  * @nodes: the process's live nodes, by userspace pointer
  * @waiting_threads: idle looper threads waiting for process work, the
  *	first is woken first
- * @delivered_death: death notifications delivered and not yet
- *	acknowledged with BC_DEAD_BINDER_DONE
- * @delivered_freeze: freeze notifications delivered and not yet
- *	acknowledged with BC_FREEZE_NOTIFICATION_DONE
- * @death_by_cookie: the same death notifications, by cookie (death.c)
- * @freeze_by_cookie: the same freeze notifications, by cookie
- *	(freeze_notify.c)
+ * @delivered: notices (death and freeze) delivered and not yet
+ *	acknowledged with their DONE command
+ * @delivered_index: the same, by kind and cookie (&struct kb_delivered)
  * @is_dead: the file was released or its opener exited; no new work is
  *	accepted
  * @max_threads: BINDER_SET_MAX_THREADS
@@ -78,10 +77,8 @@ struct kb_proc_inner {
 	struct rb_root threads;
 	struct rb_root nodes;
 	struct list_head waiting_threads;
-	struct list_head delivered_death;
-	struct list_head delivered_freeze;
-	struct rb_root death_by_cookie;
-	struct rb_root freeze_by_cookie;
+	struct list_head delivered;
+	struct rb_root delivered_index;
 	bool is_dead;
 	u32 max_threads;
 	u32 requested_threads;
@@ -240,14 +237,15 @@ void kb_proc_cancel_delivered(struct kb_proc *proc);
 bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list);
 bool kb_proc_discard_todo(struct kb_proc *proc);
 
-void kb_cookie_init(struct kb_cookie_node *cn, binder_uintptr_t cookie);
-void kb_cookie_insert_locked(struct kb_proc *proc, struct rb_root *root,
-			     struct kb_cookie_node *cn);
-struct kb_cookie_node *kb_cookie_take_locked(struct kb_proc *proc,
-					     struct rb_root *root,
-					     binder_uintptr_t cookie);
-void kb_cookie_erase_locked(struct kb_proc *proc, struct rb_root *root,
-			    struct kb_cookie_node *cn);
+void kb_delivered_init(struct kb_delivered *d, unsigned int kind,
+		       binder_uintptr_t cookie);
+void kb_proc_deliver_notice_locked(struct kb_proc *proc, struct kb_work *work,
+				   struct kb_delivered *d);
+struct kb_delivered *kb_proc_take_delivered_locked(struct kb_proc *proc,
+						   unsigned int kind,
+						   binder_uintptr_t cookie);
+void kb_proc_forget_delivered_locked(struct kb_proc *proc,
+				     struct kb_delivered *d);
 
 /*
  * The process's own helpers for its @inner state: other files read and

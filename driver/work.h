@@ -89,15 +89,17 @@ static inline int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val)
  * union kb_work_snap - what a work item's take saw under the lock, for its
  *	deliver (each kind uses its own member, if any)
  * @cmd: the BR_ code to write (a thread's return code, a completion)
- * @cookie: the requester's cookie (death notices)
- * @frozen: the cookie and the state being sent (freeze notices)
+ * @notice: a notice (death, freeze): @notice.cookie, the requester's
+ *	cookie; @notice.state, the state it reports
  * @call: a transaction: @call.buffer, its buffer; @call.refuse, the reader
  *	must refuse it (see kb_transaction_take())
  */
 union kb_work_snap {
 	u32 cmd;
-	binder_uintptr_t cookie;
-	struct binder_frozen_state_info frozen;
+	struct {
+		binder_uintptr_t cookie;
+		u32 state;
+	} notice;
 	struct {
 		struct kb_buffer *buffer;
 		bool refuse;
