@@ -132,6 +132,8 @@ static void kb_file_discard_work(struct work_struct *work)
 					    discard_work);
 	bool take;
 
+	/* Queued only once the process is dead (proc.h's diagram). */
+	WARN_ON_ONCE(!kb_proc_is_dead(proc));
 	/* Never beside the teardown: both cancel work, both may free the area. */
 	mutex_lock(&proc->teardown_lock);
 	kb_file_discard_incoming(proc);
@@ -155,7 +157,7 @@ static int kb_file_open_ctx(struct file *file, struct kb_context *ctx)
 	ret = kb_freeze_add_proc(proc);
 	if (ret) {
 		/* Never mapped: this just drops the opener's mm and the proc. */
-		kb_proc_free_area(proc);
+		kb_proc_abort(proc);
 		return ret;
 	}
 	file->private_data = proc;

@@ -507,6 +507,7 @@ void kb_proc_release_nodes(struct kb_proc *proc)
 	struct kb_node *node;
 	struct rb_node *rb;
 
+	WARN_ON_ONCE(!kb_proc_is_dead(proc));
 	/* One node per critical section, a chance to reschedule after each. */
 	for (;; cond_resched()) {
 		spin_lock(&proc->inner_lock);

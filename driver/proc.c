@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Processes: the object behind one open binder file. Its creation and
- * free, the senders towards it, and the steps of its death that touch its
- * own state (dead, released, the receive area's last owner). The file
- * layer (file.c) orders those steps and runs the teardown; this file only
- * queues its work items, on the release workqueue that lives here.
+ * free, the senders towards it, its todo list, the notices delivered to
+ * it, and the steps of its death that move its stage (proc.h draws them).
+ * The file layer (file.c) orders those steps and runs the teardown; this
+ * file only queues its work items, on the release workqueue that lives
+ * here.
  */
 #include "internal.h"
 
@@ -74,6 +75,9 @@ struct kb_proc *kb_proc_create(struct kb_context *ctx,
  */
 void kb_proc_free(struct kb_proc *proc)
 {
+	/* The file's reference goes last but for memory references. */
+	WARN_ON_ONCE(proc->inner.stage != KB_PROC_AREA_FREED ||
+		     proc->inner.senders);
 	ida_destroy(&proc->descs);
 	put_cred(proc->cred);
 	put_task_struct(proc->tsk);
@@ -144,7 +148,7 @@ bool kb_proc_enter_send(struct kb_proc *proc)
 	bool ok;
 
 	spin_lock(&proc->inner_lock);
-	ok = !proc->inner.is_dead;
+	ok = proc->inner.stage == KB_PROC_LIVE;
 	if (ok)
 		proc->inner.senders++;
 	spin_unlock(&proc->inner_lock);
@@ -160,7 +164,7 @@ void kb_proc_exit_send(struct kb_proc *proc)
 	bool last;
 
 	spin_lock(&proc->inner_lock);
-	last = --proc->inner.senders == 0 && proc->inner.is_dead;
+	last = kb_proc_exit_send_locked(proc);
 	spin_unlock(&proc->inner_lock);
 	if (last)
 		kb_proc_last_sender_gone(proc);
@@ -180,13 +184,33 @@ void kb_proc_last_sender_gone(struct kb_proc *proc)
 }
 
 /**
- * kb_proc_set_dead() - refuse new work: the teardown's first step
+ * kb_proc_is_dead() - whether a process takes no more work
  * @proc: the process
+ *
+ * For the teardown's assertions; the transaction path asks under the lock
+ * it holds anyway (kb_proc_is_dead_locked()).
+ *
+ * Return: true once it is DEAD or further down its teardown.
+ */
+bool kb_proc_is_dead(struct kb_proc *proc)
+{
+	bool dead;
+
+	spin_lock(&proc->inner_lock);
+	dead = kb_proc_is_dead_locked(proc);
+	spin_unlock(&proc->inner_lock);
+	return dead;
+}
+
+/**
+ * kb_proc_set_dead() - refuse new work: the teardown's first step
+ * @proc: the process, LIVE or DEAD already (its opener exited)
  */
 void kb_proc_set_dead(struct kb_proc *proc)
 {
 	spin_lock(&proc->inner_lock);
-	proc->inner.is_dead = true;
+	WARN_ON_ONCE(proc->inner.stage > KB_PROC_DEAD);
+	proc->inner.stage = KB_PROC_DEAD;
 	spin_unlock(&proc->inner_lock);
 }
 
@@ -206,8 +230,10 @@ void kb_proc_opener_exit(struct kb_proc *proc)
 	bool first;
 
 	spin_lock(&proc->inner_lock);
-	first = !proc->inner.is_dead;
-	proc->inner.is_dead = true;
+	/* The vma holds the file: it closes before the file's release. */
+	WARN_ON_ONCE(proc->inner.stage > KB_PROC_DEAD);
+	first = proc->inner.stage == KB_PROC_LIVE;
+	proc->inner.stage = KB_PROC_DEAD;
 	spin_unlock(&proc->inner_lock);
 	if (first)
 		kb_proc_queue_discard(proc);
@@ -219,17 +245,19 @@ void kb_proc_opener_exit(struct kb_proc *proc)
  */
 void kb_proc_queue_release(struct kb_proc *proc)
 {
-	queue_work(kb_release_wq, &proc->release_work);
+	/* A file is released once. */
+	WARN_ON_ONCE(!queue_work(kb_release_wq, &proc->release_work));
 }
 
 /**
  * kb_proc_set_released() - the teardown's steps are done, but for the area
- * @proc: the process
+ * @proc: the process, DEAD
  */
 void kb_proc_set_released(struct kb_proc *proc)
 {
 	spin_lock(&proc->inner_lock);
-	proc->inner.released = true;
+	WARN_ON_ONCE(proc->inner.stage != KB_PROC_DEAD);
+	proc->inner.stage = KB_PROC_RELEASED;
 	spin_unlock(&proc->inner_lock);
 }
 
@@ -248,25 +276,42 @@ bool kb_proc_take_area(struct kb_proc *proc)
 	bool take;
 
 	spin_lock(&proc->inner_lock);
-	take = proc->inner.released && !proc->inner.area_freed &&
-	       !proc->inner.senders;
+	take = proc->inner.stage == KB_PROC_RELEASED && !proc->inner.senders;
 	if (take)
-		proc->inner.area_freed = true;
+		proc->inner.stage = KB_PROC_AREA_FREED;
 	spin_unlock(&proc->inner_lock);
 	return take;
 }
 
 /**
  * kb_proc_free_area() - free the receive area, drop the file's reference
- * @proc: the process, after kb_proc_take_area() said so (maybe freed here)
+ * @proc: the process, AREA_FREED: kb_proc_take_area() said so, or its
+ *	open failed (kb_proc_abort()); maybe freed here
  */
 void kb_proc_free_area(struct kb_proc *proc)
 {
 	unsigned int left;
 
+	spin_lock(&proc->inner_lock);
+	WARN_ON_ONCE(proc->inner.stage != KB_PROC_AREA_FREED);
+	spin_unlock(&proc->inner_lock);
 	left = kb_alloc_release(&proc->alloc);
 	kb_stats_destroyed_n(KB_OBJ_BUFFER, left);
 	kb_proc_put(proc);
+}
+
+/**
+ * kb_proc_abort() - the open of a process failed after kb_proc_create()
+ * @proc: the process, LIVE and never seen by anyone: nothing was queued
+ *	to it, nothing mapped; freed here
+ */
+void kb_proc_abort(struct kb_proc *proc)
+{
+	spin_lock(&proc->inner_lock);
+	WARN_ON_ONCE(proc->inner.stage != KB_PROC_LIVE || proc->inner.senders);
+	proc->inner.stage = KB_PROC_AREA_FREED;
+	spin_unlock(&proc->inner_lock);
+	kb_proc_free_area(proc);
 }
 
 /* ---- cancelling queued work ---- */
@@ -381,6 +426,7 @@ bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list)
  */
 void kb_proc_cancel_todo(struct kb_proc *proc)
 {
+	WARN_ON_ONCE(!kb_proc_is_dead(proc));
 	kb_proc_cancel_list(proc, &proc->inner.todo);
 }
 
@@ -391,6 +437,7 @@ void kb_proc_cancel_todo(struct kb_proc *proc)
  */
 void kb_proc_cancel_delivered(struct kb_proc *proc)
 {
+	WARN_ON_ONCE(!kb_proc_is_dead(proc));
 	kb_proc_cancel_list(proc, &proc->inner.delivered);
 }
 

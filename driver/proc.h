@@ -3,6 +3,50 @@
  * Processes: the state behind one open binder file (its creation, memory
  * reference, the senders towards it and the steps of its death). The file
  * operations and the order of the teardown are the file layer's (file.c).
+ *
+ * The teardown, written down once. A process's stage (&kb_proc_inner.stage,
+ * under inner_lock) only goes down this diagram; each arrow is one
+ * function, which asserts the stage it starts from (WARN_ON_ONCE):
+ *
+ *     kb_proc_create()                         (open, file.c)
+ *          |
+ *          v
+ *        LIVE      senders count themselves in (kb_proc_enter_send(): only
+ *          |       here) and out (kb_proc_exit_send(): in any stage before
+ *          |       AREA_FREED), @senders
+ *          |
+ *          |-- the area's vma closes (file.c): kb_proc_opener_exit(),
+ *          |   which queues @discard_work on the way
+ *          |-- the file is released (file.c): kb_proc_queue_release()
+ *          |   queues @release_work, once; it starts with kb_proc_set_dead()
+ *          v
+ *        DEAD      nothing is queued to it, no sender enters. @discard_work
+ *          |       cancels the transactions queued to it, its threads and
+ *          |       its nodes; @release_work gives up the manager role,
+ *          |       releases the threads, cancels the todo list, releases
+ *          |       the nodes (firing deaths) and the refs (refs_dead: none
+ *          |       is made any more), cancels the delivered notices. The
+ *          |       two never run at once (@teardown_lock).
+ *          |
+ *          |-- kb_proc_set_released(): @release_work's steps are done
+ *          v
+ *      RELEASED    only the receive area is left, kept by the senders still
+ *          |       filling a buffer in it; the last of them to leave
+ *          |       (kb_proc_last_sender_gone()) queues @discard_work
+ *          |
+ *          |-- kb_proc_take_area(): no sender is left, in @release_work or
+ *          |   in @discard_work after the last one: true exactly once
+ *          v
+ *     AREA_FREED   kb_proc_free_area(): kb_alloc_release() (the allocator
+ *          |       takes no new buffer since its vma closed,
+ *          |       kb_alloc_vma_close()) and the file's reference goes
+ *          |
+ *          |-- the last kb_proc_put() (threads, transactions, workers)
+ *          v
+ *        freed     kb_proc_free()
+ *
+ * An open that fails after kb_proc_create() goes from LIVE to AREA_FREED
+ * at once (kb_proc_abort()): nothing was queued to it, nothing mapped.
  */
 #ifndef _KB_PROC_H
 #define _KB_PROC_H
@@ -24,6 +68,23 @@
 
 struct kb_context;
 struct kb_thread;
+
+/**
+ * enum kb_proc_stage - how far a process's teardown went (the diagram at
+ *	the top of proc.h)
+ * @KB_PROC_LIVE: open: work is queued to it, senders enter
+ * @KB_PROC_DEAD: no new work or sender; what is queued is being cancelled
+ * @KB_PROC_RELEASED: the teardown's steps are done, but for the receive
+ *	area, which senders still in it keep
+ * @KB_PROC_AREA_FREED: the area is freed and the file's reference dropped:
+ *	only memory references are left
+ */
+enum kb_proc_stage {
+	KB_PROC_LIVE,
+	KB_PROC_DEAD,
+	KB_PROC_RELEASED,
+	KB_PROC_AREA_FREED,
+};
 
 /**
  * struct kb_delivered - a notice delivered to a process and not yet
@@ -53,15 +114,12 @@ struct kb_delivered {
  * @delivered: notices (death and freeze) delivered and not yet
  *	acknowledged with their DONE command
  * @delivered_index: the same, by kind and cookie (&struct kb_delivered)
- * @is_dead: the file was released or its opener exited; no new work is
- *	accepted
+ * @stage: how far its teardown went (&enum kb_proc_stage)
  * @max_threads: BINDER_SET_MAX_THREADS
  * @requested_threads: BR_SPAWN_LOOPER sent and not yet registered
  * @requested_threads_started: threads registered after a spawn request
  * @senders: transactions being set up towards this process; the receive
  *	area is freed only when none is left (nothing waits for it)
- * @released: the file was released and its teardown ran, but for the area
- * @area_freed: the receive area was freed (the teardown's last step)
  * @spam_detection: BINDER_ENABLE_ONEWAY_SPAM_DETECTION is on: one-way
  *	calls that hog the receiver's async space are answered with
  *	BR_ONEWAY_SPAM_SUSPECT
@@ -79,13 +137,11 @@ struct kb_proc_inner {
 	struct list_head waiting_threads;
 	struct list_head delivered;
 	struct rb_root delivered_index;
-	bool is_dead;
+	enum kb_proc_stage stage;
 	u32 max_threads;
 	u32 requested_threads;
 	u32 requested_threads_started;
 	u32 senders;
-	bool released;
-	bool area_freed;
 	bool spam_detection;
 	u32 outstanding;
 	bool is_frozen;
@@ -168,12 +224,14 @@ struct kb_proc *kb_proc_from_file(struct file *file);
 
 void kb_proc_set_max_threads(struct kb_proc *proc, u32 max_threads);
 void kb_proc_set_spam_detection(struct kb_proc *proc, bool enable);
+bool kb_proc_is_dead(struct kb_proc *proc);
 void kb_proc_set_dead(struct kb_proc *proc);
 void kb_proc_opener_exit(struct kb_proc *proc);
 void kb_proc_queue_release(struct kb_proc *proc);
 void kb_proc_set_released(struct kb_proc *proc);
 bool kb_proc_take_area(struct kb_proc *proc);
 void kb_proc_free_area(struct kb_proc *proc);
+void kb_proc_abort(struct kb_proc *proc);
 
 /*
  * kb_proc_get() and kb_proc_put() are inline: every transaction takes and
@@ -264,7 +322,7 @@ static inline bool kb_proc_is_dead_locked(struct kb_proc *proc)
 	__must_hold(&proc->inner_lock)
 {
 	lockdep_assert_held(&proc->inner_lock);
-	return proc->inner.is_dead;
+	return proc->inner.stage != KB_PROC_LIVE;
 }
 
 /**
@@ -303,7 +361,7 @@ static inline struct kb_status kb_proc_accept_call_locked(struct kb_proc *proc,
 		if (!oneway)
 			return kb_fail(BR_FROZEN_REPLY, -EAGAIN);
 	}
-	if (proc->inner.is_dead)
+	if (proc->inner.stage != KB_PROC_LIVE)
 		return kb_fail(BR_DEAD_REPLY, -ESRCH);
 	return KB_OK;
 }
@@ -348,7 +406,11 @@ static inline bool kb_proc_exit_send_locked(struct kb_proc *proc)
 	__must_hold(&proc->inner_lock)
 {
 	lockdep_assert_held(&proc->inner_lock);
-	return --proc->inner.senders == 0 && proc->inner.is_dead;
+	/* A sender keeps the area: it cannot be freed while one is in. */
+	WARN_ON_ONCE(!proc->inner.senders ||
+		     proc->inner.stage == KB_PROC_AREA_FREED);
+	return --proc->inner.senders == 0 &&
+	       proc->inner.stage != KB_PROC_LIVE;
 }
 
 /**

@@ -358,6 +358,8 @@ static bool kb_ref_release_batch(struct kb_proc *proc)
  */
 void kb_proc_release_refs(struct kb_proc *proc)
 {
+	/* A step of the teardown of a dead process (proc.h's diagram). */
+	WARN_ON_ONCE(!kb_proc_is_dead(proc));
 	while (kb_ref_release_batch(proc))
 		cond_resched();
 }
