@@ -260,7 +260,7 @@ static inline void kb_proc_put(struct kb_proc *proc)
 
 /**
  * KB_MAX_CLEARED_NOTES - cleared notification requests a process may leave
- * unread (each is 64 bytes of kernel memory until its "clear done" is read)
+ * unread (each is a 96-byte allocation until its "clear done" is read)
  */
 #define KB_MAX_CLEARED_NOTES 4096
 
