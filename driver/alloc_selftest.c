@@ -36,7 +36,7 @@
 #include <linux/uaccess.h>
 
 #include "alloc_internal.h"
-#include "alloc_selftest.h"
+#include "alloc_selftest_checks.h"
 
 /* ---- the private mapping ------------------------------------------------ */
 

@@ -20,7 +20,7 @@
 #include <linux/uaccess.h>
 
 #include "alloc_internal.h"
-#include "alloc_selftest.h"
+#include "alloc_selftest_checks.h"
 
 #define KB_ST_NBUF	4	/* buffers per layout in the exhaustive test */
 

@@ -16,6 +16,7 @@
 #include "death.h"
 #include "freeze_notify.h"
 #include "node.h"
+#include "notice.h"
 #include "proc.h"
 #include "ref.h"
 #include "thread.h"
@@ -97,105 +98,94 @@ static int kb_command_transaction(struct kb_thread *thread, u32 cmd,
 	return 0;
 }
 
-/*
- * BC_REQUEST/CLEAR_DEATH_NOTIFICATION: the handle is looked up here and
- * the ref passed down, under the refs_lock held across both (the ref
- * must stay in the tree while its request changes).
+/**
+ * struct kb_command_notice - the commands of one kind of notice
+ * @request: BC_REQUEST_*_NOTIFICATION
+ * @clear: BC_CLEAR_*_NOTIFICATION
+ * @done: its DONE command
+ * @new: allocates a request of the kind
+ * @errors_fail_write: an error fails the write (freeze, as mainline);
+ *	else it is only logged, and only -ENOMEM fails it (death, as
+ *	upstream)
  */
-static int kb_command_death_handle(struct kb_thread *thread, u32 cmd,
-				   const struct binder_handle_cookie *hc)
-{
-	struct kb_proc *proc = thread->proc;
-	struct kb_death *death = NULL;
-	struct kb_ref *ref;
-	int ret;
+struct kb_command_notice {
+	u32 request;
+	u32 clear;
+	u32 done;
+	struct kb_notice *(*new)(struct kb_proc *proc, binder_uintptr_t cookie);
+	bool errors_fail_write;
+};
 
-	if (cmd == BC_REQUEST_DEATH_NOTIFICATION) {
-		death = kb_death_new(proc, hc->cookie);
-		if (!death)
-			return -ENOMEM;
-	}
-	mutex_lock(&proc->refs_lock);
-	ref = kb_ref_lookup_locked(proc, hc->handle, false);
-	if (death)
-		ret = kb_death_request(ref, death);
-	else
-		ret = kb_death_clear(thread, ref, hc->cookie);
-	mutex_unlock(&proc->refs_lock);
-	return ret;
-}
+static const struct kb_command_notice kb_command_notices[KB_NOTICE_KINDS] = {
+	[KB_NOTICE_DEATH] = {
+		.request = BC_REQUEST_DEATH_NOTIFICATION,
+		.clear = BC_CLEAR_DEATH_NOTIFICATION,
+		.done = BC_DEAD_BINDER_DONE,
+		.new = kb_death_new,
+	},
+	[KB_NOTICE_FREEZE] = {
+		.request = BC_REQUEST_FREEZE_NOTIFICATION,
+		.clear = BC_CLEAR_FREEZE_NOTIFICATION,
+		.done = BC_FREEZE_NOTIFICATION_DONE,
+		.new = kb_freeze_notify_new,
+		.errors_fail_write = true,
+	},
+};
 
-static int kb_command_death(struct kb_thread *thread, u32 cmd,
-			    struct kb_rbuf *in)
-{
-	struct binder_handle_cookie hc;
-	binder_uintptr_t cookie;
-	int ret;
-
-	if (cmd == BC_DEAD_BINDER_DONE) {
-		ret = kb_rbuf_get(in, &cookie, sizeof(cookie));
-		if (ret)
-			return ret;
-		ret = kb_death_done(thread, cookie);
-	} else {
-		ret = kb_rbuf_get(in, &hc, sizeof(hc));
-		if (ret)
-			return ret;
-		ret = kb_command_death_handle(thread, cmd, &hc);
-	}
-	if (ret == -ENOMEM)
-		return ret;
-	if (ret)
-		kb_command_error(thread, cmd, ret);
-	return 0;
-}
-
-/* As kb_command_death_handle(), for freeze notifications. */
-static int kb_command_freeze_handle(struct kb_thread *thread, u32 cmd,
+/*
+ * A request or a clear: the handle is looked up here and the ref passed
+ * down, under the refs_lock held across both (the ref must stay in the
+ * tree while its request changes).
+ */
+static int kb_command_notice_handle(struct kb_thread *thread, u32 cmd,
+				    enum kb_notice_kind kind,
 				    const struct binder_handle_cookie *hc)
 {
 	struct kb_proc *proc = thread->proc;
-	struct kb_freeze_note *note = NULL;
+	struct kb_notice *n = NULL;
 	struct kb_ref *ref;
 	int ret;
 
-	if (cmd == BC_REQUEST_FREEZE_NOTIFICATION) {
-		note = kb_freeze_notify_new(proc, hc->cookie);
-		if (!note)
+	if (cmd == kb_command_notices[kind].request) {
+		n = kb_command_notices[kind].new(proc, hc->cookie);
+		if (!n)
 			return -ENOMEM;
 	}
 	mutex_lock(&proc->refs_lock);
 	ref = kb_ref_lookup_locked(proc, hc->handle, false);
-	if (note)
-		ret = kb_freeze_notify_request(ref, note);
+	if (n)
+		ret = kb_ref_request_notice(ref, n);
 	else
-		ret = kb_freeze_notify_clear(thread, ref, hc->cookie);
+		ret = kb_ref_clear_notice(thread, ref, kind, hc->cookie);
 	mutex_unlock(&proc->refs_lock);
 	return ret;
 }
 
-static int kb_command_freeze_notify(struct kb_thread *thread, u32 cmd,
-				    struct kb_rbuf *in)
+/* The commands of death and freeze notifications (notice.c). */
+static int kb_command_notice(struct kb_thread *thread, u32 cmd,
+			     enum kb_notice_kind kind, struct kb_rbuf *in)
 {
+	const struct kb_command_notice *c = &kb_command_notices[kind];
 	struct binder_handle_cookie hc;
 	binder_uintptr_t cookie;
 	int ret;
 
-	if (cmd == BC_FREEZE_NOTIFICATION_DONE) {
+	if (cmd == c->done) {
 		ret = kb_rbuf_get(in, &cookie, sizeof(cookie));
 		if (ret)
 			return ret;
-		ret = kb_freeze_notify_done(thread, cookie);
+		ret = kb_notice_done(thread, kind, cookie);
 	} else {
 		ret = kb_rbuf_get(in, &hc, sizeof(hc));
 		if (ret)
 			return ret;
-		ret = kb_command_freeze_handle(thread, cmd, &hc);
+		ret = kb_command_notice_handle(thread, cmd, kind, &hc);
 	}
-	/* Unlike death notifications, mainline fails the write here. */
+	if (ret == -ENOMEM && !c->errors_fail_write)
+		return ret;
 	if (ret)
 		kb_command_error(thread, cmd, ret);
-	return ret;
+	return c->errors_fail_write ? ret : 0;
 }
 
 static int kb_command_free_buffer(struct kb_thread *thread, u32 cmd,
@@ -243,11 +233,11 @@ static int kb_command_one(struct kb_thread *thread, u32 cmd,
 	case BC_REQUEST_DEATH_NOTIFICATION:
 	case BC_CLEAR_DEATH_NOTIFICATION:
 	case BC_DEAD_BINDER_DONE:
-		return kb_command_death(thread, cmd, in);
+		return kb_command_notice(thread, cmd, KB_NOTICE_DEATH, in);
 	case BC_REQUEST_FREEZE_NOTIFICATION:
 	case BC_CLEAR_FREEZE_NOTIFICATION:
 	case BC_FREEZE_NOTIFICATION_DONE:
-		return kb_command_freeze_notify(thread, cmd, in);
+		return kb_command_notice(thread, cmd, KB_NOTICE_FREEZE, in);
 	default:
 		/* Including BC_ATTEMPT_ACQUIRE and BC_ACQUIRE_RESULT. */
 		return -EINVAL;

@@ -26,7 +26,6 @@
 #include "ref.h"
 #include "thread.h"
 #include "transaction.h"
-#include "work.h"
 
 /*
  * A thread exits (BINDER_THREAD_EXIT, or its process's teardown), in
@@ -118,7 +117,7 @@ static void kb_file_cancel_thread_work(struct kb_proc *proc)
  */
 static void kb_file_discard_incoming(struct kb_proc *proc)
 {
-	kb_work_discard_proc_owned(proc);
+	kb_proc_discard_owned(proc);
 	kb_file_cancel_thread_work(proc);
 	kb_proc_cancel_async(proc);
 }
@@ -133,6 +132,8 @@ static void kb_file_discard_work(struct work_struct *work)
 					    discard_work);
 	bool take;
 
+	/* Queued only once the process is dead (proc.h's diagram). */
+	WARN_ON_ONCE(!kb_proc_is_dead(proc));
 	/* Never beside the teardown: both cancel work, both may free the area. */
 	mutex_lock(&proc->teardown_lock);
 	kb_file_discard_incoming(proc);
@@ -156,7 +157,7 @@ static int kb_file_open_ctx(struct file *file, struct kb_context *ctx)
 	ret = kb_freeze_add_proc(proc);
 	if (ret) {
 		/* Never mapped: this just drops the opener's mm and the proc. */
-		kb_proc_free_area(proc);
+		kb_proc_abort(proc);
 		return ret;
 	}
 	file->private_data = proc;
@@ -202,11 +203,10 @@ static void kb_file_release_work(struct work_struct *work)
 
 	kb_context_release_mgr(proc);
 	kb_file_release_threads(proc);
-	kb_work_cancel_list(proc, &proc->inner.todo);
+	kb_proc_cancel_todo(proc);
 	kb_proc_release_nodes(proc);
 	kb_proc_release_refs(proc);
-	kb_work_cancel_list(proc, &proc->inner.delivered_death);
-	kb_work_cancel_list(proc, &proc->inner.delivered_freeze);
+	kb_proc_cancel_delivered(proc);
 	/* Only now may the area go: the steps above free buffers in it. */
 	kb_proc_set_released(proc);
 	take = kb_proc_take_area(proc);
@@ -281,7 +281,7 @@ static __poll_t kb_file_poll(struct file *file, poll_table *wait)
 	if (!thread)
 		return EPOLLERR;
 	spin_lock(&proc->inner_lock);
-	thread->inner.looper |= KB_LOOPER_POLL;
+	kb_thread_set_polled_locked(thread);
 	proc_work = kb_thread_wants_proc_work(thread);
 	spin_unlock(&proc->inner_lock);
 
@@ -452,15 +452,7 @@ static long kb_file_ioctl(struct file *file, unsigned int cmd,
 		ret = -EINVAL;
 		break;
 	}
-	/*
-	 * Only a new thread or a flush sets need_return: peek first, so the
-	 * common ioctl does not take the lock again.
-	 */
-	if (unlikely(data_race(thread->inner.need_return))) {
-		spin_lock(&proc->inner_lock);
-		thread->inner.need_return = false;
-		spin_unlock(&proc->inner_lock);
-	}
+	kb_thread_ioctl_done(thread);
 	return ret;
 }
 

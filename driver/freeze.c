@@ -6,7 +6,10 @@
  * accepts one-way calls (queued as usual); both are recorded so that
  * BINDER_GET_FROZEN_INFO can tell the freezer what arrived. Freezing waits
  * up to the given time for the transactions already sent to the process to
- * finish, and fails with -EAGAIN while a call is still pending.
+ * finish, and fails with -EAGAIN while a call is still pending. A
+ * freeze or thaw that succeeds is sent to every holder of a ref on the
+ * process's nodes that asked for freeze notifications
+ * (kb_node_fire_notices(), freeze_notify.c).
  *
  * Processes are found by pid through an array of every process, used
  * by these ioctls and the logs only, never on the transaction path. The
@@ -36,11 +39,10 @@
 
 #include "context.h"
 #include "freeze.h"
-#include "freeze_notify.h"
 #include "node.h"
+#include "notice.h"
 #include "proc.h"
 #include "thread.h"
-#include "transaction.h"
 
 /*
  * Every process not yet torn down, by an id of its own: found with a
@@ -144,7 +146,7 @@ static int kb_freeze_one(struct kb_proc *proc,
 	kb_proc_set_frozen_locked(proc, info->enable);
 	spin_unlock(&proc->inner_lock);
 	if (!info->enable) {
-		kb_freeze_notify_changed(proc, false);
+		kb_node_fire_notices(proc, KB_NOTICE_FREEZE, false);
 		return 0;
 	}
 
@@ -160,7 +162,7 @@ static int kb_freeze_one(struct kb_proc *proc,
 	spin_unlock(&proc->inner_lock);
 	if (ret < 0)
 		return ret;
-	kb_freeze_notify_changed(proc, true);
+	kb_node_fire_notices(proc, KB_NOTICE_FREEZE, true);
 	return 0;
 }
 

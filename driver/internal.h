@@ -13,9 +13,11 @@
  * thread that used the file (thread.c); a kb_node per object a process
  * exports (node.c); a kb_ref per handle a process holds on someone's node
  * (ref.c); kb_transaction for calls in flight (transaction.c); kb_work
- * items on todo lists (work.c); kb_death for death notifications
- * (death.c); object translation in objects.c. scripts/layers.txt lists the
- * files' layers, lowest first.
+ * items on todo lists (their interface in work.h, the lists their
+ * process's and threads'); kb_notice for death and freeze notifications
+ * (notice.c, death.c, freeze_notify.c); object translation in objects.c.
+ * scripts/layers.txt lists the files' layers, lowest first, and
+ * scripts/owners.txt who may touch each object's inner state.
  *
  * Locking overview. Locks are listed outermost first; a lock may only be
  * taken while holding locks that come earlier in this list:
@@ -23,7 +25,8 @@
  *  1. kb_context.mgr_lock (mutex): setting and clearing the context manager
  *     of one device (calls to handle 0 read it under RCU instead).
  *  2. kb_proc.refs_lock (mutex): the handle tables of one process (its refs
- *     and their death requests). Never two processes' refs_lock at once.
+ *     and their notification requests). Never two processes' refs_lock at
+ *     once.
  *  3. kb_node.lock (spinlock): counts, flags, ref list and async queue of one
  *     node. Never two node locks at once.
  *  4. kb_proc.inner_lock (spinlock): the todo lists of the process and of its

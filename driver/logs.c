@@ -157,7 +157,7 @@ static void kb_logs_print_txn(struct kb_logs_walk *w, const char *prefix,
  * lock: the list is as long as whoever queues to it likes.
  */
 static void kb_logs_print_todo(struct kb_logs_walk *w, struct kb_proc *proc,
-			       struct list_head *todo, const char *prefix)
+			       const struct list_head *todo, const char *prefix)
 	__must_hold(&proc->inner_lock)
 {
 	struct kb_transaction *t;
@@ -182,7 +182,7 @@ static void kb_logs_print_thread(struct kb_logs_walk *w, struct kb_proc *proc,
 				 struct kb_thread *thread)
 	__must_hold(&proc->inner_lock)
 {
-	struct kb_transaction *t = thread->inner.transaction_stack;
+	struct kb_transaction *t = kb_thread_stack_top_locked(thread);
 	int depth = 0;
 	bool sender;
 	pid_t tid;
@@ -190,7 +190,8 @@ static void kb_logs_print_thread(struct kb_logs_walk *w, struct kb_proc *proc,
 	/* 0 and "exited": its number may be another task's by now. */
 	tid = kb_thread_tid_nr(thread, w->ns);
 	seq_printf(w->m, "  thread %d: looper 0x%x%s%s\n", tid,
-		   thread->inner.looper, thread->inner.is_dead ? " dead" : "",
+		   kb_thread_looper_locked(thread),
+		   kb_thread_is_dead_locked(thread) ? " dead" : "",
 		   tid || kb_thread_task_alive(thread) ? "" : " exited");
 	while (t && depth++ < KB_LOGS_MAX_DEPTH) {
 		spin_lock(&t->lock);
@@ -200,44 +201,26 @@ static void kb_logs_print_thread(struct kb_logs_walk *w, struct kb_proc *proc,
 				  proc, t);
 		t = sender ? t->from_parent : t->to_parent;
 	}
-	kb_logs_print_todo(w, proc, &thread->inner.todo, "    queued ");
-}
-
-/* The first node of @proc whose pointer is above @after, pinned. */
-static struct kb_node *kb_logs_next_node(struct kb_proc *proc,
-					 binder_uintptr_t after, bool first)
-	__must_hold(&proc->inner_lock)
-{
-	struct rb_node *n = proc->inner.nodes.rb_node;
-	struct kb_node *best = NULL, *node;
-
-	while (n) {
-		node = rb_entry(n, struct kb_node, rb);
-		if (first || node->ptr > after) {
-			best = node;
-			n = n->rb_left;
-		} else {
-			n = n->rb_right;
-		}
-	}
-	if (best)
-		refcount_inc(&best->mem);
-	return best;
+	kb_logs_print_todo(w, proc, kb_thread_todo_locked(thread),
+			   "    queued ");
 }
 
 static void kb_logs_print_node(struct kb_logs_walk *w, struct kb_node *node)
 {
+	struct kb_node_counts c;
+	struct kb_ref_link *link;
 	struct kb_ref *ref;
 	pid_t nr;
 	int hidden = 0;
 
 	spin_lock(&node->lock);
+	kb_node_counts_locked(node, &c);
 	seq_printf(w->m, "  node %d: strong refs %d local strong %d weak %d%s%s refs from",
-		   node->debug_id, node->inner.internal_strong,
-		   node->inner.local_strong, node->inner.local_weak,
-		   node->inner.is_mgr ? " context-manager" : "",
-		   node->inner.retired ? " retired" : "");
-	hlist_for_each_entry(ref, &node->inner.refs, node_entry) {
+		   node->debug_id, c.internal_strong, c.local_strong,
+		   c.local_weak, c.is_mgr ? " context-manager" : "",
+		   c.retired ? " retired" : "");
+	hlist_for_each_entry(link, kb_node_refs_locked(node), entry) {
+		ref = kb_ref_of_link(link);
 		nr = kb_logs_proc_nr(ref->proc, w->ns);
 		if (nr && kb_logs_in_scope(w->scope, ref->proc->ctx->fs_id))
 			seq_printf(w->m, " %d", nr);
@@ -260,7 +243,7 @@ static void kb_logs_print_nodes(struct kb_logs_walk *w, struct kb_proc *proc)
 	do {
 		spin_lock(&proc->inner_lock);
 		for (n = 0; n < KB_LOGS_NODE_BATCH; n++) {
-			batch[n] = kb_logs_next_node(proc, after, first);
+			batch[n] = kb_node_next_locked(proc, !first, after);
 			if (!batch[n])
 				break;
 			after = batch[n]->ptr;
@@ -285,12 +268,13 @@ static void kb_logs_print_refs(struct kb_logs_walk *w, struct kb_proc *proc)
 	for (n = rb_first(&proc->refs_by_desc); n; n = rb_next(n)) {
 		ref = rb_entry(n, struct kb_ref, rb_desc);
 		spin_lock(&ref->node->lock);
-		owner = ref->node->inner.owner;
+		owner = kb_node_owner_locked(ref->node);
 		nr = owner ? kb_logs_proc_nr(owner, w->ns) : 0;
 		seq_printf(w->m, "  ref %d: handle %u node %d owner %d%s strong %d weak %d%s\n",
 			   ref->debug_id, ref->desc, ref->node->debug_id, nr,
 			   owner ? "" : " (dead)", ref->strong, ref->weak,
-			   ref->death ? " death-notification" : "");
+			   ref->link.notice[KB_NOTICE_DEATH] ?
+			   " death-notification" : "");
 		spin_unlock(&ref->node->lock);
 	}
 	mutex_unlock(&proc->refs_lock);
@@ -322,7 +306,7 @@ static void kb_logs_print_proc(struct kb_proc *proc, struct kb_proc_visitor *v)
 		kb_thread_put(thread);
 	}
 	spin_lock(&proc->inner_lock);
-	kb_logs_print_todo(w, proc, &proc->inner.todo, "  queued ");
+	kb_logs_print_todo(w, proc, kb_proc_todo_locked(proc), "  queued ");
 	spin_unlock(&proc->inner_lock);
 	if (w->txns_only)
 		return;
@@ -397,11 +381,11 @@ static void kb_logs_count_proc(struct kb_proc *proc, struct kb_proc_visitor *v)
 		c->refs++;
 	mutex_unlock(&proc->refs_lock);
 	spin_lock(&proc->inner_lock);
-	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n))
+	for (n = rb_first(kb_proc_threads_locked(proc)); n; n = rb_next(n))
 		c->threads++;
-	for (n = rb_first(&proc->inner.nodes); n; n = rb_next(n))
+	for (n = rb_first(kb_proc_nodes_locked(proc)); n; n = rb_next(n))
 		c->nodes++;
-	c->incoming += proc->inner.outstanding;
+	c->incoming += kb_proc_outstanding_locked(proc);
 	spin_unlock(&proc->inner_lock);
 }
 

@@ -24,8 +24,6 @@
 
 #include <linux/nsproxy.h>
 #include <linux/pid.h>
-#include <linux/pid_namespace.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <net/genetlink.h>
@@ -33,10 +31,7 @@
 
 #include "../include/uapi/linux/android/binder_netlink.h"
 
-#include "context.h"
 #include "netlink.h"
-#include "proc.h"
-#include "thread.h"
 
 /* Index of the "report" group in kb_nl_groups (not its global id). */
 enum {
@@ -117,21 +112,12 @@ static int kb_netlink_put_known(struct sk_buff *skb, int attr, u32 value)
 
 static int kb_netlink_fill(struct sk_buff *skb, const struct kb_netlink_txn *r)
 {
-	struct pid_namespace *ns = task_active_pid_ns(current);
-	u32 to_pid = 0, to_tid = 0;
-
-	if (r->to_proc)
-		to_pid = ns == &init_pid_ns ? r->to_proc->pid :
-			 task_tgid_nr_ns(r->to_proc->tsk, ns);
-	if (r->to_thread)
-		to_tid = kb_thread_tid_nr(r->to_thread, ns);
-
 	if (nla_put_u32(skb, BINDER_A_REPORT_ERROR, r->error) ||
-	    nla_put_string(skb, BINDER_A_REPORT_CONTEXT, r->ctx->name) ||
+	    nla_put_string(skb, BINDER_A_REPORT_CONTEXT, r->context) ||
 	    nla_put_u32(skb, BINDER_A_REPORT_FROM_PID, task_tgid_vnr(current)) ||
 	    nla_put_u32(skb, BINDER_A_REPORT_FROM_TID, task_pid_vnr(current)) ||
-	    kb_netlink_put_known(skb, BINDER_A_REPORT_TO_PID, to_pid) ||
-	    kb_netlink_put_known(skb, BINDER_A_REPORT_TO_TID, to_tid))
+	    kb_netlink_put_known(skb, BINDER_A_REPORT_TO_PID, r->to_pid) ||
+	    kb_netlink_put_known(skb, BINDER_A_REPORT_TO_TID, r->to_tid))
 		return -EMSGSIZE;
 	if (r->is_reply && nla_put_flag(skb, BINDER_A_REPORT_IS_REPLY))
 		return -EMSGSIZE;
@@ -147,6 +133,20 @@ static size_t kb_netlink_report_size(const char *name)
 {
 	return 9 * nla_total_size(sizeof(u32)) + nla_total_size(0) +
 	       nla_total_size(strlen(name) + 1);
+}
+
+/**
+ * kb_netlink_listening() - whether a report would reach anyone
+ *
+ * Return: true if the "report" group has a listener in the caller's
+ * network namespace (one bitmap test: the sender asks before it gathers
+ * what a report says).
+ */
+bool kb_netlink_listening(void)
+{
+	return kb_nl_registered && current->nsproxy &&
+	       genl_has_listeners(&kb_nl_family, current->nsproxy->net_ns,
+				  KB_NLGRP_REPORT);
 }
 
 /**
@@ -167,13 +167,11 @@ void kb_netlink_report(const struct kb_netlink_txn *r)
 	void *hdr;
 
 	might_sleep();
-	if (!kb_nl_registered || !current->nsproxy)
+	if (!kb_netlink_listening())
 		return;
 	net = current->nsproxy->net_ns;
-	if (!genl_has_listeners(&kb_nl_family, net, KB_NLGRP_REPORT))
-		return;
 
-	skb = genlmsg_new(kb_netlink_report_size(r->ctx->name), GFP_KERNEL);
+	skb = genlmsg_new(kb_netlink_report_size(r->context), GFP_KERNEL);
 	if (!skb)
 		return;
 	hdr = genlmsg_put(skb, 0, 0, &kb_nl_family, 0, BINDER_CMD_REPORT);

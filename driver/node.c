@@ -19,13 +19,11 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "death.h"
 #include "node.h"
+#include "notice.h"
 #include "proc.h"
-#include "ref.h"
 #include "stats.h"
 #include "thread.h"
-#include "transaction.h"
 
 static const struct kb_work_ops kb_node_work_ops;
 
@@ -46,10 +44,10 @@ static struct kb_node *kb_node_find(struct kb_proc *proc,
 				    struct kb_node *insert)
 	__must_hold(&proc->inner_lock)
 {
-	struct rb_node **p = &proc->inner.nodes.rb_node, *parent = NULL;
+	struct rb_root *root = kb_proc_nodes_locked(proc);
+	struct rb_node **p = &root->rb_node, *parent = NULL;
 	struct kb_node *node;
 
-	lockdep_assert_held(&proc->inner_lock);
 	while (*p) {
 		parent = *p;
 		node = rb_entry(parent, struct kb_node, rb);
@@ -62,7 +60,7 @@ static struct kb_node *kb_node_find(struct kb_proc *proc,
 	}
 	if (insert) {
 		rb_link_node(&insert->rb, parent, p);
-		rb_insert_color(&insert->rb, &proc->inner.nodes);
+		rb_insert_color(&insert->rb, root);
 	}
 	return insert;
 }
@@ -205,7 +203,7 @@ static bool kb_node_settle_locked(struct kb_node *node)
 		spin_lock(&owner->inner_lock);
 		kb_work_dequeue(owner, &node->work);
 		if (!RB_EMPTY_NODE(&node->rb)) {
-			rb_erase(&node->rb, &owner->inner.nodes);
+			rb_erase(&node->rb, kb_proc_nodes_locked(owner));
 			RB_CLEAR_NODE(&node->rb);
 		}
 		spin_unlock(&owner->inner_lock);
@@ -457,11 +455,15 @@ int kb_node_ref_done(struct kb_proc *proc, binder_uintptr_t ptr,
 	return ret;
 }
 
-/* The owner died: detach the node and notify the holders of its refs. */
+/*
+ * The owner died: detach the node and fire the death requests of its refs,
+ * in the critical section that clears its owner (a request made meanwhile
+ * sees either the owner, and is found here, or none, and fires itself).
+ */
 static void kb_node_release(struct kb_proc *proc, struct kb_node *node)
 {
 	struct kb_node_inner *n = &node->inner;
-	struct kb_ref *ref;
+	struct kb_ref_link *link;
 	LIST_HEAD(async);
 	bool retire;
 
@@ -470,13 +472,13 @@ static void kb_node_release(struct kb_proc *proc, struct kb_node *node)
 	list_splice_init(&n->async_todo, &async);
 	n->has_async_transaction = false;
 	spin_unlock(&node->lock);
-	kb_work_cancel_list(proc, &async);
+	kb_proc_cancel_list(proc, &async);
 
 	spin_lock(&node->lock);
 	spin_lock(&proc->inner_lock);
 	kb_work_dequeue(proc, &node->work);
 	if (!RB_EMPTY_NODE(&node->rb)) {
-		rb_erase(&node->rb, &proc->inner.nodes);
+		rb_erase(&node->rb, kb_proc_nodes_locked(proc));
 		RB_CLEAR_NODE(&node->rb);
 	}
 	spin_unlock(&proc->inner_lock);
@@ -488,8 +490,9 @@ static void kb_node_release(struct kb_proc *proc, struct kb_node *node)
 	n->pending_weak_ref = false;
 	n->has_strong_ref = false;
 	n->has_weak_ref = false;
-	hlist_for_each_entry(ref, &n->refs, node_entry)
-		kb_death_notify(ref);
+	hlist_for_each_entry(link, &n->refs, entry)
+		if (link->notice[KB_NOTICE_DEATH])
+			kb_notice_fire(link->notice[KB_NOTICE_DEATH], 0);
 	retire = kb_node_settle_locked(node);
 	spin_unlock(&node->lock);
 	kb_node_finish(node, retire);
@@ -504,10 +507,11 @@ void kb_proc_release_nodes(struct kb_proc *proc)
 	struct kb_node *node;
 	struct rb_node *rb;
 
+	WARN_ON_ONCE(!kb_proc_is_dead(proc));
 	/* One node per critical section, a chance to reschedule after each. */
 	for (;; cond_resched()) {
 		spin_lock(&proc->inner_lock);
-		rb = rb_first(&proc->inner.nodes);
+		rb = rb_first(kb_proc_nodes_locked(proc));
 		node = rb ? rb_entry(rb, struct kb_node, rb) : NULL;
 		if (node)
 			refcount_inc(&node->mem);
@@ -519,18 +523,24 @@ void kb_proc_release_nodes(struct kb_proc *proc)
 	}
 }
 
-/*
- * The first node of @proc whose pointer is above @after (or the first one
- * if !@any_after), with a memory reference, or NULL.
+/**
+ * kb_node_next_locked() - walk a process's nodes by pointer
+ * @proc: the owner
+ * @any_after: false for the first node; true for the first above @after
+ * @after: the pointer of the node seen last
+ *
+ * The tree is searched from the top each time, so the caller may drop the
+ * lock between steps.
+ *
+ * Return: the node, with a memory reference, or NULL.
  */
-static struct kb_node *kb_node_next(struct kb_proc *proc, bool any_after,
+struct kb_node *kb_node_next_locked(struct kb_proc *proc, bool any_after,
 				    binder_uintptr_t after)
+	__must_hold(&proc->inner_lock)
 {
 	struct kb_node *node, *found = NULL;
-	struct rb_node *rb;
+	struct rb_node *rb = kb_proc_nodes_locked(proc)->rb_node;
 
-	spin_lock(&proc->inner_lock);
-	rb = proc->inner.nodes.rb_node;
 	while (rb) {
 		node = rb_entry(rb, struct kb_node, rb);
 		if (!any_after || node->ptr > after) {
@@ -542,8 +552,26 @@ static struct kb_node *kb_node_next(struct kb_proc *proc, bool any_after,
 	}
 	if (found)
 		refcount_inc(&found->mem);
-	spin_unlock(&proc->inner_lock);
 	return found;
+}
+
+/**
+ * kb_node_next() - kb_node_next_locked() taking the lock
+ * @proc: the owner
+ * @any_after: false for the first node; true for the first above @after
+ * @after: the pointer of the node seen last
+ *
+ * Return: the node, with a memory reference, or NULL.
+ */
+struct kb_node *kb_node_next(struct kb_proc *proc, bool any_after,
+			     binder_uintptr_t after)
+{
+	struct kb_node *node;
+
+	spin_lock(&proc->inner_lock);
+	node = kb_node_next_locked(proc, any_after, after);
+	spin_unlock(&proc->inner_lock);
+	return node;
 }
 
 /**
@@ -566,7 +594,7 @@ void kb_proc_cancel_async(struct kb_proc *proc)
 		spin_lock(&node->lock);
 		list_splice_init(&node->inner.async_todo, &async);
 		spin_unlock(&node->lock);
-		kb_work_cancel_list(proc, &async);
+		kb_proc_cancel_list(proc, &async);
 		kb_node_put_mem(node);
 		cond_resched();
 	}
@@ -587,7 +615,7 @@ void kb_node_debug_info(struct kb_proc *proc,
 
 	memset(info, 0, sizeof(*info));
 	spin_lock(&proc->inner_lock);
-	for (rb = rb_first(&proc->inner.nodes); rb; rb = rb_next(rb)) {
+	for (rb = rb_first(kb_proc_nodes_locked(proc)); rb; rb = rb_next(rb)) {
 		node = rb_entry(rb, struct kb_node, rb);
 		if (node->ptr > after) {
 			refcount_inc(&node->mem);
@@ -611,34 +639,28 @@ void kb_node_debug_info(struct kb_proc *proc,
  * kb_node_take_outdated_locked() - TF_UPDATE_TXN: take the waiting call a
  *	new one-way call supersedes
  * @node: the called node
- * @t: a one-way call with TF_UPDATE_TXN to a frozen process, not queued
- *	yet
+ * @newer: the work of a one-way call with TF_UPDATE_TXN to a frozen
+ *	process, not queued yet
  *
- * Takes the first call in @node's one-way queue with the same code, flags
- * and sending process as @t (as upstream since 5.19). The caller frees it
- * after dropping the locks.
+ * Takes the first item of @node's one-way queue that its kind says
+ * @newer makes outdated (&kb_work_ops.outdated_by: a call with the same
+ * code, flags and sending process, as upstream since 5.19). The caller
+ * frees it after dropping the locks.
  *
- * Return: the call taken, or NULL.
+ * Return: the item taken, or NULL.
  */
-struct kb_transaction *kb_node_take_outdated_locked(struct kb_node *node,
-						    struct kb_transaction *t)
+struct kb_work *kb_node_take_outdated_locked(struct kb_node *node,
+					     const struct kb_work *newer)
 	__must_hold(&node->lock)
 {
-	struct kb_transaction *old;
 	struct kb_work *w;
 
 	lockdep_assert_held(&node->lock);
 	list_for_each_entry(w, &node->inner.async_todo, entry) {
-		/* Only transactions have a transaction's ops. */
-		if (w->ops != t->work.ops)
-			continue;
-		old = container_of(w, struct kb_transaction, work);
-		if (old->code != t->code || old->flags != t->flags ||
-		    old->sender_tgid != t->sender_tgid ||
-		    old->to_proc != t->to_proc)
+		if (!w->ops->outdated_by || !w->ops->outdated_by(w, newer))
 			continue;
 		list_del_init(&w->entry);
-		return old;
+		return w;
 	}
 	return NULL;
 }
@@ -713,4 +735,36 @@ bool kb_node_pin_foreign(struct kb_node *node, struct kb_proc *proc)
 		node->inner.tmp++;
 	spin_unlock(&node->lock);
 	return usable;
+}
+
+/**
+ * kb_node_fire_notices() - tell the holders of refs on a process's nodes
+ *	that asked for one kind of notice
+ * @owner: the process whose state changed (frozen or thawed)
+ * @kind: the kind of notice
+ * @state: what it reports now
+ *
+ * One node per critical section of its lock, found by pointer under the
+ * owner's lock with only its memory held: the owner's lock is never held
+ * with a requester's (kb_notice_fire() takes that one).
+ */
+void kb_node_fire_notices(struct kb_proc *owner, enum kb_notice_kind kind,
+			  u32 state)
+{
+	binder_uintptr_t after = 0;
+	bool any_after = false;
+	struct kb_ref_link *link;
+	struct kb_node *node;
+
+	while ((node = kb_node_next(owner, any_after, after))) {
+		spin_lock(&node->lock);
+		hlist_for_each_entry(link, &node->inner.refs, entry)
+			if (link->notice[kind])
+				kb_notice_fire(link->notice[kind], state);
+		spin_unlock(&node->lock);
+		after = node->ptr;
+		any_after = true;
+		kb_node_put_mem(node);
+		cond_resched();
+	}
 }

@@ -13,16 +13,31 @@
 #include <linux/spinlock.h>
 
 #include "internal.h"
+#include "notice.h"
 #include "work.h"
 
 struct kb_proc;
 struct kb_thread;
-struct kb_transaction;
+
+/**
+ * struct kb_ref_link - a ref as its node sees it
+ * @entry: in the node's refs (protected by the node's lock)
+ * @notice: the notification requests on the ref, by kind, or NULL
+ *	(written under the ref's process's refs_lock and the node's lock;
+ *	read under either: the node's walks hold only its lock)
+ *
+ * Part of &struct kb_ref (ref.c links and unlinks it): what the node
+ * walks when its owner dies or is frozen, without knowing refs.
+ */
+struct kb_ref_link {
+	struct hlist_node entry;
+	struct kb_notice *notice[KB_NOTICE_KINDS];
+};
 
 /**
  * struct kb_node_inner - node state protected by &kb_node.lock
  * @owner: the process that exports the node, NULL once it died
- * @refs: every &kb_ref on this node (their node_entry)
+ * @refs: the link of every &kb_ref on this node (&struct kb_ref_link)
  * @internal_strong: number of refs with a strong count
  * @local_strong: strong references held by the kernel (transactions,
  *	buffers, the context manager) and by a pending BR_ACQUIRE
@@ -104,6 +119,10 @@ void kb_node_dec(struct kb_node *node, bool strong, bool internal);
 int kb_node_ref_done(struct kb_proc *proc, binder_uintptr_t ptr,
 		     binder_uintptr_t cookie, bool strong);
 void kb_proc_release_nodes(struct kb_proc *proc);
+struct kb_node *kb_node_next_locked(struct kb_proc *proc, bool any_after,
+				    binder_uintptr_t after);
+struct kb_node *kb_node_next(struct kb_proc *proc, bool any_after,
+			     binder_uintptr_t after);
 void kb_proc_cancel_async(struct kb_proc *proc);
 void kb_node_debug_info(struct kb_proc *proc,
 			struct binder_node_debug_info *info);
@@ -154,8 +173,8 @@ static inline bool kb_node_queue_oneway_locked(struct kb_node *node,
 	return true;
 }
 
-struct kb_transaction *kb_node_take_outdated_locked(struct kb_node *node,
-						    struct kb_transaction *t);
+struct kb_work *kb_node_take_outdated_locked(struct kb_node *node,
+					     const struct kb_work *newer);
 void kb_node_oneway_done(struct kb_node *node, struct kb_proc *proc);
 void kb_node_set_mgr(struct kb_node *node);
 
@@ -175,27 +194,76 @@ static inline bool kb_node_is_mgr_locked(struct kb_node *node)
 /**
  * kb_node_link_ref_locked() - a new ref on the node joins its refs
  * @node: the node
- * @entry: the ref's node_entry
+ * @link: the ref's link, with no request yet
  */
 static inline void kb_node_link_ref_locked(struct kb_node *node,
-					   struct hlist_node *entry)
+					   struct kb_ref_link *link)
 	__must_hold(&node->lock)
 {
 	lockdep_assert_held(&node->lock);
-	hlist_add_head(entry, &node->inner.refs);
+	hlist_add_head(&link->entry, &node->inner.refs);
 }
 
 /**
  * kb_node_unlink_ref_locked() - a ref on the node goes away
  * @node: the node
- * @entry: the ref's node_entry, linked by kb_node_link_ref_locked()
+ * @link: the ref's link, linked by kb_node_link_ref_locked()
  */
 static inline void kb_node_unlink_ref_locked(struct kb_node *node,
-					     struct hlist_node *entry)
+					     struct kb_ref_link *link)
 	__must_hold(&node->lock)
 {
 	lockdep_assert_held(&node->lock);
-	hlist_del(entry);
+	hlist_del(&link->entry);
+}
+
+/**
+ * kb_node_refs_locked() - the links of the refs on a node, to look at
+ * @node: the node
+ *
+ * For the logs; refs join and leave with kb_node_link_ref_locked() and
+ * kb_node_unlink_ref_locked().
+ *
+ * Return: the list of &struct kb_ref_link.
+ */
+static inline const struct hlist_head *kb_node_refs_locked(struct kb_node *node)
+	__must_hold(&node->lock)
+{
+	lockdep_assert_held(&node->lock);
+	return &node->inner.refs;
+}
+
+/**
+ * struct kb_node_counts - a node's counts, as the logs print them
+ * @internal_strong: refs with a strong count
+ * @local_strong: strong counts the kernel holds
+ * @local_weak: weak counts the kernel holds
+ * @is_mgr: the node is its device's context manager
+ * @retired: the node is retired
+ */
+struct kb_node_counts {
+	int internal_strong;
+	int local_strong;
+	int local_weak;
+	bool is_mgr;
+	bool retired;
+};
+
+/**
+ * kb_node_counts_locked() - read a node's counts
+ * @node: the node
+ * @c: out: the counts
+ */
+static inline void kb_node_counts_locked(struct kb_node *node,
+					 struct kb_node_counts *c)
+	__must_hold(&node->lock)
+{
+	lockdep_assert_held(&node->lock);
+	c->internal_strong = node->inner.internal_strong;
+	c->local_strong = node->inner.local_strong;
+	c->local_weak = node->inner.local_weak;
+	c->is_mgr = node->inner.is_mgr;
+	c->retired = node->inner.retired;
 }
 
 /**
@@ -225,5 +293,7 @@ static inline int kb_node_weak_count_locked(struct kb_node *node)
 }
 
 bool kb_node_pin_foreign(struct kb_node *node, struct kb_proc *proc);
+void kb_node_fire_notices(struct kb_proc *owner, enum kb_notice_kind kind,
+			  u32 state);
 
 #endif /* _KB_NODE_H */

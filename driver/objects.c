@@ -112,7 +112,7 @@ static struct kb_status kb_translate_handle(struct kb_objects_ctx *ctx,
 		return kb_fail(BR_FAILED_REPLY, -EPERM);
 	}
 	spin_lock(&node->lock);
-	to_owner = node->inner.owner == ctx->target;
+	to_owner = kb_node_owner_locked(node) == ctx->target;
 	if (to_owner)
 		ret = kb_node_inc_locked(node, strong, false, NULL);
 	spin_unlock(&node->lock);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Processes: the object behind one open binder file. Its creation and
- * free, the senders towards it, and the steps of its death that touch its
- * own state (dead, released, the receive area's last owner). The file
- * layer (file.c) orders those steps and runs the teardown; this file only
- * queues its work items, on the release workqueue that lives here.
+ * free, the senders towards it, its todo list, the notices delivered to
+ * it, and the steps of its death that move its stage (proc.h draws them).
+ * The file layer (file.c) orders those steps and runs the teardown; this
+ * file only queues its work items, on the release workqueue that lives
+ * here.
  */
 #include "internal.h"
 
@@ -60,10 +61,8 @@ struct kb_proc *kb_proc_create(struct kb_context *ctx,
 	proc->inner.threads = RB_ROOT;
 	proc->inner.nodes = RB_ROOT;
 	INIT_LIST_HEAD(&proc->inner.waiting_threads);
-	INIT_LIST_HEAD(&proc->inner.delivered_death);
-	INIT_LIST_HEAD(&proc->inner.delivered_freeze);
-	proc->inner.death_by_cookie = RB_ROOT;
-	proc->inner.freeze_by_cookie = RB_ROOT;
+	INIT_LIST_HEAD(&proc->inner.delivered);
+	proc->inner.delivered_index = RB_ROOT;
 	init_waitqueue_head(&proc->freeze_wait);
 	kb_alloc_init(&proc->alloc);
 	kb_stats_created(KB_OBJ_PROC);
@@ -76,6 +75,9 @@ struct kb_proc *kb_proc_create(struct kb_context *ctx,
  */
 void kb_proc_free(struct kb_proc *proc)
 {
+	/* The file's reference goes last but for memory references. */
+	WARN_ON_ONCE(proc->inner.stage != KB_PROC_AREA_FREED ||
+		     proc->inner.senders);
 	ida_destroy(&proc->descs);
 	put_cred(proc->cred);
 	put_task_struct(proc->tsk);
@@ -146,7 +148,7 @@ bool kb_proc_enter_send(struct kb_proc *proc)
 	bool ok;
 
 	spin_lock(&proc->inner_lock);
-	ok = !proc->inner.is_dead;
+	ok = proc->inner.stage == KB_PROC_LIVE;
 	if (ok)
 		proc->inner.senders++;
 	spin_unlock(&proc->inner_lock);
@@ -162,7 +164,7 @@ void kb_proc_exit_send(struct kb_proc *proc)
 	bool last;
 
 	spin_lock(&proc->inner_lock);
-	last = --proc->inner.senders == 0 && proc->inner.is_dead;
+	last = kb_proc_exit_send_locked(proc);
 	spin_unlock(&proc->inner_lock);
 	if (last)
 		kb_proc_last_sender_gone(proc);
@@ -182,13 +184,33 @@ void kb_proc_last_sender_gone(struct kb_proc *proc)
 }
 
 /**
- * kb_proc_set_dead() - refuse new work: the teardown's first step
+ * kb_proc_is_dead() - whether a process takes no more work
  * @proc: the process
+ *
+ * For the teardown's assertions; the transaction path asks under the lock
+ * it holds anyway (kb_proc_is_dead_locked()).
+ *
+ * Return: true once it is DEAD or further down its teardown.
+ */
+bool kb_proc_is_dead(struct kb_proc *proc)
+{
+	bool dead;
+
+	spin_lock(&proc->inner_lock);
+	dead = kb_proc_is_dead_locked(proc);
+	spin_unlock(&proc->inner_lock);
+	return dead;
+}
+
+/**
+ * kb_proc_set_dead() - refuse new work: the teardown's first step
+ * @proc: the process, LIVE or DEAD already (its opener exited)
  */
 void kb_proc_set_dead(struct kb_proc *proc)
 {
 	spin_lock(&proc->inner_lock);
-	proc->inner.is_dead = true;
+	WARN_ON_ONCE(proc->inner.stage > KB_PROC_DEAD);
+	proc->inner.stage = KB_PROC_DEAD;
 	spin_unlock(&proc->inner_lock);
 }
 
@@ -208,8 +230,10 @@ void kb_proc_opener_exit(struct kb_proc *proc)
 	bool first;
 
 	spin_lock(&proc->inner_lock);
-	first = !proc->inner.is_dead;
-	proc->inner.is_dead = true;
+	/* The vma holds the file: it closes before the file's release. */
+	WARN_ON_ONCE(proc->inner.stage > KB_PROC_DEAD);
+	first = proc->inner.stage == KB_PROC_LIVE;
+	proc->inner.stage = KB_PROC_DEAD;
 	spin_unlock(&proc->inner_lock);
 	if (first)
 		kb_proc_queue_discard(proc);
@@ -221,17 +245,19 @@ void kb_proc_opener_exit(struct kb_proc *proc)
  */
 void kb_proc_queue_release(struct kb_proc *proc)
 {
-	queue_work(kb_release_wq, &proc->release_work);
+	/* A file is released once. */
+	WARN_ON_ONCE(!queue_work(kb_release_wq, &proc->release_work));
 }
 
 /**
  * kb_proc_set_released() - the teardown's steps are done, but for the area
- * @proc: the process
+ * @proc: the process, DEAD
  */
 void kb_proc_set_released(struct kb_proc *proc)
 {
 	spin_lock(&proc->inner_lock);
-	proc->inner.released = true;
+	WARN_ON_ONCE(proc->inner.stage != KB_PROC_DEAD);
+	proc->inner.stage = KB_PROC_RELEASED;
 	spin_unlock(&proc->inner_lock);
 }
 
@@ -250,25 +276,292 @@ bool kb_proc_take_area(struct kb_proc *proc)
 	bool take;
 
 	spin_lock(&proc->inner_lock);
-	take = proc->inner.released && !proc->inner.area_freed &&
-	       !proc->inner.senders;
+	take = proc->inner.stage == KB_PROC_RELEASED && !proc->inner.senders;
 	if (take)
-		proc->inner.area_freed = true;
+		proc->inner.stage = KB_PROC_AREA_FREED;
 	spin_unlock(&proc->inner_lock);
 	return take;
 }
 
 /**
  * kb_proc_free_area() - free the receive area, drop the file's reference
- * @proc: the process, after kb_proc_take_area() said so (maybe freed here)
+ * @proc: the process, AREA_FREED: kb_proc_take_area() said so, or its
+ *	open failed (kb_proc_abort()); maybe freed here
  */
 void kb_proc_free_area(struct kb_proc *proc)
 {
 	unsigned int left;
 
+	spin_lock(&proc->inner_lock);
+	WARN_ON_ONCE(proc->inner.stage != KB_PROC_AREA_FREED);
+	spin_unlock(&proc->inner_lock);
 	left = kb_alloc_release(&proc->alloc);
 	kb_stats_destroyed_n(KB_OBJ_BUFFER, left);
 	kb_proc_put(proc);
+}
+
+/**
+ * kb_proc_abort() - the open of a process failed after kb_proc_create()
+ * @proc: the process, LIVE and never seen by anyone: nothing was queued
+ *	to it, nothing mapped; freed here
+ */
+void kb_proc_abort(struct kb_proc *proc)
+{
+	spin_lock(&proc->inner_lock);
+	WARN_ON_ONCE(proc->inner.stage != KB_PROC_LIVE || proc->inner.senders);
+	proc->inner.stage = KB_PROC_AREA_FREED;
+	spin_unlock(&proc->inner_lock);
+	kb_proc_free_area(proc);
+}
+
+/* ---- cancelling queued work ---- */
+
+/**
+ * kb_proc_cancel_list() - cancel every item of a list that is going away
+ * @proc: the process whose inner_lock protects the list
+ * @list: the list
+ *
+ * One item per critical section (a notice may leave the list, and its
+ * memory, as soon as the lock is dropped, so no batch is kept outside
+ * it), and a chance to reschedule after every KB_WORK_BATCH: the list is
+ * as long as an attacker made it, and this runs in the release kworker.
+ */
+void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list)
+{
+	const struct kb_work_ops *ops;
+	struct kb_work *work;
+	unsigned int n = 0;
+
+	for (;;) {
+		spin_lock(&proc->inner_lock);
+		work = list_first_entry_or_null(list, struct kb_work, entry);
+		if (work) {
+			list_del_init(&work->entry);
+			/*
+			 * Read under the lock: a node's notice is embedded in
+			 * the node, which may be retired and freed as soon as
+			 * its notice is off the list (its cancel does nothing).
+			 */
+			ops = work->ops;
+		}
+		spin_unlock(&proc->inner_lock);
+		if (!work)
+			return;
+		ops->cancel(work);
+		if (!(++n % KB_WORK_BATCH))
+			cond_resched();
+	}
+}
+
+/**
+ * kb_proc_discard_list() - cancel the items of a list that the list owns
+ * @proc: the process whose inner_lock protects @list
+ * @list: a todo list (the process's or one of its threads')
+ *
+ * For a process whose other threads may still make ioctls: only items
+ * that belong to whoever takes them off the list (transactions, see
+ * &kb_work_ops.owned_by_list) are cancelled; notices stay for the
+ * teardown, which runs when no thread is left.
+ *
+ * One pass over the list, however long: the list is moved aside at once,
+ * and taken from the head, at most KB_WORK_BATCH items per critical
+ * section; a notice goes onto a kept list and the whole kept list back in
+ * front of @list at the end, in its order (anything queued meanwhile
+ * stays behind it). While aside, both lists are only touched under the
+ * lock, like @list: a notice freed meanwhile (its ref went away) just
+ * leaves them. Walking from the head of @list for every transaction, as
+ * before, cost notices x transactions steps under the lock.
+ *
+ * While the items are aside, @list looks empty: a reader may go to sleep,
+ * and the list's owner may go (a thread's exit cancels its list). The
+ * caller wakes the owner's readers when notices were put back, and cancels
+ * them if the owner went meanwhile (kb_thread_discard_owned()).
+ *
+ * Return: whether notices were put back on @list.
+ */
+bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list)
+{
+	const struct kb_work_ops *ops = NULL;
+	struct kb_work *work, *found;
+	LIST_HEAD(pending);
+	LIST_HEAD(kept);
+	bool done, put_back = false;
+	unsigned int n;
+
+	spin_lock(&proc->inner_lock);
+	list_splice_init(list, &pending);
+	spin_unlock(&proc->inner_lock);
+	do {
+		found = NULL;
+		spin_lock(&proc->inner_lock);
+		for (n = 0; n < KB_WORK_BATCH && !found; n++) {
+			work = list_first_entry_or_null(&pending,
+							struct kb_work, entry);
+			if (!work)
+				break;
+			if (work->ops->owned_by_list) {
+				list_del_init(&work->entry);
+				ops = work->ops;
+				found = work;
+			} else {
+				list_move_tail(&work->entry, &kept);
+			}
+		}
+		done = list_empty(&pending);
+		if (done) {
+			put_back = !list_empty(&kept);
+			list_splice_init(&kept, list);
+		}
+		spin_unlock(&proc->inner_lock);
+		if (found)
+			ops->cancel(found);
+		cond_resched();
+	} while (!done);
+	return put_back;
+}
+
+/**
+ * kb_proc_cancel_todo() - cancel the work queued to a dying process
+ * @proc: the process, dead, its threads released
+ */
+void kb_proc_cancel_todo(struct kb_proc *proc)
+{
+	WARN_ON_ONCE(!kb_proc_is_dead(proc));
+	kb_proc_cancel_list(proc, &proc->inner.todo);
+}
+
+/**
+ * kb_proc_cancel_delivered() - free the notices a dying process was sent
+ *	and never acknowledged
+ * @proc: the process, dead, its refs released
+ */
+void kb_proc_cancel_delivered(struct kb_proc *proc)
+{
+	WARN_ON_ONCE(!kb_proc_is_dead(proc));
+	kb_proc_cancel_list(proc, &proc->inner.delivered);
+}
+
+/**
+ * kb_proc_discard_todo() - cancel the transactions queued to a process
+ * @proc: the process, whose teardown has not begun (it is serialised with
+ *	this by the caller), so its todo list stays
+ *
+ * kb_proc_discard_list() on @proc's todo list.
+ *
+ * Return: whether notices were put back: the caller wakes a reader, in
+ * case one slept while the list was aside.
+ */
+bool kb_proc_discard_todo(struct kb_proc *proc)
+{
+	return kb_proc_discard_list(proc, &proc->inner.todo);
+}
+
+/* ---- delivered notices, by kind and cookie ---- */
+
+/**
+ * kb_delivered_init() - prepare an index entry, not indexed
+ * @d: the entry
+ * @kind: the kind of notice
+ * @cookie: the requester's cookie
+ */
+void kb_delivered_init(struct kb_delivered *d, unsigned int kind,
+		       binder_uintptr_t cookie)
+{
+	RB_CLEAR_NODE(&d->rb);
+	d->kind = kind;
+	d->cookie = cookie;
+}
+
+/* The order of the index: by kind, then by cookie. */
+static int kb_delivered_cmp(unsigned int kind, binder_uintptr_t cookie,
+			    const struct kb_delivered *d)
+{
+	if (kind != d->kind)
+		return kind < d->kind ? -1 : 1;
+	if (cookie != d->cookie)
+		return cookie < d->cookie ? -1 : 1;
+	return 0;
+}
+
+/**
+ * kb_proc_deliver_notice_locked() - a notice is being delivered: it waits
+ *	for its DONE command
+ * @proc: the process it is delivered to
+ * @work: the notice's work, off every list
+ * @d: its index entry, not indexed; goes after every equal key
+ */
+void kb_proc_deliver_notice_locked(struct kb_proc *proc, struct kb_work *work,
+				   struct kb_delivered *d)
+	__must_hold(&proc->inner_lock)
+{
+	struct rb_node **p = &proc->inner.delivered_index.rb_node;
+	struct rb_node *parent = NULL;
+	struct kb_delivered *other;
+
+	lockdep_assert_held(&proc->inner_lock);
+	list_add_tail(&work->entry, &proc->inner.delivered);
+	while (*p) {
+		parent = *p;
+		other = rb_entry(parent, struct kb_delivered, rb);
+		p = kb_delivered_cmp(d->kind, d->cookie, other) < 0 ?
+			&parent->rb_left : &parent->rb_right;
+	}
+	rb_link_node(&d->rb, parent, p);
+	rb_insert_color(&d->rb, &proc->inner.delivered_index);
+}
+
+/**
+ * kb_proc_take_delivered_locked() - find the first delivered notice of a
+ *	kind with a cookie, and take it out of the index
+ * @proc: the process
+ * @kind: the kind the DONE command names
+ * @cookie: the cookie
+ *
+ * Its work stays on the delivered list: the caller takes it off.
+ *
+ * Return: the entry, no longer indexed, or NULL.
+ */
+struct kb_delivered *kb_proc_take_delivered_locked(struct kb_proc *proc,
+						   unsigned int kind,
+						   binder_uintptr_t cookie)
+	__must_hold(&proc->inner_lock)
+{
+	struct rb_node *n = proc->inner.delivered_index.rb_node;
+	struct kb_delivered *d, *found = NULL;
+	int cmp;
+
+	lockdep_assert_held(&proc->inner_lock);
+	while (n) {
+		d = rb_entry(n, struct kb_delivered, rb);
+		cmp = kb_delivered_cmp(kind, cookie, d);
+		if (cmp <= 0) {
+			if (!cmp)
+				found = d;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	if (found)
+		kb_proc_forget_delivered_locked(proc, found);
+	return found;
+}
+
+/**
+ * kb_proc_forget_delivered_locked() - take a notice out of the index, if
+ *	it is in
+ * @proc: the process
+ * @d: the entry
+ */
+void kb_proc_forget_delivered_locked(struct kb_proc *proc,
+				     struct kb_delivered *d)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	if (RB_EMPTY_NODE(&d->rb))
+		return;
+	rb_erase(&d->rb, &proc->inner.delivered_index);
+	RB_CLEAR_NODE(&d->rb);
 }
 
 /**

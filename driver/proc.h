@@ -3,6 +3,50 @@
  * Processes: the state behind one open binder file (its creation, memory
  * reference, the senders towards it and the steps of its death). The file
  * operations and the order of the teardown are the file layer's (file.c).
+ *
+ * The teardown, written down once. A process's stage (&kb_proc_inner.stage,
+ * under inner_lock) only goes down this diagram; each arrow is one
+ * function, which asserts the stage it starts from (WARN_ON_ONCE):
+ *
+ *     kb_proc_create()                         (open, file.c)
+ *          |
+ *          v
+ *        LIVE      senders count themselves in (kb_proc_enter_send(): only
+ *          |       here) and out (kb_proc_exit_send(): in any stage before
+ *          |       AREA_FREED), @senders
+ *          |
+ *          |-- the area's vma closes (file.c): kb_proc_opener_exit(),
+ *          |   which queues @discard_work on the way
+ *          |-- the file is released (file.c): kb_proc_queue_release()
+ *          |   queues @release_work, once; it starts with kb_proc_set_dead()
+ *          v
+ *        DEAD      nothing is queued to it, no sender enters. @discard_work
+ *          |       cancels the transactions queued to it, its threads and
+ *          |       its nodes; @release_work gives up the manager role,
+ *          |       releases the threads, cancels the todo list, releases
+ *          |       the nodes (firing deaths) and the refs (refs_dead: none
+ *          |       is made any more), cancels the delivered notices. The
+ *          |       two never run at once (@teardown_lock).
+ *          |
+ *          |-- kb_proc_set_released(): @release_work's steps are done
+ *          v
+ *      RELEASED    only the receive area is left, kept by the senders still
+ *          |       filling a buffer in it; the last of them to leave
+ *          |       (kb_proc_last_sender_gone()) queues @discard_work
+ *          |
+ *          |-- kb_proc_take_area(): no sender is left, in @release_work or
+ *          |   in @discard_work after the last one: true exactly once
+ *          v
+ *     AREA_FREED   kb_proc_free_area(): kb_alloc_release() (the allocator
+ *          |       takes no new buffer since its vma closed,
+ *          |       kb_alloc_vma_close()) and the file's reference goes
+ *          |
+ *          |-- the last kb_proc_put() (threads, transactions, workers)
+ *          v
+ *        freed     kb_proc_free()
+ *
+ * An open that fails after kb_proc_create() goes from LIVE to AREA_FREED
+ * at once (kb_proc_abort()): nothing was queued to it, nothing mapped.
  */
 #ifndef _KB_PROC_H
 #define _KB_PROC_H
@@ -20,9 +64,45 @@
 
 #include "alloc.h"
 #include "internal.h"
+#include "work.h"
 
 struct kb_context;
 struct kb_thread;
+
+/**
+ * enum kb_proc_stage - how far a process's teardown went (the diagram at
+ *	the top of proc.h)
+ * @KB_PROC_LIVE: open: work is queued to it, senders enter
+ * @KB_PROC_DEAD: no new work or sender; what is queued is being cancelled
+ * @KB_PROC_RELEASED: the teardown's steps are done, but for the receive
+ *	area, which senders still in it keep
+ * @KB_PROC_AREA_FREED: the area is freed and the file's reference dropped:
+ *	only memory references are left
+ */
+enum kb_proc_stage {
+	KB_PROC_LIVE,
+	KB_PROC_DEAD,
+	KB_PROC_RELEASED,
+	KB_PROC_AREA_FREED,
+};
+
+/**
+ * struct kb_delivered - a notice delivered to a process and not yet
+ *	acknowledged, in the process's index, where BC_DEAD_BINDER_DONE and
+ *	BC_FREEZE_NOTIFICATION_DONE find it in O(log n) (upstream walks a
+ *	list, under its lock)
+ * @rb: in the index, or cleared (protected by the process's inner_lock)
+ * @kind: the kind of notice, which its DONE command names (constant)
+ * @cookie: the requester's cookie (constant)
+ *
+ * Keyed by kind, then cookie. Equal keys are kept in the order they were
+ * indexed: a lookup finds the first one delivered, as upstream's walk does.
+ */
+struct kb_delivered {
+	struct rb_node rb;
+	unsigned int kind;
+	binder_uintptr_t cookie;
+};
 
 /**
  * struct kb_proc_inner - state of a process protected by @kb_proc.inner_lock
@@ -31,22 +111,15 @@ struct kb_thread;
  * @nodes: the process's live nodes, by userspace pointer
  * @waiting_threads: idle looper threads waiting for process work, the
  *	first is woken first
- * @delivered_death: death notifications delivered and not yet
- *	acknowledged with BC_DEAD_BINDER_DONE
- * @delivered_freeze: freeze notifications delivered and not yet
- *	acknowledged with BC_FREEZE_NOTIFICATION_DONE
- * @death_by_cookie: the same death notifications, by cookie (death.c)
- * @freeze_by_cookie: the same freeze notifications, by cookie
- *	(freeze_notify.c)
- * @is_dead: the file was released or its opener exited; no new work is
- *	accepted
+ * @delivered: notices (death and freeze) delivered and not yet
+ *	acknowledged with their DONE command
+ * @delivered_index: the same, by kind and cookie (&struct kb_delivered)
+ * @stage: how far its teardown went (&enum kb_proc_stage)
  * @max_threads: BINDER_SET_MAX_THREADS
  * @requested_threads: BR_SPAWN_LOOPER sent and not yet registered
  * @requested_threads_started: threads registered after a spawn request
  * @senders: transactions being set up towards this process; the receive
  *	area is freed only when none is left (nothing waits for it)
- * @released: the file was released and its teardown ran, but for the area
- * @area_freed: the receive area was freed (the teardown's last step)
  * @spam_detection: BINDER_ENABLE_ONEWAY_SPAM_DETECTION is on: one-way
  *	calls that hog the receiver's async space are answered with
  *	BR_ONEWAY_SPAM_SUSPECT
@@ -62,17 +135,13 @@ struct kb_proc_inner {
 	struct rb_root threads;
 	struct rb_root nodes;
 	struct list_head waiting_threads;
-	struct list_head delivered_death;
-	struct list_head delivered_freeze;
-	struct rb_root death_by_cookie;
-	struct rb_root freeze_by_cookie;
-	bool is_dead;
+	struct list_head delivered;
+	struct rb_root delivered_index;
+	enum kb_proc_stage stage;
 	u32 max_threads;
 	u32 requested_threads;
 	u32 requested_threads_started;
 	u32 senders;
-	bool released;
-	bool area_freed;
 	bool spam_detection;
 	u32 outstanding;
 	bool is_frozen;
@@ -155,12 +224,14 @@ struct kb_proc *kb_proc_from_file(struct file *file);
 
 void kb_proc_set_max_threads(struct kb_proc *proc, u32 max_threads);
 void kb_proc_set_spam_detection(struct kb_proc *proc, bool enable);
+bool kb_proc_is_dead(struct kb_proc *proc);
 void kb_proc_set_dead(struct kb_proc *proc);
 void kb_proc_opener_exit(struct kb_proc *proc);
 void kb_proc_queue_release(struct kb_proc *proc);
 void kb_proc_set_released(struct kb_proc *proc);
 bool kb_proc_take_area(struct kb_proc *proc);
 void kb_proc_free_area(struct kb_proc *proc);
+void kb_proc_abort(struct kb_proc *proc);
 
 /*
  * kb_proc_get() and kb_proc_put() are inline: every transaction takes and
@@ -189,7 +260,7 @@ static inline void kb_proc_put(struct kb_proc *proc)
 
 /**
  * KB_MAX_CLEARED_NOTES - cleared notification requests a process may leave
- * unread (each is 64 bytes of kernel memory until its "clear done" is read)
+ * unread (each is a 96-byte allocation until its "clear done" is read)
  */
 #define KB_MAX_CLEARED_NOTES 4096
 
@@ -218,6 +289,22 @@ bool kb_proc_enter_send(struct kb_proc *proc);
 void kb_proc_exit_send(struct kb_proc *proc);
 void kb_proc_last_sender_gone(struct kb_proc *proc);
 
+void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list);
+void kb_proc_cancel_todo(struct kb_proc *proc);
+void kb_proc_cancel_delivered(struct kb_proc *proc);
+bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list);
+bool kb_proc_discard_todo(struct kb_proc *proc);
+
+void kb_delivered_init(struct kb_delivered *d, unsigned int kind,
+		       binder_uintptr_t cookie);
+void kb_proc_deliver_notice_locked(struct kb_proc *proc, struct kb_work *work,
+				   struct kb_delivered *d);
+struct kb_delivered *kb_proc_take_delivered_locked(struct kb_proc *proc,
+						   unsigned int kind,
+						   binder_uintptr_t cookie);
+void kb_proc_forget_delivered_locked(struct kb_proc *proc,
+				     struct kb_delivered *d);
+
 /*
  * The process's own helpers for its @inner state: other files read and
  * change it only through these, with @inner_lock held. They are inline:
@@ -235,7 +322,7 @@ static inline bool kb_proc_is_dead_locked(struct kb_proc *proc)
 	__must_hold(&proc->inner_lock)
 {
 	lockdep_assert_held(&proc->inner_lock);
-	return proc->inner.is_dead;
+	return proc->inner.stage != KB_PROC_LIVE;
 }
 
 /**
@@ -274,7 +361,7 @@ static inline struct kb_status kb_proc_accept_call_locked(struct kb_proc *proc,
 		if (!oneway)
 			return kb_fail(BR_FROZEN_REPLY, -EAGAIN);
 	}
-	if (proc->inner.is_dead)
+	if (proc->inner.stage != KB_PROC_LIVE)
 		return kb_fail(BR_DEAD_REPLY, -ESRCH);
 	return KB_OK;
 }
@@ -319,7 +406,11 @@ static inline bool kb_proc_exit_send_locked(struct kb_proc *proc)
 	__must_hold(&proc->inner_lock)
 {
 	lockdep_assert_held(&proc->inner_lock);
-	return --proc->inner.senders == 0 && proc->inner.is_dead;
+	/* A sender keeps the area: it cannot be freed while one is in. */
+	WARN_ON_ONCE(!proc->inner.senders ||
+		     proc->inner.stage == KB_PROC_AREA_FREED);
+	return --proc->inner.senders == 0 &&
+	       proc->inner.stage != KB_PROC_LIVE;
 }
 
 /**
@@ -409,6 +500,223 @@ static inline bool kb_proc_async_recv_locked(struct kb_proc *proc)
 {
 	lockdep_assert_held(&proc->inner_lock);
 	return proc->inner.async_recv;
+}
+
+/**
+ * kb_proc_spam_detection_locked() - whether the process asked to hear of
+ *	one-way calls suspected of spamming their receiver
+ * @proc: the process
+ *
+ * Return: true after BINDER_ENABLE_ONEWAY_SPAM_DETECTION turned it on.
+ */
+static inline bool kb_proc_spam_detection_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return proc->inner.spam_detection;
+}
+
+/**
+ * kb_proc_ask_spawn_locked() - whether to ask for one more looper
+ * @proc: the process
+ *
+ * Yes when no request is outstanding, no looper is idle and fewer than
+ * BINDER_SET_MAX_THREADS were started on request; the request is counted
+ * then (kb_proc_take_spawn_request_locked() takes it back).
+ *
+ * Return: true if the caller writes BR_SPAWN_LOOPER.
+ */
+static inline bool kb_proc_ask_spawn_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	if (proc->inner.requested_threads ||
+	    !list_empty(&proc->inner.waiting_threads) ||
+	    proc->inner.requested_threads_started >= proc->inner.max_threads)
+		return false;
+	proc->inner.requested_threads++;
+	return true;
+}
+
+/*
+ * The process's todo list: work any looper of the process may take.
+ * Queueing does not wake anyone (kb_proc_wake(), thread.c, does).
+ */
+
+/**
+ * kb_work_queued() - whether a work item is on a list
+ * @proc: the process whose inner_lock protects the item
+ * @work: the item
+ *
+ * Return: true if queued.
+ */
+static inline bool kb_work_queued(struct kb_proc *proc, struct kb_work *work)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return !list_empty(&work->entry);
+}
+
+/**
+ * kb_work_dequeue() - take a work item off its list, if it is on one
+ * @proc: the process whose inner_lock protects the item
+ * @work: the item
+ */
+static inline void kb_work_dequeue(struct kb_proc *proc, struct kb_work *work)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	list_del_init(&work->entry);
+}
+
+/**
+ * kb_enqueue_proc() - queue work for any looper of a process
+ * @proc: the process
+ * @work: the item, not queued
+ *
+ * The caller wakes a thread (kb_proc_wake()).
+ */
+static inline void kb_enqueue_proc(struct kb_proc *proc, struct kb_work *work)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	list_add_tail(&work->entry, &proc->inner.todo);
+}
+
+/**
+ * kb_proc_has_work_locked() - whether work is queued to the process
+ * @proc: the process
+ *
+ * Return: true if its todo list is not empty.
+ */
+static inline bool kb_proc_has_work_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return !list_empty(&proc->inner.todo);
+}
+
+/**
+ * kb_proc_next_work_locked() - the oldest work queued to the process
+ * @proc: the process
+ *
+ * Return: the first item of its todo list, left there, or NULL.
+ */
+static inline struct kb_work *kb_proc_next_work_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return list_first_entry_or_null(&proc->inner.todo, struct kb_work,
+					entry);
+}
+
+/**
+ * kb_proc_todo_locked() - the process's todo list, to look at
+ * @proc: the process
+ *
+ * For the logs: only kb_enqueue_proc() and the takers change it.
+ *
+ * Return: the list.
+ */
+static inline const struct list_head *kb_proc_todo_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return &proc->inner.todo;
+}
+
+/*
+ * Indexes of other objects in the process, protected by its inner_lock:
+ * its threads by pid (their waiting_entry on the waiting list) and its
+ * nodes by pointer. The element's file links and unlinks them (thread.c,
+ * node.c), through these accessors, which assert the lock; other files
+ * only look.
+ */
+
+/**
+ * kb_proc_threads_locked() - the process's threads, by pid
+ * @proc: the process
+ *
+ * Return: the tree (of &kb_thread.rb; thread.c links and unlinks).
+ */
+static inline struct rb_root *kb_proc_threads_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return &proc->inner.threads;
+}
+
+/**
+ * kb_proc_nodes_locked() - the process's nodes, by pointer
+ * @proc: the process
+ *
+ * Return: the tree (of &kb_node.rb; node.c links and unlinks).
+ */
+static inline struct rb_root *kb_proc_nodes_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return &proc->inner.nodes;
+}
+
+/**
+ * kb_proc_add_waiting_locked() - an idle looper waits for process work
+ * @proc: the process
+ * @entry: the thread's waiting_entry, on no list
+ *
+ * The last to come is the first to be woken.
+ */
+static inline void kb_proc_add_waiting_locked(struct kb_proc *proc,
+					      struct list_head *entry)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	list_add(entry, &proc->inner.waiting_threads);
+}
+
+/**
+ * kb_proc_take_waiting_locked() - take the idle looper to wake next
+ * @proc: the process
+ *
+ * Return: its waiting_entry, off the list, or NULL if no looper is idle.
+ */
+static inline struct list_head *kb_proc_take_waiting_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	struct list_head *entry;
+
+	lockdep_assert_held(&proc->inner_lock);
+	if (list_empty(&proc->inner.waiting_threads))
+		return NULL;
+	entry = proc->inner.waiting_threads.next;
+	list_del_init(entry);
+	return entry;
+}
+
+/**
+ * kb_proc_reap_after_locked() - where the look for gone threads goes on
+ * @proc: the process
+ *
+ * Return: the id of the thread it looked at last (kb_thread_next_gone()).
+ */
+static inline pid_t kb_proc_reap_after_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	return proc->inner.reap_after;
+}
+
+/**
+ * kb_proc_set_reap_after_locked() - the look for gone threads moved on
+ * @proc: the process
+ * @pid: the id of the thread it looked at
+ */
+static inline void kb_proc_set_reap_after_locked(struct kb_proc *proc,
+						 pid_t pid)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	proc->inner.reap_after = pid;
 }
 
 #endif /* _KB_PROC_H */

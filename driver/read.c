@@ -17,7 +17,6 @@
 #include "proc.h"
 #include "read.h"
 #include "thread.h"
-#include "work.h"
 
 /*
  * Room a read buffer must still have before another item is taken: a BR_
@@ -40,15 +39,15 @@ static int kb_read_sleep_locked(struct kb_thread *thread, bool proc_work)
 	lockdep_assert_held(&proc->inner_lock);
 	if (kb_thread_has_work(thread, proc_work))
 		return 0;
-	thread->inner.looper |= KB_LOOPER_WAITING;
+	kb_thread_begin_wait_locked(thread);
 	for (;;) {
 		prepare_to_wait(&thread->wait, &wait,
 				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
 		if (kb_thread_has_work(thread, proc_work))
 			break;
 		if (proc_work)
-			list_add(&thread->waiting_entry,
-				 &proc->inner.waiting_threads);
+			kb_proc_add_waiting_locked(proc,
+						   &thread->waiting_entry);
 		spin_unlock(&proc->inner_lock);
 		schedule();
 		spin_lock(&proc->inner_lock);
@@ -59,7 +58,7 @@ static int kb_read_sleep_locked(struct kb_thread *thread, bool proc_work)
 		}
 	}
 	finish_wait(&thread->wait, &wait);
-	thread->inner.looper &= ~KB_LOOPER_WAITING;
+	kb_thread_end_wait_locked(thread);
 	return ret;
 }
 
@@ -103,28 +102,16 @@ static struct kb_work *kb_read_take_locked(struct kb_thread *thread,
 					   bool *empty)
 	__must_hold(&thread->proc->inner_lock)
 {
-	struct kb_proc *proc = thread->proc;
-	struct list_head *list;
 	struct kb_work *work;
 
-	lockdep_assert_held(&proc->inner_lock);
-	*empty = false;
-	if (!list_empty(&thread->inner.todo)) {
-		list = &thread->inner.todo;
-	} else if (proc_work && !list_empty(&proc->inner.todo)) {
-		list = &proc->inner.todo;
-	} else {
-		/* Items may have been taken back off the list. */
-		thread->inner.process_todo = false;
-		*empty = true;
+	lockdep_assert_held(&thread->proc->inner_lock);
+	work = kb_thread_next_work_locked(thread, proc_work);
+	*empty = !work;
+	if (!work)
 		return NULL;
-	}
 	if (out->ptr > out->end || out->end - out->ptr < KB_READ_MIN)
 		return NULL;
-	work = list_first_entry(list, struct kb_work, entry);
-	list_del_init(&work->entry);
-	if (list_empty(&thread->inner.todo))
-		thread->inner.process_todo = false;
+	kb_thread_take_work_locked(thread, work);
 	*ops = work->ops;
 	if ((*ops)->take)
 		(*ops)->take(work, thread, snap);
@@ -144,14 +131,9 @@ static bool kb_read_end_locked(struct kb_thread *thread, int ret)
 	bool spawn;
 
 	lockdep_assert_held(&proc->inner_lock);
-	spawn = !ret && !proc->inner.requested_threads &&
-		list_empty(&proc->inner.waiting_threads) &&
-		proc->inner.requested_threads_started < proc->inner.max_threads &&
-		(thread->inner.looper &
-		 (KB_LOOPER_REGISTERED | KB_LOOPER_ENTERED));
-	if (spawn)
-		proc->inner.requested_threads++;
-	if (unlikely(!list_empty(&proc->inner.todo)))
+	spawn = !ret && kb_thread_is_looper_locked(thread) &&
+		kb_proc_ask_spawn_locked(proc);
+	if (unlikely(kb_proc_has_work_locked(proc)))
 		kb_proc_wake(proc, NULL, false);
 	return spawn;
 }
@@ -197,7 +179,7 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 		if (!work) {
 			/* Woken for work another thread took: wait again. */
 			if (empty && out.ptr - out.start == sizeof(u32) &&
-			    !thread->inner.need_return) {
+			    !kb_thread_need_return_locked(thread)) {
 				ret = kb_read_wait_locked(thread, non_block,
 							  &proc_work);
 				continue;

@@ -14,13 +14,13 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "death.h"
-#include "freeze_notify.h"
 #include "context.h"
 #include "node.h"
+#include "notice.h"
 #include "proc.h"
 #include "ref.h"
 #include "stats.h"
+#include "thread.h"
 #include "work.h"
 
 /**
@@ -168,7 +168,7 @@ static struct kb_ref *kb_ref_create_locked(struct kb_proc *proc,
 	rb_insert_color(&ref->rb_node, &proc->refs_by_node);
 
 	spin_lock(&node->lock);
-	kb_node_link_ref_locked(node, &ref->node_entry);
+	kb_node_link_ref_locked(node, &ref->link);
 	spin_unlock(&node->lock);
 	kb_stats_created(KB_OBJ_REF);
 	return ref;
@@ -178,11 +178,11 @@ static struct kb_ref *kb_ref_create_locked(struct kb_proc *proc,
 static void kb_ref_destroy_locked(struct kb_ref *ref)
 	__must_hold(&ref->proc->refs_lock)
 {
+	struct kb_notice *notice[KB_NOTICE_KINDS];
 	struct kb_proc *proc = ref->proc;
 	struct kb_node *node = ref->node;
-	struct kb_freeze_note *freeze;
-	struct kb_death *death;
 	bool retire;
+	int kind;
 
 	lockdep_assert_held(&proc->refs_lock);
 	rb_erase(&ref->rb_desc, &proc->refs_by_desc);
@@ -190,11 +190,11 @@ static void kb_ref_destroy_locked(struct kb_ref *ref)
 	ida_free(&proc->descs, ref->desc);
 
 	spin_lock(&node->lock);
-	kb_node_unlink_ref_locked(node, &ref->node_entry);
-	death = ref->death;
-	ref->death = NULL;
-	freeze = ref->freeze;
-	ref->freeze = NULL;
+	kb_node_unlink_ref_locked(node, &ref->link);
+	for (kind = 0; kind < KB_NOTICE_KINDS; kind++) {
+		notice[kind] = ref->link.notice[kind];
+		ref->link.notice[kind] = NULL;
+	}
 	if (ref->strong)
 		retire = kb_node_dec_locked(node, true, true);
 	else
@@ -202,10 +202,9 @@ static void kb_ref_destroy_locked(struct kb_ref *ref)
 	spin_unlock(&node->lock);
 	kb_node_finish(node, retire);
 
-	if (death)
-		kb_death_free(proc, death);
-	if (freeze)
-		kb_freeze_notify_free(proc, freeze);
+	for (kind = 0; kind < KB_NOTICE_KINDS; kind++)
+		if (notice[kind])
+			kb_notice_free(notice[kind]);
 	kfree(ref);
 	kb_stats_destroyed(KB_OBJ_REF);
 }
@@ -359,6 +358,8 @@ static bool kb_ref_release_batch(struct kb_proc *proc)
  */
 void kb_proc_release_refs(struct kb_proc *proc)
 {
+	/* A step of the teardown of a dead process (proc.h's diagram). */
+	WARN_ON_ONCE(!kb_proc_is_dead(proc));
 	while (kb_ref_release_batch(proc))
 		cond_resched();
 }
@@ -400,5 +401,78 @@ int kb_ref_node_info(struct kb_proc *proc,
 	info->weak_count = kb_node_weak_count_locked(node);
 	spin_unlock(&node->lock);
 	kb_node_unpin(node);
+	return 0;
+}
+
+/**
+ * kb_ref_request_notice() - BC_REQUEST_DEATH_NOTIFICATION,
+ *	BC_REQUEST_FREEZE_NOTIFICATION: hang a request off a ref
+ * @ref: the ref the caller looked the handle up to, or NULL if there is
+ *	none (a ref of @n's process, whose refs_lock the caller holds from
+ *	the lookup on)
+ * @n: the request from kb_death_new() or kb_freeze_notify_new(); taken
+ *	over (freed on failure)
+ *
+ * A process with KB_MAX_CLEARED_NOTES cleared requests whose "clear done"
+ * it has not read yet gets no new one: request/clear cycles cannot pile
+ * up memory. The request may fire at once (kb_notice_requested()).
+ *
+ * Return: 0, -ENOSPC (too many cleared requests unread), or -EINVAL (no
+ * such handle, or one of this kind is requested already).
+ */
+int kb_ref_request_notice(struct kb_ref *ref, struct kb_notice *n)
+	__must_hold(&n->proc->refs_lock)
+{
+	struct kb_notice **slot;
+	struct kb_node *node;
+
+	lockdep_assert_held(&n->proc->refs_lock);
+	if (!kb_proc_may_request_note(n->proc)) {
+		kb_notice_discard(n);
+		return -ENOSPC;
+	}
+	slot = ref ? &ref->link.notice[n->ops->kind] : NULL;
+	if (!slot || *slot) {
+		kb_notice_discard(n);
+		return -EINVAL;
+	}
+	node = ref->node;
+	spin_lock(&node->lock);
+	*slot = n;
+	kb_notice_requested(n, kb_node_owner_locked(node));
+	spin_unlock(&node->lock);
+	return 0;
+}
+
+/**
+ * kb_ref_clear_notice() - BC_CLEAR_DEATH_NOTIFICATION,
+ *	BC_CLEAR_FREEZE_NOTIFICATION: take a request off a ref
+ * @thread: the clearing thread
+ * @ref: the ref the caller looked the handle up to, or NULL if there is
+ *	none (the caller holds its process's refs_lock)
+ * @kind: the kind of request
+ * @cookie: must match the request's
+ *
+ * Return: 0, or -EINVAL if there is no matching request.
+ */
+int kb_ref_clear_notice(struct kb_thread *thread, struct kb_ref *ref,
+			enum kb_notice_kind kind, binder_uintptr_t cookie)
+	__must_hold(&thread->proc->refs_lock)
+{
+	struct kb_notice *n;
+	struct kb_node *node;
+	bool orphan;
+
+	lockdep_assert_held(&thread->proc->refs_lock);
+	n = ref ? ref->link.notice[kind] : NULL;
+	if (!n || kb_notice_cookie(n) != cookie)
+		return -EINVAL;
+	node = ref->node;
+	spin_lock(&node->lock);
+	ref->link.notice[kind] = NULL;
+	orphan = kb_notice_clear(n, thread);
+	spin_unlock(&node->lock);
+	if (orphan)
+		kb_notice_destroy(n);
 	return 0;
 }

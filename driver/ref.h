@@ -9,9 +9,9 @@
 #include <linux/rbtree.h>
 
 #include "internal.h"
+#include "node.h"
+#include "notice.h"
 
-struct kb_death;
-struct kb_freeze_note;
 struct kb_node;
 struct kb_proc;
 struct kb_thread;
@@ -23,15 +23,12 @@ struct kb_thread;
  * @node: the node it refers to (constant; the ref is in its refs list)
  * @rb_desc: in proc->refs_by_desc (protected by proc->refs_lock)
  * @rb_node: in proc->refs_by_node (protected by proc->refs_lock)
- * @node_entry: in node->inner.refs (protected by node->lock)
+ * @link: in the node's refs, with the ref's death and freeze notification
+ *	requests (&struct kb_ref_link: protected by node->lock, the
+ *	requests written under proc->refs_lock too)
  * @desc: the handle value (protected by proc->refs_lock)
  * @strong: strong count (protected by proc->refs_lock)
  * @weak: weak count (protected by proc->refs_lock)
- * @death: the death notification request, or NULL (written under
- *	proc->refs_lock and node->lock; read under either: the node's
- *	death walk, kb_death_notify(), holds only node->lock)
- * @freeze: the freeze notification request, or NULL (written under
- *	proc->refs_lock and node->lock; read under either)
  */
 struct kb_ref {
 	int debug_id;
@@ -39,13 +36,22 @@ struct kb_ref {
 	struct kb_node *node;
 	struct rb_node rb_desc;
 	struct rb_node rb_node;
-	struct hlist_node node_entry;
+	struct kb_ref_link link;
 	u32 desc;
 	int strong;
 	int weak;
-	struct kb_death *death;
-	struct kb_freeze_note *freeze;
 };
+
+/**
+ * kb_ref_of_link() - the ref a node's link belongs to
+ * @link: a link in a node's refs
+ *
+ * Return: the ref.
+ */
+static inline struct kb_ref *kb_ref_of_link(struct kb_ref_link *link)
+{
+	return container_of(link, struct kb_ref, link);
+}
 
 struct kb_ref *kb_ref_lookup_locked(struct kb_proc *proc, u32 desc,
 				    bool need_strong);
@@ -58,5 +64,8 @@ int kb_ref_update(struct kb_proc *proc, u32 desc, bool increment,
 void kb_proc_release_refs(struct kb_proc *proc);
 int kb_ref_node_info(struct kb_proc *proc,
 		     struct binder_node_info_for_ref *info);
+int kb_ref_request_notice(struct kb_ref *ref, struct kb_notice *n);
+int kb_ref_clear_notice(struct kb_thread *thread, struct kb_ref *ref,
+			enum kb_notice_kind kind, binder_uintptr_t cookie);
 
 #endif /* _KB_REF_H */

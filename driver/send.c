@@ -130,7 +130,7 @@ static void kb_send_unpop_reply(struct kb_send *s)
 	struct kb_thread *thread = s->thread;
 
 	spin_lock(&s->proc->inner_lock);
-	kb_thread_stack_push_incoming_locked(thread, t);
+	kb_transaction_push_incoming_locked(thread, t);
 	spin_unlock(&s->proc->inner_lock);
 	s->in_reply_to = NULL;
 }
@@ -144,7 +144,7 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	bool ok;
 
 	spin_lock(&s->proc->inner_lock);
-	t = kb_thread_stack_pop_incoming_locked(thread);
+	t = kb_transaction_pop_incoming_locked(thread);
 	spin_unlock(&s->proc->inner_lock);
 	if (!t)
 		return kb_fail(BR_FAILED_REPLY, -EPROTO);
@@ -432,7 +432,7 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	struct kb_proc *proc = s->target_proc;
 	struct kb_thread *thread = s->target_thread;
 	bool oneway = t->flags & TF_ONE_WAY;
-	struct kb_transaction *outdated = NULL;
+	struct kb_work *outdated = NULL;
 	struct kb_thread *wake = NULL;
 	struct kb_status st = KB_OK;
 
@@ -445,7 +445,7 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 		/* Looked for before @t joins the queue, which it would match. */
 		if (oneway && (t->flags & TF_UPDATE_TXN) &&
 		    kb_proc_is_frozen_locked(proc))
-			outdated = kb_node_take_outdated_locked(node, t);
+			outdated = kb_node_take_outdated_locked(node, &t->work);
 		if (!oneway || !kb_node_queue_oneway_locked(node, &t->work)) {
 			if (!thread)
 				thread = kb_proc_select_thread(proc);
@@ -473,7 +473,7 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	rcu_read_unlock();
 	kb_send_exit_wake(s);
 	if (outdated)
-		kb_transaction_discard(outdated);
+		kb_transaction_discard(kb_transaction_from_work(outdated));
 	return st;
 }
 
@@ -500,7 +500,7 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 	spin_lock(&proc->inner_lock);
 	if (kb_thread_is_dead_locked(target)) {
 		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
-	} else if (!kb_thread_stack_pop_call_locked(target, s->in_reply_to)) {
+	} else if (!kb_transaction_pop_call_locked(target, s->in_reply_to)) {
 		st = kb_fail(BR_FAILED_REPLY, -EPROTO);
 	} else {
 		s->t->counted = true;
@@ -544,7 +544,7 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 			return st;
 		}
 		t->to_thread = s->target_thread;
-		kb_thread_stack_push_call_locked(thread, t);
+		kb_transaction_push_call_locked(thread, t);
 		kb_enqueue_thread_deferred(thread, s->tcomplete);
 	}
 	spin_unlock(&s->proc->inner_lock);
@@ -563,7 +563,7 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 	kb_work_dequeue(s->proc, s->tcomplete);
 	/* Off the stack before kb_send_cleanup() frees it, wherever it is. */
 	if (!oneway)
-		kb_thread_stack_unlink_locked(thread, t);
+		kb_transaction_unlink_locked(thread, t);
 	spin_unlock(&s->proc->inner_lock);
 	return st;
 }
@@ -606,13 +606,15 @@ static struct kb_thread *kb_send_report_waiter(const struct kb_send *s)
 /*
  * A netlink report about this send (mainline 6.18), from what the sender
  * gave and the target it resolved; never from s->t, which the receiver may
- * already own.
+ * already own. The target is numbered as the sender's pid namespace
+ * numbers it (0: not visible there).
  */
 static void kb_send_report(const struct kb_send *s, u32 error)
 {
-	struct kb_thread *waiter = NULL;
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	struct kb_thread *to_thread, *waiter = NULL;
 	struct kb_netlink_txn r = {
-		.ctx = s->proc->ctx,
+		.context = s->proc->ctx->name,
 		.error = error,
 		.is_reply = s->reply,
 		.flags = s->tr->flags,
@@ -620,13 +622,18 @@ static void kb_send_report(const struct kb_send *s, u32 error)
 		.data_size = s->tr->data_size,
 	};
 
+	if (!kb_netlink_listening())
+		return;
 	if (s->target_known) {
-		r.to_proc = s->target_proc;
-		r.to_thread = s->target_thread;
-		if (!r.to_thread) {
+		r.to_pid = ns == &init_pid_ns ? s->target_proc->pid :
+			   task_tgid_nr_ns(s->target_proc->tsk, ns);
+		to_thread = s->target_thread;
+		if (!to_thread) {
 			waiter = kb_send_report_waiter(s);
-			r.to_thread = waiter;
+			to_thread = waiter;
 		}
+		if (to_thread)
+			r.to_tid = kb_thread_tid_nr(to_thread, ns);
 	}
 	kb_netlink_report(&r);
 	if (waiter)

@@ -20,9 +20,10 @@
  * @KB_OBJ_TRANSACTION: struct kb_transaction
  * @KB_OBJ_BUFFER: buffers allocated in a receive area and not yet freed
  * @KB_OBJ_WORK: work items allocated on their own rather than embedded in
- *	another counted object: BR_TRANSACTION_COMPLETE notices (work.c) and
- *	freeze notification requests (struct kb_freeze_note)
- * @KB_OBJ_DEATH: struct kb_death, death notification requests
+ *	another counted object: BR_TRANSACTION_COMPLETE notices
+ *	(transaction.c) and freeze notification requests (struct kb_notice,
+ *	freeze_notify.c)
+ * @KB_OBJ_DEATH: death notification requests (struct kb_notice, death.c)
  * @KB_OBJ_CONTEXT: struct kb_context made at run time (binderfs devices,
  *	the worlds of IPC namespaces other than the initial one)
  * @KB_OBJ_COUNT: number of kinds

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Threads: lookup and creation, looper state, priority, exit.
+ * Threads: lookup and creation, looper state, priority, exit; waking a
+ * thread for new work (queueing is inline in thread.h) and a thread's own
+ * return code.
  */
 #include "internal.h"
 
@@ -13,14 +15,143 @@
 #include "stats.h"
 #include "thread.h"
 
+/* ---- a BR_ code for one thread (failed transactions, dead replies) ---- */
+
+/*
+ * Atomic with the dequeue: the code is read and the item disarmed in the
+ * critical section that took it off the list. Right after it, another
+ * thread may re-arm it with a new code and queue it again
+ * (kb_thread_return() queues it whenever it is off the list).
+ */
+static void kb_return_take(struct kb_work *work, struct kb_thread *thread,
+			   union kb_work_snap *snap)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_return_work *rw = container_of(work, struct kb_return_work,
+						 work);
+
+	lockdep_assert_held(&thread->proc->inner_lock);
+	snap->cmd = rw->cmd;
+	rw->cmd = BR_OK;
+}
+
+static int kb_return_deliver(struct kb_work *work, struct kb_thread *thread,
+			     struct kb_wbuf *out,
+			     const union kb_work_snap *snap)
+{
+	return kb_wbuf_put_u32(out, snap->cmd);
+}
+
+static void kb_return_cancel(struct kb_work *work)
+{
+	struct kb_return_work *rw = container_of(work, struct kb_return_work,
+						 work);
+
+	/* The thread is dead: nobody else looks at it. */
+	rw->cmd = BR_OK;
+}
+
+static const struct kb_work_ops kb_return_ops = {
+	.name = "return",
+	.take = kb_return_take,
+	.deliver = kb_return_deliver,
+	.cancel = kb_return_cancel,
+};
+
+/**
+ * kb_return_work_init() - prepare a thread's embedded return code
+ * @rw: the item
+ */
+void kb_return_work_init(struct kb_return_work *rw)
+{
+	kb_work_init(&rw->work, &kb_return_ops);
+	rw->cmd = BR_OK;
+}
+
+/**
+ * kb_thread_return() - report a BR_ code to a thread and wake it
+ * @thread: the thread
+ * @rw: its return_error or reply_error
+ * @cmd: BR_FAILED_REPLY, BR_DEAD_REPLY or BR_TRANSACTION_COMPLETE
+ *
+ * If the thread is dead, nothing is queued.
+ */
+void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
+		      u32 cmd)
+{
+	struct kb_proc *proc = thread->proc;
+
+	spin_lock(&proc->inner_lock);
+	if (!thread->inner.is_dead) {
+		rw->cmd = cmd;
+		if (list_empty(&rw->work.entry))
+			kb_enqueue_thread(thread, &rw->work);
+		wake_up_interruptible(&thread->wait);
+	}
+	spin_unlock(&proc->inner_lock);
+}
+
+/* ---- waking ---- */
+
+/**
+ * kb_proc_wake() - wake the thread that must handle new work
+ * @proc: the process
+ * @thread: the chosen thread, or NULL to pick an idle looper
+ * @sync: the waker will soon sleep waiting for the result
+ *
+ * Without an idle looper, threads that poll the file and could take
+ * process work are woken instead.
+ */
+void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync)
+	__must_hold(&proc->inner_lock)
+{
+	struct rb_node *n;
+
+	lockdep_assert_held(&proc->inner_lock);
+	if (!thread)
+		thread = kb_proc_select_thread(proc);
+	if (thread) {
+		if (sync)
+			wake_up_interruptible_sync(&thread->wait);
+		else
+			wake_up_interruptible(&thread->wait);
+		return;
+	}
+	for (n = rb_first(kb_proc_threads_locked(proc)); n; n = rb_next(n)) {
+		thread = rb_entry(n, struct kb_thread, rb);
+		if ((thread->inner.looper & KB_LOOPER_POLL) &&
+		    kb_thread_wants_proc_work(thread))
+			wake_up_interruptible(&thread->wait);
+	}
+}
+
+/**
+ * kb_proc_discard_owned() - cancel the transactions queued to a process
+ * @proc: the process, whose teardown has not begun (it is serialised with
+ *	this by the caller), so its todo list stays
+ *
+ * kb_proc_discard_todo(); its readers are woken if notices were put back,
+ * in case one slept while the list was aside.
+ */
+void kb_proc_discard_owned(struct kb_proc *proc)
+{
+	if (!kb_proc_discard_todo(proc))
+		return;
+	spin_lock(&proc->inner_lock);
+	kb_proc_wake(proc, NULL, false);
+	spin_unlock(&proc->inner_lock);
+}
+
+/* ---- lookup and creation ---- */
+
 static struct kb_thread *kb_thread_find(struct kb_proc *proc, pid_t pid,
 					struct kb_thread *insert)
 	__must_hold(&proc->inner_lock)
 {
-	struct rb_node **p = &proc->inner.threads.rb_node, *parent = NULL;
+	struct rb_root *root = kb_proc_threads_locked(proc);
+	struct rb_node **p = &root->rb_node, *parent = NULL;
 	struct kb_thread *thread;
 
-	lockdep_assert_held(&proc->inner_lock);
 	while (*p) {
 		parent = *p;
 		thread = rb_entry(parent, struct kb_thread, rb);
@@ -33,7 +164,7 @@ static struct kb_thread *kb_thread_find(struct kb_proc *proc, pid_t pid,
 	}
 	if (insert) {
 		rb_link_node(&insert->rb, parent, p);
-		rb_insert_color(&insert->rb, &proc->inner.threads);
+		rb_insert_color(&insert->rb, root);
 	}
 	return insert;
 }
@@ -184,7 +315,7 @@ bool kb_thread_task_alive(struct kb_thread *thread)
  * @proc: the process
  *
  * Looks at up to KB_THREAD_REAP_SCAN states, going round the process's
- * threads from where the last call stopped (@proc->inner.reap_after), so
+ * threads from where the last call stopped (kb_proc_reap_after_locked()), so
  * that each state is looked at again after as many calls as there are
  * states. Called for each new state, this keeps the states of exited
  * threads (which made no BINDER_THREAD_EXIT) to about as many as there
@@ -196,15 +327,19 @@ bool kb_thread_task_alive(struct kb_thread *thread)
 struct kb_thread *kb_thread_next_gone(struct kb_proc *proc)
 {
 	struct kb_thread *thread, *found = NULL, *cur;
+	struct rb_root *threads;
 	struct rb_node *n;
+	pid_t after;
 	int i;
 
 	spin_lock(&proc->inner_lock);
+	threads = kb_proc_threads_locked(proc);
 	for (i = 0; i < KB_THREAD_REAP_SCAN && !found; i++) {
 		thread = NULL;
-		for (n = proc->inner.threads.rb_node; n;) {
+		after = kb_proc_reap_after_locked(proc);
+		for (n = threads->rb_node; n;) {
 			cur = rb_entry(n, struct kb_thread, rb);
-			if (cur->pid > proc->inner.reap_after) {
+			if (cur->pid > after) {
 				thread = cur;
 				n = n->rb_left;
 			} else {
@@ -212,12 +347,12 @@ struct kb_thread *kb_thread_next_gone(struct kb_proc *proc)
 			}
 		}
 		if (!thread) {
-			n = rb_first(&proc->inner.threads);
+			n = rb_first(threads);
 			if (!n)
 				break;
 			thread = rb_entry(n, struct kb_thread, rb);
 		}
-		proc->inner.reap_after = thread->pid;
+		kb_proc_set_reap_after_locked(proc, thread->pid);
 		if (!kb_thread_task_alive(thread)) {
 			kb_thread_get(thread);
 			found = thread;
@@ -267,7 +402,7 @@ bool kb_thread_detach(struct kb_thread *thread, bool *polled)
 	thread->inner.is_dead = true;
 	if (rcu_access_pointer(proc->cached_thread) == thread)
 		RCU_INIT_POINTER(proc->cached_thread, NULL);
-	rb_erase(&thread->rb, &proc->inner.threads);
+	rb_erase(&thread->rb, kb_proc_threads_locked(proc));
 	list_del_init(&thread->waiting_entry);
 	*polled = thread->inner.looper & KB_LOOPER_POLL;
 	spin_unlock(&proc->inner_lock);
@@ -288,7 +423,7 @@ void kb_thread_release(struct kb_thread *thread, bool polled)
 	/* CVE-2019-2215: no epoll entry may outlive the wait queue. */
 	if (polled)
 		wake_up_pollfree(&thread->wait);
-	kb_work_cancel_list(thread->proc, &thread->inner.todo);
+	kb_proc_cancel_list(thread->proc, &thread->inner.todo);
 	kb_thread_put(thread);
 }
 
@@ -296,7 +431,7 @@ void kb_thread_release(struct kb_thread *thread, bool polled)
  * kb_thread_discard_owned() - cancel the transactions queued to a thread
  * @thread: the thread; the caller holds a memory reference
  *
- * kb_work_discard_owned() on the thread's todo list. The notices it keeps
+ * kb_proc_discard_list() on the thread's todo list. The notices it keeps
  * are put back at its end; a thread that exited meanwhile had its list
  * cancelled by its own release while they were aside, and nobody else
  * would cancel them (a node's own notice would stay linked to a freed
@@ -310,13 +445,13 @@ void kb_thread_discard_owned(struct kb_thread *thread)
 	struct kb_proc *proc = thread->proc;
 	bool dead;
 
-	if (!kb_work_discard_owned(proc, &thread->inner.todo))
+	if (!kb_proc_discard_list(proc, &thread->inner.todo))
 		return;
 	spin_lock(&proc->inner_lock);
 	dead = thread->inner.is_dead;
 	spin_unlock(&proc->inner_lock);
 	if (dead)
-		kb_work_cancel_list(proc, &thread->inner.todo);
+		kb_proc_cancel_list(proc, &thread->inner.todo);
 	else
 		kb_thread_wake(thread, false);
 }
@@ -338,7 +473,7 @@ struct kb_thread *kb_thread_next(struct kb_proc *proc, pid_t after)
 	struct rb_node *n;
 
 	spin_lock(&proc->inner_lock);
-	n = proc->inner.threads.rb_node;
+	n = kb_proc_threads_locked(proc)->rb_node;
 	while (n) {
 		thread = rb_entry(n, struct kb_thread, rb);
 		if (thread->pid > after) {
@@ -364,7 +499,7 @@ void kb_proc_flush_threads(struct kb_proc *proc)
 	struct rb_node *n;
 
 	spin_lock(&proc->inner_lock);
-	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n)) {
+	for (n = rb_first(kb_proc_threads_locked(proc)); n; n = rb_next(n)) {
 		thread = rb_entry(n, struct kb_thread, rb);
 		thread->inner.need_return = true;
 		if (thread->inner.looper & KB_LOOPER_WAITING)
@@ -473,33 +608,6 @@ struct binder_extended_error kb_thread_take_error(struct kb_thread *thread)
 }
 
 /**
- * kb_thread_stack_unlink_locked() - take a transaction off a thread's stack
- * @thread: the thread
- * @t: the transaction
- *
- * Normally @t is the top. Wherever it is, the entry above it is linked to
- * the one below, so that @t can be freed without leaving the stack pointing
- * at it.
- *
- * Return: true if @t was on the stack.
- */
-bool kb_thread_stack_unlink_locked(struct kb_thread *thread,
-				   struct kb_transaction *t)
-	__must_hold(&thread->proc->inner_lock)
-{
-	struct kb_transaction **link = &thread->inner.transaction_stack;
-
-	lockdep_assert_held(&thread->proc->inner_lock);
-	while (*link && *link != t)
-		link = (*link)->to_thread == thread ? &(*link)->to_parent :
-						      &(*link)->from_parent;
-	if (!*link)
-		return false;
-	*link = t->to_thread == thread ? t->to_parent : t->from_parent;
-	return true;
-}
-
-/**
  * kb_proc_threads_in_call_locked() - whether a thread of a process is in a
  *	transaction
  * @proc: the process
@@ -516,8 +624,7 @@ bool kb_proc_threads_in_call_locked(struct kb_proc *proc)
 	struct kb_thread *thread;
 	struct rb_node *n;
 
-	lockdep_assert_held(&proc->inner_lock);
-	for (n = rb_first(&proc->inner.threads); n; n = rb_next(n)) {
+	for (n = rb_first(kb_proc_threads_locked(proc)); n; n = rb_next(n)) {
 		thread = rb_entry(n, struct kb_thread, rb);
 		if (thread->inner.transaction_stack)
 			return true;

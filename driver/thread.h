@@ -15,10 +15,10 @@
 
 #include "internal.h"
 #include "proc.h"
-#include "transaction.h"
 #include "work.h"
 
 struct kb_proc;
+struct kb_transaction;
 
 /* Looper state bits (kb_thread_inner.looper) */
 #define KB_LOOPER_REGISTERED	BIT(0)	/* BC_REGISTER_LOOPER */
@@ -27,6 +27,17 @@ struct kb_proc;
 #define KB_LOOPER_INVALID	BIT(3)	/* inconsistent looper commands */
 #define KB_LOOPER_WAITING	BIT(4)	/* inside a read */
 #define KB_LOOPER_POLL		BIT(5)	/* used poll(): wait queue may be in an epoll set */
+
+/**
+ * struct kb_return_work - a BR_ code reported to one thread
+ * @work: queued on the thread's todo list
+ * @cmd: the code (BR_OK when not pending) (protected by the inner_lock
+ *	of the thread's process)
+ */
+struct kb_return_work {
+	struct kb_work work;
+	u32 cmd;
+};
 
 /**
  * struct kb_thread_inner - thread state protected by the process inner_lock
@@ -140,8 +151,6 @@ static inline void kb_thread_put(struct kb_thread *thread)
  * @thread: the thread
  * @ns: the namespace
  *
- * Inline: the netlink reports use it, below this layer.
- *
  * Return: the id, or 0 if @ns cannot see the thread or its task is gone
  * (the number may name another task by now).
  */
@@ -163,6 +172,12 @@ void kb_thread_discard_owned(struct kb_thread *thread);
 struct kb_thread *kb_thread_next(struct kb_proc *proc, pid_t after);
 void kb_proc_flush_threads(struct kb_proc *proc);
 
+void kb_return_work_init(struct kb_return_work *rw);
+void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
+		      u32 cmd);
+void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync);
+void kb_proc_discard_owned(struct kb_proc *proc);
+
 void kb_thread_register_looper(struct kb_thread *thread);
 void kb_thread_enter_looper(struct kb_thread *thread);
 void kb_thread_exit_looper(struct kb_thread *thread);
@@ -174,12 +189,12 @@ struct binder_extended_error kb_thread_take_error(struct kb_thread *thread);
 /*
  * The thread's own helpers for its @inner state: other files read and
  * change it only through these, with the process's inner_lock held.
- * Inline: the transaction stack is pushed and popped on every
- * synchronous call, inside critical sections that must stay as they are.
+ * Inline: most run on every transaction, inside critical sections that
+ * must stay as they are.
  *
- * The transaction stack links each transaction the thread sent through
- * its @from_parent and each one it received through its @to_parent; a
- * transaction whose @to_thread is the thread is one it received.
+ * The transaction stack: the thread holds its top; each transaction links
+ * to the next older one of its sender and of its receiver, links that are
+ * the transaction's (transaction.h pushes and pops).
  */
 
 /**
@@ -224,76 +239,287 @@ kb_thread_stack_top_locked(struct kb_thread *thread)
 }
 
 /**
- * kb_thread_stack_push_call_locked() - push a call the thread sends
- * @thread: the sending thread
- * @t: the synchronous call, not on any stack yet
+ * kb_thread_stack_set_top_locked() - a transaction was pushed on the
+ *	thread's stack, or the top popped
+ * @thread: the thread
+ * @t: the new top (linked to the rest by the caller), or NULL
  */
-static inline void kb_thread_stack_push_call_locked(struct kb_thread *thread,
-						    struct kb_transaction *t)
+static inline void kb_thread_stack_set_top_locked(struct kb_thread *thread,
+						  struct kb_transaction *t)
 	__must_hold(&thread->proc->inner_lock)
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
-	t->from_parent = thread->inner.transaction_stack;
 	thread->inner.transaction_stack = t;
 }
 
 /**
- * kb_thread_stack_pop_call_locked() - pop the call a reply answers from
- *	the stack of the thread that sent it
- * @thread: the thread that sent @t and waits for the reply
- * @t: the call being answered
+ * kb_thread_looper_locked() - a thread's looper state, to look at
+ * @thread: the thread
  *
- * Return: true if @t was the top and is popped; false (nothing changes)
- * if anything was stacked above it.
+ * Return: its KB_LOOPER_* bits (the logs print them).
  */
-static inline bool kb_thread_stack_pop_call_locked(struct kb_thread *thread,
-						   struct kb_transaction *t)
+static inline u32 kb_thread_looper_locked(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
-	if (thread->inner.transaction_stack != t)
-		return false;
-	thread->inner.transaction_stack = t->from_parent;
-	return true;
+	return thread->inner.looper;
 }
 
 /**
- * kb_thread_stack_push_incoming_locked() - push a call the thread received
- * @thread: the receiving thread (@t->to_thread)
- * @t: the call
+ * kb_thread_set_polled_locked() - the thread uses poll() on the file
+ * @thread: the thread
+ *
+ * Its wait queue may be in an epoll set from now on: its exit detaches it
+ * (kb_thread_release()), and process work wakes it when no looper is idle.
  */
-static inline void
-kb_thread_stack_push_incoming_locked(struct kb_thread *thread,
-				     struct kb_transaction *t)
+static inline void kb_thread_set_polled_locked(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
-	t->to_parent = thread->inner.transaction_stack;
-	thread->inner.transaction_stack = t;
+	thread->inner.looper |= KB_LOOPER_POLL;
 }
 
 /**
- * kb_thread_stack_pop_incoming_locked() - pop the call the thread answers
- * @thread: the replying thread
+ * kb_thread_need_return_locked() - whether the thread's read must return
+ *	even without work
+ * @thread: the thread
  *
- * Return: the top of the stack, popped, if it is a call the thread
- * received; else NULL (nothing to reply to) and nothing changes.
+ * Return: true for a new thread's first read, and after a flush().
  */
-static inline struct kb_transaction *
-kb_thread_stack_pop_incoming_locked(struct kb_thread *thread)
+static inline bool kb_thread_need_return_locked(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
-	struct kb_transaction *t = thread->inner.transaction_stack;
-
 	lockdep_assert_held(&thread->proc->inner_lock);
-	if (!t || t->to_thread != thread)
-		return NULL;
-	thread->inner.transaction_stack = t->to_parent;
-	return t;
+	return thread->inner.need_return;
 }
 
-bool kb_thread_stack_unlink_locked(struct kb_thread *thread,
-				   struct kb_transaction *t);
+/**
+ * kb_thread_ioctl_done() - the thread's ioctl ends: its next read may wait
+ * @thread: the calling thread
+ *
+ * Only a new thread or a flush sets need_return: it is peeked at first,
+ * so the common ioctl does not take the lock again.
+ */
+static inline void kb_thread_ioctl_done(struct kb_thread *thread)
+{
+	/* Set only by a new thread or a flush: a racy peek is enough. */
+	if (likely(!data_race(thread->inner.need_return)))
+		return;
+	spin_lock(&thread->proc->inner_lock);
+	thread->inner.need_return = false;
+	spin_unlock(&thread->proc->inner_lock);
+}
+
+/**
+ * kb_thread_todo_locked() - a thread's own todo list, to look at
+ * @thread: the thread
+ *
+ * For the logs: only the queueing helpers and the reader change it.
+ *
+ * Return: the list.
+ */
+static inline const struct list_head *
+kb_thread_todo_locked(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	return &thread->inner.todo;
+}
+
+/**
+ * kb_thread_has_queued_locked() - whether an item of one kind waits on
+ *	the thread's own todo list
+ * @thread: the thread
+ * @ops: the kind
+ *
+ * Return: true if one does.
+ */
+static inline bool kb_thread_has_queued_locked(struct kb_thread *thread,
+					       const struct kb_work_ops *ops)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_work *work;
+
+	lockdep_assert_held(&thread->proc->inner_lock);
+	list_for_each_entry(work, &thread->inner.todo, entry)
+		if (work->ops == ops)
+			return true;
+	return false;
+}
+
+/**
+ * kb_enqueue_thread() - queue work for one thread, waking it on its next wait
+ * @thread: the thread
+ * @work: the item, not queued
+ */
+static inline void kb_enqueue_thread(struct kb_thread *thread,
+				     struct kb_work *work)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	list_add_tail(&work->entry, &thread->inner.todo);
+	thread->inner.process_todo = true;
+}
+
+/**
+ * kb_enqueue_thread_deferred() - queue work that should not wake the thread
+ * @thread: the thread
+ * @work: the item, not queued
+ *
+ * Used for the BR_TRANSACTION_COMPLETE of a synchronous call: the caller
+ * reads it together with the reply instead of returning twice.
+ */
+static inline void kb_enqueue_thread_deferred(struct kb_thread *thread,
+					      struct kb_work *work)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	list_add_tail(&work->entry, &thread->inner.todo);
+}
+
+/**
+ * kb_proc_select_thread() - take an idle looper off the waiting list
+ * @proc: the process
+ *
+ * Return: the thread that will get the next process work, or NULL.
+ */
+static inline struct kb_thread *kb_proc_select_thread(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	struct list_head *entry = kb_proc_take_waiting_locked(proc);
+
+	return entry ? list_entry(entry, struct kb_thread, waiting_entry) :
+		       NULL;
+}
+
+/**
+ * kb_thread_wake() - wake a thread chosen for new work, after the lock
+ * @thread: the thread (its memory held by a reference or an RCU read
+ *	section that began while its process's inner_lock was held)
+ * @sync: the waker will soon sleep waiting for the result
+ *
+ * Waking while holding the inner_lock made the woken thread, running at
+ * once on another CPU, spin on that lock until the waker let go of it. The
+ * work is queued under the lock first, so the sleeper cannot miss it: it
+ * checks for work after prepare_to_wait().
+ */
+static inline void kb_thread_wake(struct kb_thread *thread, bool sync)
+{
+	if (sync)
+		wake_up_interruptible_sync(&thread->wait);
+	else
+		wake_up_interruptible(&thread->wait);
+}
+
+/*
+ * What a reading thread may take (read.c's loop, poll()).
+ */
+
+/**
+ * kb_thread_wants_proc_work() - whether a thread may take process work
+ * @thread: the thread
+ *
+ * Threads that are not in a call and have nothing of their own to do take
+ * work queued for the whole process. Like the reference, this does not
+ * require BC_ENTER_LOOPER or BC_REGISTER_LOOPER (clients that only read
+ * rely on it); the looper state only matters for BR_SPAWN_LOOPER.
+ *
+ * Return: true if it may.
+ */
+static inline bool kb_thread_wants_proc_work(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	return !thread->inner.transaction_stack &&
+	       list_empty(&thread->inner.todo);
+}
+
+/**
+ * kb_thread_has_work() - whether a read by this thread returns now
+ * @thread: the thread
+ * @proc_work: the thread takes process work too
+ *
+ * Return: true if there is something to read.
+ */
+static inline bool kb_thread_has_work(struct kb_thread *thread,
+				      bool proc_work)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	return thread->inner.process_todo || thread->inner.need_return ||
+	       (proc_work && kb_proc_has_work_locked(thread->proc));
+}
+
+/**
+ * kb_thread_next_work_locked() - the item a read takes next
+ * @thread: the reading thread
+ * @proc_work: the thread takes process work too
+ *
+ * Its own todo list first, then the process's. With nothing left, the
+ * thread has no work to be woken for any more (items may have been taken
+ * back off its list).
+ *
+ * Return: the item, still on its list (kb_thread_take_work_locked() takes
+ * it), or NULL.
+ */
+static inline struct kb_work *kb_thread_next_work_locked(struct kb_thread *thread,
+							 bool proc_work)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_work *work;
+
+	lockdep_assert_held(&thread->proc->inner_lock);
+	if (!list_empty(&thread->inner.todo))
+		return list_first_entry(&thread->inner.todo, struct kb_work,
+					entry);
+	work = proc_work ? kb_proc_next_work_locked(thread->proc) : NULL;
+	if (!work)
+		thread->inner.process_todo = false;
+	return work;
+}
+
+/**
+ * kb_thread_take_work_locked() - take the item a read takes next off its
+ *	list
+ * @thread: the reading thread
+ * @work: what kb_thread_next_work_locked() returned, in the same critical
+ *	section
+ */
+static inline void kb_thread_take_work_locked(struct kb_thread *thread,
+					      struct kb_work *work)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	list_del_init(&work->entry);
+	if (list_empty(&thread->inner.todo))
+		thread->inner.process_todo = false;
+}
+
+/**
+ * kb_thread_begin_wait_locked() - the thread is about to sleep in a read
+ * @thread: the thread
+ *
+ * A flush() wakes it (kb_proc_flush_threads()) until
+ * kb_thread_end_wait_locked().
+ */
+static inline void kb_thread_begin_wait_locked(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	thread->inner.looper |= KB_LOOPER_WAITING;
+}
+
+/**
+ * kb_thread_end_wait_locked() - the thread's read stopped waiting
+ * @thread: the thread
+ */
+static inline void kb_thread_end_wait_locked(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	thread->inner.looper &= ~KB_LOOPER_WAITING;
+}
+
 bool kb_proc_threads_in_call_locked(struct kb_proc *proc);
 
 #endif /* _KB_THREAD_H */

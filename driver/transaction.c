@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Transactions: their life (allocation, delivery to the reader, release of
- * their buffers, failure replies, freeing). Sending them is in send.c.
+ * their buffers, failure replies, freeing), their links on the threads'
+ * transaction stacks, and the sender's BR_TRANSACTION_COMPLETE. Sending
+ * them is in send.c.
  *
  * A synchronous call is pushed on the sender's transaction stack before
  * the receiver can see it, and on the receiving thread's stack when it is
@@ -37,6 +39,135 @@ static const struct kb_work_ops kb_transaction_ops;
  * sender, which makes the receiver hold it.
  */
 static struct kmem_cache *kb_transaction_cache;
+
+/* ---- BR_TRANSACTION_COMPLETE ---- */
+
+/**
+ * struct kb_tcomplete - BR_TRANSACTION_COMPLETE for a sender
+ * @work: queued on the sending thread
+ * @spam: the one-way call was suspected of spamming the receiver
+ * @pending_frozen: the one-way call was queued to a frozen process
+ *	(protected by the sender process's inner_lock once queued)
+ */
+struct kb_tcomplete {
+	struct kb_work work;
+	bool spam;
+	bool pending_frozen;
+};
+
+/*
+ * Atomic with the dequeue: the answer is chosen from @pending_frozen and
+ * the process's spam_detection, both protected by its inner_lock. Once
+ * off the list the notice belongs to the reader alone.
+ */
+static void kb_tcomplete_take(struct kb_work *work, struct kb_thread *thread,
+			      union kb_work_snap *snap)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_tcomplete *tc = container_of(work, struct kb_tcomplete, work);
+
+	lockdep_assert_held(&thread->proc->inner_lock);
+	if (tc->pending_frozen)
+		snap->cmd = BR_TRANSACTION_PENDING_FROZEN;
+	else if (tc->spam && kb_proc_spam_detection_locked(thread->proc))
+		snap->cmd = BR_ONEWAY_SPAM_SUSPECT;
+	else
+		snap->cmd = BR_TRANSACTION_COMPLETE;
+}
+
+static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
+				struct kb_wbuf *out,
+				const union kb_work_snap *snap)
+{
+	kb_tcomplete_free(work);
+	return kb_wbuf_put_u32(out, snap->cmd);
+}
+
+static void kb_tcomplete_cancel(struct kb_work *work)
+{
+	kb_tcomplete_free(work);
+}
+
+static const struct kb_work_ops kb_tcomplete_ops = {
+	.name = "transaction complete",
+	.take = kb_tcomplete_take,
+	.deliver = kb_tcomplete_deliver,
+	.cancel = kb_tcomplete_cancel,
+};
+
+/*
+ * Notices come from their own cache, like transactions (below), charged
+ * to the sender's memory cgroup (SLAB_ACCOUNT).
+ */
+static struct kmem_cache *kb_tcomplete_cache;
+
+/**
+ * kb_tcomplete_cache_init() - create the cache of completion notices
+ *
+ * Return: 0 or -ENOMEM.
+ */
+static int kb_tcomplete_cache_init(void)
+{
+	kb_tcomplete_cache = KMEM_CACHE(kb_tcomplete, SLAB_ACCOUNT);
+	return kb_tcomplete_cache ? 0 : -ENOMEM;
+}
+
+/**
+ * kb_tcomplete_cache_exit() - destroy it (every notice is freed by then)
+ */
+static void kb_tcomplete_cache_exit(void)
+{
+	kmem_cache_destroy(kb_tcomplete_cache);
+}
+
+/**
+ * kb_tcomplete_new() - a BR_TRANSACTION_COMPLETE notice for a sender
+ *
+ * Return: the item or NULL.
+ */
+struct kb_work *kb_tcomplete_new(void)
+{
+	struct kb_tcomplete *tc;
+
+	tc = kmem_cache_zalloc(kb_tcomplete_cache, GFP_KERNEL);
+	if (!tc)
+		return NULL;
+	kb_work_init(&tc->work, &kb_tcomplete_ops);
+	kb_stats_created(KB_OBJ_WORK);
+	return &tc->work;
+}
+
+/**
+ * kb_tcomplete_set_spam() - answer BR_ONEWAY_SPAM_SUSPECT if the sender
+ *	asked for spam detection
+ * @work: a notice from kb_tcomplete_new(), not queued yet
+ */
+void kb_tcomplete_set_spam(struct kb_work *work)
+{
+	container_of(work, struct kb_tcomplete, work)->spam = true;
+}
+
+/**
+ * kb_tcomplete_set_pending_frozen() - answer BR_TRANSACTION_PENDING_FROZEN
+ *	(mainline 6.7): the one-way call waits in a frozen process
+ * @work: a notice from kb_tcomplete_new(), queued on the sending thread
+ *	that calls this
+ */
+void kb_tcomplete_set_pending_frozen(struct kb_work *work)
+{
+	container_of(work, struct kb_tcomplete, work)->pending_frozen = true;
+}
+
+/**
+ * kb_tcomplete_free() - free a notice that is not queued
+ * @work: the item
+ */
+void kb_tcomplete_free(struct kb_work *work)
+{
+	kmem_cache_free(kb_tcomplete_cache,
+			container_of(work, struct kb_tcomplete, work));
+	kb_stats_destroyed(KB_OBJ_WORK);
+}
 
 /**
  * kb_transaction_module_init() - create the caches of transactions and
@@ -206,13 +337,41 @@ int kb_transaction_free_user_buffer(struct kb_thread *thread,
 bool kb_transaction_queued_on(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
-	struct kb_work *work;
+	return kb_thread_has_queued_locked(thread, &kb_transaction_ops);
+}
 
-	lockdep_assert_held(&thread->proc->inner_lock);
-	list_for_each_entry(work, &thread->inner.todo, entry)
-		if (work->ops == &kb_transaction_ops)
-			return true;
-	return false;
+/**
+ * kb_transaction_unlink_locked() - take a transaction off a thread's stack
+ * @thread: the thread
+ * @t: the transaction
+ *
+ * Normally @t is the top. Wherever it is, the entry above it is linked to
+ * the one below, so that @t can be freed without leaving the stack pointing
+ * at it.
+ *
+ * Return: true if @t was on the stack.
+ */
+bool kb_transaction_unlink_locked(struct kb_thread *thread,
+				  struct kb_transaction *t)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_transaction *top = kb_thread_stack_top_locked(thread);
+	struct kb_transaction **link;
+
+	if (!top)
+		return false;
+	if (top == t) {
+		kb_thread_stack_set_top_locked(thread,
+					       *kb_transaction_below(t, thread));
+		return true;
+	}
+	for (link = kb_transaction_below(top, thread); *link && *link != t;
+	     link = kb_transaction_below(*link, thread))
+		;
+	if (!*link)
+		return false;
+	*link = *kb_transaction_below(t, thread);
+	return true;
 }
 
 /*
@@ -234,7 +393,7 @@ static bool kb_transaction_answer_sender(struct kb_transaction *t, u32 cmd)
 	spin_unlock(&t->lock);
 	if (alive) {
 		top = kb_thread_stack_top_locked(from) == t;
-		if (!kb_thread_stack_unlink_locked(from, t))
+		if (!kb_transaction_unlink_locked(from, t))
 			top = true;
 	}
 	spin_unlock(&from->proc->inner_lock);
@@ -287,7 +446,8 @@ void kb_transaction_thread_exit(struct kb_thread *thread)
 	bool sent;
 
 	spin_lock(&proc->inner_lock);
-	t = thread->inner.transaction_stack;
+	t = kb_thread_stack_top_locked(thread);
+	kb_thread_stack_set_top_locked(thread, NULL);
 	if (t && t->to_thread == thread)
 		send_reply = t;
 	while (t) {
@@ -314,7 +474,6 @@ void kb_transaction_thread_exit(struct kb_thread *thread)
 		}
 		t = next;
 	}
-	thread->inner.transaction_stack = NULL;
 	spin_unlock(&proc->inner_lock);
 	if (send_reply)
 		kb_transaction_failed_reply(send_reply, BR_DEAD_REPLY);
@@ -386,9 +545,8 @@ static void kb_transaction_take(struct kb_work *work, struct kb_thread *thread,
 {
 	struct kb_transaction *t = container_of(work, struct kb_transaction,
 						work);
-	struct kb_transaction *top = thread->inner.transaction_stack;
+	struct kb_transaction *top = kb_thread_stack_top_locked(thread);
 
-	lockdep_assert_held(&thread->proc->inner_lock);
 	snap->call.buffer = t->buffer;
 	snap->call.refuse = !t->is_reply && !(t->flags & TF_ONE_WAY) &&
 			    top && top->to_thread != thread &&
@@ -450,9 +608,8 @@ static int kb_transaction_deliver(struct kb_work *work,
 
 	if (cmd != BR_REPLY && !oneway) {
 		spin_lock(&proc->inner_lock);
-		t->to_parent = thread->inner.transaction_stack;
 		t->to_thread = thread;
-		thread->inner.transaction_stack = t;
+		kb_transaction_push_incoming_locked(thread, t);
 		spin_unlock(&proc->inner_lock);
 	} else {
 		kb_transaction_free(t);
@@ -491,6 +648,24 @@ void kb_transaction_discard(struct kb_transaction *t)
 	kb_transaction_free(t);
 }
 
+/*
+ * TF_UPDATE_TXN: a newer one-way call supersedes a waiting one with the
+ * same code, the same flags and the same sending process, to the same
+ * process (as upstream since 5.19). Both are one-way calls to one node.
+ */
+static bool kb_transaction_outdated_by(const struct kb_work *work,
+				       const struct kb_work *newer)
+{
+	const struct kb_transaction *old, *t;
+
+	if (newer->ops != &kb_transaction_ops)
+		return false;
+	old = container_of(work, struct kb_transaction, work);
+	t = container_of(newer, struct kb_transaction, work);
+	return old->code == t->code && old->flags == t->flags &&
+	       old->sender_tgid == t->sender_tgid && old->to_proc == t->to_proc;
+}
+
 /* The receiver went away before reading the call. */
 static void kb_transaction_cancel(struct kb_work *work)
 {
@@ -516,5 +691,6 @@ static const struct kb_work_ops kb_transaction_ops = {
 	.take = kb_transaction_take,
 	.deliver = kb_transaction_deliver,
 	.cancel = kb_transaction_cancel,
+	.outdated_by = kb_transaction_outdated_by,
 	.owned_by_list = true,
 };

@@ -13,6 +13,7 @@
 #include <linux/uidgid.h>
 
 #include "internal.h"
+#include "thread.h"
 #include "work.h"
 
 struct kb_buffer;
@@ -74,6 +75,11 @@ struct kb_transaction {
 	struct list_head fd_fixups;
 };
 
+struct kb_work *kb_tcomplete_new(void);
+void kb_tcomplete_set_spam(struct kb_work *work);
+void kb_tcomplete_set_pending_frozen(struct kb_work *work);
+void kb_tcomplete_free(struct kb_work *work);
+
 int kb_transaction_module_init(void);
 void kb_transaction_module_exit(void);
 struct kb_transaction *kb_transaction_new(int debug_id);
@@ -96,5 +102,97 @@ void kb_transaction_release_buffer(struct kb_proc *proc,
 				   unsigned int how);
 void kb_transaction_failed_reply(struct kb_transaction *t, u32 cmd);
 void kb_transaction_thread_exit(struct kb_thread *thread);
+
+/*
+ * The transaction stacks (under the inner_lock of the thread's process):
+ * a thread holds its top (kb_thread_stack_top_locked()); each
+ * transaction links to the next older one of the thread that sent it
+ * (@from_parent) and of the thread that received it (@to_parent); a
+ * transaction whose @to_thread is the thread is one it received. Inline:
+ * pushed and popped on every synchronous call, inside the critical
+ * sections the sender needs anyway.
+ */
+
+/**
+ * kb_transaction_below() - the link to the next older transaction of a
+ *	thread's stack
+ * @t: a transaction on @thread's stack
+ * @thread: the thread
+ *
+ * Return: @t's @to_parent if @thread received @t, else its @from_parent.
+ */
+static inline struct kb_transaction **
+kb_transaction_below(struct kb_transaction *t, struct kb_thread *thread)
+{
+	return t->to_thread == thread ? &t->to_parent : &t->from_parent;
+}
+
+/**
+ * kb_transaction_push_call_locked() - push a call the thread sends
+ * @thread: the sending thread
+ * @t: the synchronous call, not on any stack yet
+ */
+static inline void kb_transaction_push_call_locked(struct kb_thread *thread,
+						   struct kb_transaction *t)
+	__must_hold(&thread->proc->inner_lock)
+{
+	t->from_parent = kb_thread_stack_top_locked(thread);
+	kb_thread_stack_set_top_locked(thread, t);
+}
+
+/**
+ * kb_transaction_pop_call_locked() - pop the call a reply answers from
+ *	the stack of the thread that sent it
+ * @thread: the thread that sent @t and waits for the reply
+ * @t: the call being answered
+ *
+ * Return: true if @t was the top and is popped; false (nothing changes)
+ * if anything was stacked above it.
+ */
+static inline bool kb_transaction_pop_call_locked(struct kb_thread *thread,
+						  struct kb_transaction *t)
+	__must_hold(&thread->proc->inner_lock)
+{
+	if (kb_thread_stack_top_locked(thread) != t)
+		return false;
+	kb_thread_stack_set_top_locked(thread, t->from_parent);
+	return true;
+}
+
+/**
+ * kb_transaction_push_incoming_locked() - push a call the thread received
+ * @thread: the receiving thread (@t->to_thread)
+ * @t: the call
+ */
+static inline void
+kb_transaction_push_incoming_locked(struct kb_thread *thread,
+				    struct kb_transaction *t)
+	__must_hold(&thread->proc->inner_lock)
+{
+	t->to_parent = kb_thread_stack_top_locked(thread);
+	kb_thread_stack_set_top_locked(thread, t);
+}
+
+/**
+ * kb_transaction_pop_incoming_locked() - pop the call the thread answers
+ * @thread: the replying thread
+ *
+ * Return: the top of the stack, popped, if it is a call the thread
+ * received; else NULL (nothing to reply to) and nothing changes.
+ */
+static inline struct kb_transaction *
+kb_transaction_pop_incoming_locked(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_transaction *t = kb_thread_stack_top_locked(thread);
+
+	if (!t || t->to_thread != thread)
+		return NULL;
+	kb_thread_stack_set_top_locked(thread, t->to_parent);
+	return t;
+}
+
+bool kb_transaction_unlink_locked(struct kb_thread *thread,
+				  struct kb_transaction *t);
 
 #endif /* _KB_TRANSACTION_H */

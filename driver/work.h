@@ -3,19 +3,23 @@
  * Work items: everything a thread reads from the driver (BR_ commands) is a
  * kb_work queued on a todo list. Each kind of work brings its own ops, so
  * the read loop does not know the kinds.
+ *
+ * The interface only, the lowest layer of the objects: the todo lists
+ * belong to their process and threads, which queue and take items
+ * (proc.h, thread.h); the kinds are the files of their objects
+ * (transactions and completions in transaction.c, a thread's return code
+ * in thread.c, node notices in node.c, notices in notice.c).
  */
 #ifndef _KB_WORK_H
 #define _KB_WORK_H
 
 #include <linux/list.h>
-#include <linux/rbtree.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
 
 #include "internal.h"
 
 struct kb_buffer;
-struct kb_proc;
 struct kb_thread;
 struct kb_work;
 
@@ -85,15 +89,17 @@ static inline int kb_wbuf_put_u32(struct kb_wbuf *out, u32 val)
  * union kb_work_snap - what a work item's take saw under the lock, for its
  *	deliver (each kind uses its own member, if any)
  * @cmd: the BR_ code to write (a thread's return code, a completion)
- * @cookie: the requester's cookie (death notices)
- * @frozen: the cookie and the state being sent (freeze notices)
+ * @notice: a notice (death, freeze): @notice.cookie, the requester's
+ *	cookie; @notice.state, the state it reports
  * @call: a transaction: @call.buffer, its buffer; @call.refuse, the reader
  *	must refuse it (see kb_transaction_take())
  */
 union kb_work_snap {
 	u32 cmd;
-	binder_uintptr_t cookie;
-	struct binder_frozen_state_info frozen;
+	struct {
+		binder_uintptr_t cookie;
+		u32 state;
+	} notice;
 	struct {
 		struct kb_buffer *buffer;
 		bool refuse;
@@ -115,10 +121,14 @@ union kb_work_snap {
  *	(the read loop read @deliver itself under the lock)
  * @cancel: @work was removed from the list of a thread or process that is
  *	going away; called without locks; answer the sender or free it
+ * @outdated_by: optional: whether @work, waiting on a node's one-way
+ *	queue, is superseded by @newer, an item about to join that queue
+ *	(TF_UPDATE_TXN, kb_node_take_outdated_locked()); called under the
+ *	node's lock, must not take any
  * @owned_by_list: an item taken off its list belongs to the taker alone
  *	(a transaction), unlike a notice that its ref may free at any time;
  *	only such items are discarded while the process's other threads may
- *	still run (kb_work_discard_owned())
+ *	still run (kb_proc_discard_list())
  */
 struct kb_work_ops {
 	const char *name;
@@ -127,6 +137,8 @@ struct kb_work_ops {
 	int (*deliver)(struct kb_work *work, struct kb_thread *thread,
 		       struct kb_wbuf *out, const union kb_work_snap *snap);
 	void (*cancel)(struct kb_work *work);
+	bool (*outdated_by)(const struct kb_work *work,
+			    const struct kb_work *newer);
 	bool owned_by_list;
 };
 
@@ -142,17 +154,6 @@ struct kb_work {
 };
 
 /**
- * struct kb_return_work - a BR_ code reported to one thread
- * @work: queued on the thread's todo list
- * @cmd: the code (BR_OK when not pending) (protected by the inner_lock
- *	of the thread's process)
- */
-struct kb_return_work {
-	struct kb_work work;
-	u32 cmd;
-};
-
-/**
  * kb_work_init() - prepare a work item
  * @work: the item
  * @ops: its kind
@@ -163,56 +164,5 @@ static inline void kb_work_init(struct kb_work *work,
 	INIT_LIST_HEAD(&work->entry);
 	work->ops = ops;
 }
-
-/**
- * struct kb_cookie_node - a delivered notice in its process's index by
- *	cookie, where BC_DEAD_BINDER_DONE and BC_FREEZE_NOTIFICATION_DONE
- *	find it in O(log n) (upstream walks a list, under its lock)
- * @rb: in the index, or cleared (protected by the process's inner_lock)
- * @cookie: the key
- *
- * Equal cookies are kept in the order they were indexed: a lookup finds
- * the first one delivered, as upstream's walk does.
- */
-struct kb_cookie_node {
-	struct rb_node rb;
-	binder_uintptr_t cookie;
-};
-
-void kb_cookie_init(struct kb_cookie_node *cn, binder_uintptr_t cookie);
-void kb_cookie_insert_locked(struct kb_proc *proc, struct rb_root *root,
-			     struct kb_cookie_node *cn);
-struct kb_cookie_node *kb_cookie_take_locked(struct kb_proc *proc,
-					     struct rb_root *root,
-					     binder_uintptr_t cookie);
-void kb_cookie_erase_locked(struct kb_proc *proc, struct rb_root *root,
-			    struct kb_cookie_node *cn);
-
-void kb_return_work_init(struct kb_return_work *rw);
-void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
-		      u32 cmd);
-
-int kb_tcomplete_cache_init(void);
-void kb_tcomplete_cache_exit(void);
-struct kb_work *kb_tcomplete_new(void);
-void kb_tcomplete_set_spam(struct kb_work *work);
-void kb_tcomplete_set_pending_frozen(struct kb_work *work);
-void kb_tcomplete_free(struct kb_work *work);
-
-bool kb_work_queued(struct kb_proc *proc, struct kb_work *work);
-void kb_work_dequeue(struct kb_proc *proc, struct kb_work *work);
-void kb_enqueue_proc(struct kb_proc *proc, struct kb_work *work);
-void kb_enqueue_thread(struct kb_thread *thread, struct kb_work *work);
-void kb_enqueue_thread_deferred(struct kb_thread *thread,
-				struct kb_work *work);
-struct kb_thread *kb_proc_select_thread(struct kb_proc *proc);
-void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync);
-void kb_thread_wake(struct kb_thread *thread, bool sync);
-void kb_work_cancel_list(struct kb_proc *proc, struct list_head *list);
-bool kb_work_discard_owned(struct kb_proc *proc, struct list_head *list);
-void kb_work_discard_proc_owned(struct kb_proc *proc);
-
-bool kb_thread_has_work(struct kb_thread *thread, bool proc_work);
-bool kb_thread_wants_proc_work(struct kb_thread *thread);
 
 #endif /* _KB_WORK_H */

@@ -12,8 +12,14 @@
 #   sparse      a module build with C=2 (every file through sparse)
 #   w1          a module build with W=1 (extra compiler warnings)
 #   kernel-doc  the kernel-doc comments of driver/*.[ch]
-#   layers      no call from a lower driver file to a higher one
-#               (scripts/layers.py over the W=1 build's objects)
+#   layers      no call and no #include from a lower driver file to a
+#               higher one (scripts/layers.py over the W=1 build's
+#               objects and the sources beside them)
+#   owners      an object's inner state is named only in its owner's
+#               files (scripts/owners.py, the map in scripts/owners.txt)
+#   rules       the two checkers' own tests: a deliberate upward #include
+#               and a foreign ->inner must fail them
+#               (tests/host/layers_check.sh, tests/host/owners_check.sh)
 # Both builds are the test build (KBINDER_SELFTEST=1, driver/Kbuild): the
 # default module's files plus the allocator self-test's, so every file is
 # checked; the default build (make module) is a W=1 build of a subset.
@@ -248,9 +254,40 @@ run_layers() {
 	fi
 }
 
+# ---------------------------------------------------------------- owners
+run_owners() {
+	local log=$logs/owners.log
+	python3 scripts/owners.py driver >"$log" 2>&1
+	local rc=$?
+	grep -v '^PASS\|^FAIL' "$log" | sed -n '1,30p'
+	if [ $rc -eq 0 ]; then
+		pass owners
+	else
+		fail owners "$(sed -n 's/^FAIL lint\/owners: //p' "$log")"
+	fi
+}
+
+# ---------------------------------------------------------------- rules
+# The checkers above pass on the tree; these show that they would fail.
+run_rules() {
+	local log=$logs/rules.log t rc=0
+	: >"$log"
+	for t in tests/host/layers_check.sh tests/host/owners_check.sh; do
+		bash "$t" >>"$log" 2>&1 || rc=1
+	done
+	if [ $rc -eq 0 ] && ! grep -q '^FAIL' "$log"; then
+		pass rules
+	else
+		grep '^FAIL' "$log"
+		fail rules "$(grep -c '^FAIL' "$log") of the checkers' own tests failed (see $log)"
+	fi
+}
+
 run_checkpatch
 run_sparse
 build_copy w1 W=1 KBINDER_SELFTEST=1
 run_layers
+run_owners
+run_rules
 run_kernel_doc
 exit $failed

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The allocator self-test's two halves (test builds only, KBINDER_SELFTEST):
- * alloc_selftest_checks.c holds the checker (CHECK(), the area's
- * invariants) and the single-threaded checks; alloc_selftest.c the test's
- * environment (a kernel thread on a borrowed mm, a private mapping), the
- * checks that race threads against each other, and kb_alloc_selftest().
+ * The allocator self-test's checker (test builds only, KBINDER_SELFTEST),
+ * which alloc_selftest.c builds on: alloc_selftest_checks.c holds the
+ * checker (CHECK(), the area's invariants) and the single-threaded checks;
+ * alloc_selftest.c, the layer above, the test's environment (a kernel
+ * thread on a borrowed mm, a private mapping), the checks that race
+ * threads against each other, and kb_alloc_selftest().
  */
-#ifndef _KB_ALLOC_SELFTEST_H
-#define _KB_ALLOC_SELFTEST_H
+#ifndef _KB_ALLOC_SELFTEST_CHECKS_H
+#define _KB_ALLOC_SELFTEST_CHECKS_H
 
 #include <linux/completion.h>
 #include <linux/mm_types.h>
@@ -95,4 +96,4 @@ void kb_st_check_idle(struct kb_st *st);
  */
 void kb_st_single(struct kb_st *st, unsigned long *runs);
 
-#endif /* _KB_ALLOC_SELFTEST_H */
+#endif /* _KB_ALLOC_SELFTEST_CHECKS_H */
