@@ -321,7 +321,7 @@ stage_runner() {
 }
 
 stage_guest() {
-	local driver dir rc
+	local driver dir rc t
 	for driver in $DRIVERS; do
 		# One directory per run, so that concurrent runs never mix
 		# their logs; check-<driver> points at the latest.
@@ -329,8 +329,10 @@ stage_guest() {
 		echo "--- guest suite on $driver"
 		mkdir -p "$dir"
 		tests/vm/judge.sh --list "$GUEST_BIN" "$TESTS" check "$driver" >"$dir.expected"
+		t=$SECONDS
 		$VM_RUN --driver "$driver" --tests "$TESTS" --logdir "$dir" check
 		rc=$?
+		echo "    boot: $((SECONDS - t)) s"
 		mkdir -p "$BUILD/vm"
 		[ -L "$BUILD/vm/check-$driver" ] || rm -rf "$BUILD/vm/check-$driver"
 		ln -sfn "${dir##*/}" "$BUILD/vm/check-$driver"
@@ -349,7 +351,7 @@ stage_guest() {
 SELINUX_APPEND="lsm=lockdown,capability,landlock,yama,selinux,bpf selinux=1"
 : "${SECCTX_TESTS:=*secctx*}"
 stage_guest_selinux() {
-	local driver=$1 dir rc out prog name glob progs=""
+	local driver=$1 dir rc out prog name glob t progs=""
 	[ "${SECCTX_BOOT:-1}" = 1 ] || return 0
 	for prog in "$GUEST_BIN"/*; do
 		name=${prog##*/}
@@ -369,9 +371,11 @@ stage_guest_selinux() {
 	echo "--- security contexts on $driver, guest booted with SELinux: $progs"
 	mkdir -p "$dir"
 	tests/vm/judge.sh --list "$GUEST_BIN" "$progs" check "$driver" >"$dir.expected"
+	t=$SECONDS
 	$VM_RUN --quiet --driver "$driver" --tests "$progs" --logdir "$dir" \
 		--append "$SELINUX_APPEND" check >"$dir.out" 2>&1
 	rc=$?
+	echo "    boot: $((SECONDS - t)) s"
 	tests/vm/judge.sh $rc "$dir" "$out" "$dir.expected"
 	grep -E '^(PASS|FAIL|SKIP) [a-z0-9_]*secctx/' "$out" | sed 's/^/    /'
 	inputs+=("$driver@selinux:$out")
@@ -412,17 +416,19 @@ wait_debug_build() {
 # ~/.cache/kbinder) the kernel, runs $DEBUG_CHECK_TESTS on it and judges
 # the run the same way (tests/vm/judge.sh); results labelled <driver>@debug.
 stage_debug() {
-	local driver out rc ran=0
+	local driver out rc t ran=0
 	wait_debug_build
 	for driver in $DEBUG_CHECK_DRIVERS; do
 		case " $DRIVERS " in *" $driver "*) ;; *) continue ;; esac
 		ran=1
 		echo "--- debug kernel (linux-source-$DEBUG_CHECK_KSERIES; KASAN, lockdep, kmemleak): $DEBUG_CHECK_TESTS on $driver"
 		out=$results/debug-$driver.$$.log
+		t=$SECONDS
 		KSERIES=$DEBUG_CHECK_KSERIES BUILD=$BUILD DRIVER=$driver \
 			TESTS="$DEBUG_CHECK_TESTS" DEBUG_RESULTS=$out \
 			debug/check-debug.sh check >"$out.out" 2>&1
 		rc=$?
+		echo "    boot: $((SECONDS - t)) s"
 		grep -E '^(debug-kernel|check-debug|vm: )' "$out.out"
 		if [ ! -s "$out" ] || { [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; }; then
 			echo "FAIL debug/run: check-debug.sh exited with status $rc (see $out.out)" | tee -a "$out"
@@ -437,12 +443,13 @@ stage_debug() {
 # canary-boot), or a clean debug run proves nothing. DEBUG_CHECK_CANARIES=0
 # leaves them out; make check-debug-canary runs them one boot each.
 stage_debug_canaries() {
-	local out=$results/debug-canaries.$$.log rc
+	local out=$results/debug-canaries.$$.log rc t=$SECONDS
 	[ "${DEBUG_CHECK_CANARIES:-1}" = 1 ] || return 0
 	echo "--- debug kernel: every detector fails a deliberate bug (canaries, one boot)"
 	KSERIES=$DEBUG_CHECK_KSERIES BUILD=$BUILD CANARY_RESULTS=$out \
 		debug/check-debug.sh canary-boot >"$out.out" 2>&1
 	rc=$?
+	echo "    boot: $((SECONDS - t)) s"
 	grep -E '^(check-debug|vm: |    vm: )' "$out.out"
 	grep '^FAIL ' "$out" 2>/dev/null
 	if [ ! -s "$out" ] || { [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; }; then
@@ -460,7 +467,7 @@ stage_debug_canaries() {
 # binder_linux.ko (cloud-amd64 is built without binder at all) has no
 # reference: the suite runs on kbinder alone there, and says so.
 stage_kernels() {
-	local skip=${1-$PRIMARY_KERNEL} k series flavour kver driver drivers label dir rc
+	local skip=${1-$PRIMARY_KERNEL} k series flavour kver driver drivers label dir rc t
 	for k in ${KERNELS:-6.12/amd64 6.12/cloud-amd64}; do
 		[ "$k" = "$skip" ] && continue
 		series=${k%/*} flavour=${k#*/}
@@ -480,9 +487,11 @@ stage_kernels() {
 			tests/vm/judge.sh --list "$GUEST_BIN" "$TESTS" check "$driver" >"$dir.expected"
 			# Its own make, deriving KVER, KDIR and the reference from
 			# KSERIES and FLAVOUR, not the outer make's command line.
+			t=$SECONDS
 			env -u MAKEFLAGS -u MAKELEVEL make -s --no-print-directory flavour-run KSERIES="$series" \
 				FLAVOUR="$flavour" DRIVER="$driver" TESTS="$TESTS" LOGDIR="$dir"
 			rc=$?
+			echo "    build and boot: $((SECONDS - t)) s"
 			tests/vm/judge.sh $rc "$dir" "$results/guest-$label.$$.log" "$dir.expected"
 			inputs+=("$label:$results/guest-$label.$$.log")
 		done
@@ -537,7 +546,12 @@ ALL_STAGES="host lint runner guest kernels debug fuzz"
 case "${1:-all}" in
 all)
 	start_debug_build
-	for stage in $ALL_STAGES; do "stage_$stage"; done
+	# Where the time goes, for the budget of a cold run (docs/testing.md).
+	for stage in $ALL_STAGES; do
+		start=$SECONDS
+		"stage_$stage"
+		echo "--- $stage: $((SECONDS - start)) s (at $((SECONDS / 60)) min $((SECONDS % 60)) s)"
+	done
 	stage_coverage ;;
 kernels) stage_kernels "" ;;
 host | lint | runner | guest | debug | fuzz) "stage_$1" ;;
