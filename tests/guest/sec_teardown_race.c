@@ -17,11 +17,12 @@
  * objects must come back to where they were.
  */
 #include "binder_util.h"
+#include "kdelay.h"
 #include "live.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -117,101 +118,142 @@ TEST_TIMEOUT(dying_with_queued_calls_tears_down_once, 240)
 /*
  * The discard of a process whose area went (munmap) cancels the calls
  * queued to its threads while its other threads may still make ioctls. It
- * sets a thread's queue aside to walk it in bounded steps and puts the
+ * sets a thread's queue aside, cancels the calls on it and puts the
  * notices it keeps back at the end. A thread that exits meanwhile
  * (BINDER_THREAD_EXIT) cancels its own queue, which then looks empty:
- * kbinder once put the notices back on the queue of the freed thread
- * (completion notices leaked, and the node's own notice, still linked
- * there, was unlinked from freed memory when the file closed).
+ * kbinder once put the notices back on the queue of the exited thread,
+ * where nobody freed them (completion notices leaked; a node's own
+ * notice, still linked there, was unlinked from freed memory when the
+ * file closed).
  *
- * Each round, a process queues many one-way calls (and one carrying a
- * node of its own, whose reference notice goes to the same queue) without
- * reading, so its thread's queue is long; then one of its threads unmaps
- * the area and the queue's thread exits, after a delay that changes from
- * round to round to land in the discard's walk. Nothing may be left when
- * the process is gone, and the kernel log must stay clean.
+ * The victim's thread T1 calls the manager, carrying a node of its own,
+ * and reads nothing. The manager's handler calls back into that node: a
+ * nested call, queued to T1. T1 then makes one-way calls, whose completion
+ * notices queue behind the nested call. Another thread unmaps the area:
+ * the discard takes T1's queue aside and cancels the nested call, and a
+ * BPF program on a kprobe of that cancel (kdelay.h) holds it there while
+ * T1 exits; the notices behind it are put back after the exit. Nothing
+ * may be left once the process is gone, and the kernel log must stay
+ * clean (KASAN on the debug kernel). Without BPF or kprobes (or on the
+ * reference, which has no such function) the scenario runs without the
+ * delay and proves less.
  */
-#define DISCARD_ROUNDS 24
-#define DISCARD_CALLS 6000
-#define DISCARD_BATCH 64
+#define CODE_NEST 0x4e5354	/* victim -> manager: call my node back */
+#define CODE_BACK 0x424b	/* manager -> the victim's node, nested */
+#define DISCARD_ROUNDS 3
+#define NOTICES_BEHIND 4
 
-struct oneway_cmd {
-	uint32_t cmd;
-	struct binder_transaction_data tr;
-} __attribute__((packed));
-
-/* Write @n one-way calls to handle 0 in batches, reading nothing. */
-static void write_oneways(int fd, const struct kbinder_parcel *data, int n)
+/* The manager: a call carrying a node is answered after a call into it. */
+static int call_back(struct kbinder_thread *t,
+		     const struct binder_transaction_data *tr,
+		     struct kbinder_parcel *reply, void *arg)
 {
-	static struct oneway_cmd cmds[DISCARD_BATCH];
-	struct binder_write_read bwr;
-	int i, k;
+	int *nesting = arg;	/* a pipe's write end: 'N' before the call */
+	uint32_t h;
 
-	for (i = 0; i < DISCARD_BATCH; i++) {
-		memset(&cmds[i], 0, sizeof(cmds[i]));
-		cmds[i].cmd = BC_TRANSACTION;
-		cmds[i].tr.code = 1;
-		cmds[i].tr.flags = TF_ONE_WAY;
-		cmds[i].tr.data_size = data->size;
-		cmds[i].tr.offsets_size = data->n_offsets * sizeof(binder_size_t);
-		cmds[i].tr.data.ptr.buffer = (uintptr_t)data->data;
-		cmds[i].tr.data.ptr.offsets = (uintptr_t)data->offsets;
-	}
-	for (i = 0; i < n; i += k) {
-		k = n - i < DISCARD_BATCH ? n - i : DISCARD_BATCH;
-		memset(&bwr, 0, sizeof(bwr));
-		bwr.write_buffer = (uintptr_t)cmds;
-		bwr.write_size = k * sizeof(cmds[0]);
-		ASSERT_OK(kbinder_ioctl_write_read(fd, &bwr));
-		ASSERT_EQ(bwr.write_consumed, bwr.write_size);
-	}
+	if (tr->code != CODE_NEST)
+		return KBT_REPLY;
+	h = kbt_keep_sent_handle(t, tr);
+	ASSERT_NE(h, KBT_NO_HANDLE);
+	ASSERT_EQ(write(*nesting, "N", 1), 1);
+	/* The victim's queue is discarded under it: a dead reply. */
+	EXPECT_EQ(kbt_call_status(t, h, CODE_BACK, NULL, 0), BR_DEAD_REPLY);
+	/* The caller has exited by now: whatever the reply meets is fine. */
+	kbinder_parcel_write_u32(reply, 1);
+	kbinder_thread_reply(t, reply, 0, KBT_WAIT_MS);
+	return KBT_REPLIED;
 }
 
-struct unmapper {
-	struct kbinder_proc *p;
-	atomic_int go;
-};
+/* Write one BC_TRANSACTION to handle 0, reading nothing. */
+static void write_call(int fd, uint32_t code, uint32_t flags,
+		       const struct kbinder_parcel *data)
+{
+	struct {
+		uint32_t cmd;
+		struct binder_transaction_data tr;
+	} __attribute__((packed)) cmd = {
+		.cmd = BC_TRANSACTION,
+		.tr.code = code,
+		.tr.flags = flags,
+		.tr.data_size = data->size,
+		.tr.offsets_size = data->n_offsets * sizeof(binder_size_t),
+		.tr.data.ptr.buffer = (uintptr_t)data->data,
+		.tr.data.ptr.offsets = (uintptr_t)data->offsets,
+	};
+	struct binder_write_read bwr = {
+		.write_buffer = (uintptr_t)&cmd,
+		.write_size = sizeof(cmd),
+	};
+
+	ASSERT_OK(kbinder_ioctl_write_read(fd, &bwr));
+	ASSERT_EQ(bwr.write_consumed, bwr.write_size);
+}
 
 static void *unmap_area(void *arg)
 {
-	struct unmapper *u = arg;
+	struct kbinder_proc *p = arg;
 
-	while (!atomic_load(&u->go))
-		;
-	munmap(u->p->map, u->p->map_size);
-	atomic_store(&u->go, 2);
+	munmap(p->map, p->map_size);
 	return NULL;
+}
+
+/*
+ * Wait for the discard to be in the delayed cancel; false if it did not
+ * get there (the nested call was not on T1's queue).
+ */
+static bool discard_is_held(const struct kbt_kdelay *d)
+{
+	int64_t end = kbt_now_ms() + 10000;
+
+	while (kbt_kdelay_calls(d) < 1) {
+		if (kbt_now_ms() > end)
+			return false;
+		kbt_msleep(1);
+	}
+	return true;
 }
 
 static void discard_victim(void *arg)
 {
-	int delay_us = *(int *)arg;
+	int nesting = *(int *)arg;	/* the read end of the manager's pipe */
 	struct kbinder_parcel node, empty;
-	struct unmapper u = { .go = 0 };
+	struct pollfd pfd = { .fd = nesting, .events = POLLIN };
 	struct kbinder_proc p;
+	struct kbt_kdelay d;
 	pthread_t unmapper;
-	int fd;
+	bool delayed;
+	char token;
+	int i;
 
 	kbt_open(&p);
-	fd = p.fd;
 	kbinder_parcel_init(&node);
 	kbinder_parcel_write_binder(&node, 0x5eed, 0xc0c0, 0, false);
 	kbinder_parcel_init(&empty);
 	kbinder_parcel_write_u32(&empty, 0);
-	/* A node of ours first: its reference notice queues to this thread. */
-	write_oneways(fd, &node, 1);
-	write_oneways(fd, &empty, DISCARD_CALLS);
-	u.p = &p;
-	ASSERT_EQ(pthread_create(&unmapper, NULL, unmap_area, &u), 0);
-	atomic_store(&u.go, 1);
-	while (atomic_load(&u.go) != 2)
-		;
-	usleep(delay_us);
-	ASSERT_OK(ioctl(fd, BINDER_THREAD_EXIT, 0) ? -errno : 0);
-	pthread_join(unmapper, NULL);
+	write_call(p.fd, CODE_NEST, 0, &node);
+	ASSERT_EQ(poll(&pfd, 1, 10000), 1);
+	ASSERT_EQ(read(nesting, &token, 1), 1);
+	/* The manager writes the nested call right after saying so. */
+	kbt_msleep(300);
+	for (i = 0; i < NOTICES_BEHIND; i++)
+		write_call(p.fd, 1, TF_ONE_WAY, &empty);
+	delayed = !kbt_is_reference() &&
+		!kbt_kdelay_attach(&d, "kb_transaction_cancel", false, -1, 1);
+	ASSERT_EQ(pthread_create(&unmapper, NULL, unmap_area, &p), 0);
+	if (delayed)
+		EXPECT_TRUE(discard_is_held(&d));
+	else
+		pthread_join(unmapper, NULL);
+	ASSERT_OK(ioctl(p.fd, BINDER_THREAD_EXIT, 0) ? -errno : 0);
+	if (delayed) {
+		pthread_join(unmapper, NULL);
+		kbt_kdelay_detach(&d);
+	}
+	kbt_log("T1 exited %s the discard's cancel", delayed ?
+		"during" : "after (no delay)");
 	kbinder_parcel_fini(&node);
 	kbinder_parcel_fini(&empty);
-	close(fd);
+	close(p.fd);
 }
 
 TEST_TIMEOUT(a_thread_exiting_during_the_discard_leaves_nothing, 300)
@@ -221,20 +263,19 @@ TEST_TIMEOUT(a_thread_exiting_during_the_discard_leaves_nothing, 300)
 	bool counted = false;
 	struct kbinder_thread t;
 	struct kbinder_proc c;
-	int round;
+	int nesting[2], round;
 
 	if (!kbt_is_reference()) {
 		kbt_msleep(200);
 		counted = kbt_live_read(&base) == 0;
 	}
-	kbt_start_with_client(&s, NULL, NULL, &c, &t);
-	for (round = 0; round < DISCARD_ROUNDS; round++) {
-		/* 0 to about 5 ms: the walk of one queue takes some. */
-		int delay_us = (round % 8) * (round % 8) * 80;
-
-		ASSERT_CHILD_OK(kbt_fork(discard_victim, &delay_us));
-	}
+	ASSERT_EQ(pipe2(nesting, O_CLOEXEC), 0);
+	kbt_start_with_client(&s, call_back, &nesting[1], &c, &t);
+	for (round = 0; round < DISCARD_ROUNDS; round++)
+		ASSERT_CHILD_OK(kbt_fork(discard_victim, &nesting[0]));
 	kbt_stop_with_client(&t, &s, &c);
+	close(nesting[0]);
+	close(nesting[1]);
 	if (counted)
 		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
 }
