@@ -281,6 +281,7 @@ void kb_notice_take(struct kb_work *work, struct kb_thread *thread,
 {
 	struct kb_notice *n = container_of(work, struct kb_notice, work);
 
+	lockdep_assert_held(&thread->proc->inner_lock);
 	n->sent = true;
 	n->sent_state = n->state;
 	kb_proc_deliver_notice_locked(thread->proc, work, &n->delivered);
