@@ -22,8 +22,9 @@
 #           labelled <driver>@debug; then one boot of deliberate bugs that
 #           each detector must report (DEBUG_CHECK_CANARIES=0: not)
 #   kernels the guest suite on other Debian kernels ($KERNELS: 6.12/amd64,
-#           6.12/cloud-amd64; make check-flavours: every series and flavour),
-#           each built for and booted on its own
+#           6.12/cloud-amd64 without $LIGHT_OUT, the longest programs; make
+#           check-flavours: every series and flavour, whole), each built
+#           for and booted on its own
 #   fuzz    a short kbfuzz run on kbinder (FUZZ_CHECK_DURATION s, fixed
 #           FUZZ_CHECK_SEED so CI explores the same ground every time;
 #           `make fuzz` picks a new seed)
@@ -49,6 +50,8 @@ primary_suffix=""
 : "${DEBUG_CHECK_KSERIES:=6.12}"
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
+# shellcheck source=tests/vm/select.sh
+. tests/vm/select.sh
 results=$BUILD/results
 mkdir -p "$results"
 inputs=()
@@ -351,19 +354,14 @@ stage_guest() {
 SELINUX_APPEND="lsm=lockdown,capability,landlock,yama,selinux,bpf selinux=1"
 : "${SECCTX_TESTS:=*secctx*}"
 stage_guest_selinux() {
-	local driver=$1 dir rc out prog name glob t progs=""
+	local driver=$1 dir rc out prog name t progs=""
 	[ "${SECCTX_BOOT:-1}" = 1 ] || return 0
 	for prog in "$GUEST_BIN"/*; do
 		name=${prog##*/}
 		[ -x "$prog" ] || continue
 		# shellcheck disable=SC2254
 		case "$name" in $SECCTX_TESTS) ;; *) continue ;; esac
-		set -f	# the globs of $TESTS, not files
-		for glob in $(echo "$TESTS" | tr ',' ' '); do
-			# shellcheck disable=SC2254
-			case "$name" in $glob) progs=${progs:+$progs,}$name; break ;; esac
-		done
-		set +f
+		selected "$name" "$TESTS" && progs=${progs:+$progs,}$name
 	done
 	[ -n "$progs" ] || return 0
 	dir=$BUILD/vm/check-$driver-selinux.$$
@@ -466,9 +464,17 @@ stage_debug_canaries() {
 # Results are labelled <driver>@<series>-<flavour>. A kernel without
 # binder_linux.ko (cloud-amd64 is built without binder at all) has no
 # reference: the suite runs on kbinder alone there, and says so.
+# A word SERIES/FLAVOUR=!GLOB,... leaves those programs out of that boot:
+# make check's cloud boot leaves out LIGHT_OUT, the programs that keep the
+# guest busy longest (stress and scale tests, the harness's own) and depend
+# least on a kernel's configuration; they run at full size on both
+# series' generic kernels, and in make check-flavours.
+LIGHT_OUT='!stress,!sec_limits,!sec_worlds,!sec_teardown_cost,!sec_txn_stack,!sm_aidl,!cve_2020_0423,!harness_*'
 stage_kernels() {
-	local skip=${1-$PRIMARY_KERNEL} k series flavour kver driver drivers label dir rc t
-	for k in ${KERNELS:-6.12/amd64 6.12/cloud-amd64}; do
+	local skip=${1-$PRIMARY_KERNEL} k out series flavour kver driver drivers label dir rc t
+	for k in ${KERNELS:-6.12/amd64 6.12/cloud-amd64=$LIGHT_OUT}; do
+		out=""
+		case "$k" in *=*) out=${k#*=} k=${k%%=*} ;; esac
 		[ "$k" = "$skip" ] && continue
 		series=${k%/*} flavour=${k#*/}
 		kver=$(scripts/kernel-version.sh "$flavour" "$series")
@@ -482,14 +488,14 @@ stage_kernels() {
 		for driver in $drivers; do
 			label=$driver@$series-$flavour
 			dir=$BUILD/$series-$flavour/vm/check-$driver.$$
-			echo "--- guest suite on $driver, $series $flavour kernel ${kver:-(not installed)}"
+			echo "--- guest suite on $driver, $series $flavour kernel ${kver:-(not installed)}${out:+, without ${out//!/}}"
 			mkdir -p "$dir"
-			tests/vm/judge.sh --list "$GUEST_BIN" "$TESTS" check "$driver" >"$dir.expected"
+			tests/vm/judge.sh --list "$GUEST_BIN" "$TESTS${out:+,$out}" check "$driver" >"$dir.expected"
 			# Its own make, deriving KVER, KDIR and the reference from
 			# KSERIES and FLAVOUR, not the outer make's command line.
 			t=$SECONDS
 			env -u MAKEFLAGS -u MAKELEVEL make -s --no-print-directory flavour-run KSERIES="$series" \
-				FLAVOUR="$flavour" DRIVER="$driver" TESTS="$TESTS" LOGDIR="$dir"
+				FLAVOUR="$flavour" DRIVER="$driver" TESTS="$TESTS${out:+,$out}" LOGDIR="$dir"
 			rc=$?
 			echo "    build and boot: $((SECONDS - t)) s"
 			tests/vm/judge.sh $rc "$dir" "$results/guest-$label.$$.log" "$dir.expected"

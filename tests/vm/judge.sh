@@ -21,17 +21,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 table=$here/guest/results.list
 
-# selected NAME GLOBS: NAME matches one of the comma-separated GLOBS.
-selected() {
-	local glob
-	local -a globs
-	IFS=, read -r -a globs <<<"$2"
-	for glob in "${globs[@]}"; do
-		# shellcheck disable=SC2254
-		case "$1" in $glob) return 0 ;; esac
-	done
-	return 1
-}
+# shellcheck source=tests/vm/select.sh
+. "$here/select.sh"
 
 list_tests() {
 	local bin=$1 prog name

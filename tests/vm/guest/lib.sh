@@ -11,19 +11,25 @@ result() {
 }
 
 # selected NAME: $KBT_TESTS (shell globs separated by commas) selects NAME,
-# a test program or a guest script's group of results (the host's
-# tests/vm/judge.sh --list selects the same way).
+# a test program or a guest script's group of results, if one glob matches
+# it and none written !GLOB does (the host's tests/vm/judge.sh --list
+# selects the same way).
 selected() {
+	sel_hit=1
 	set -f
 	for sel_glob in $(echo "${KBT_TESTS:-*}" | tr ',' ' '); do
 		# shellcheck disable=SC2254
-		case "$1" in $sel_glob)
-			set +f
-			return 0 ;;
+		case "$sel_glob" in
+		!*)
+			case "$1" in ${sel_glob#!})
+				set +f
+				return 1 ;;
+			esac ;;
+		*) case "$1" in $sel_glob) sel_hit=0 ;; esac ;;
 		esac
 	done
 	set +f
-	return 1
+	return $sel_hit
 }
 
 # kmsg_mark TEXT: a line in the kernel log, so the host can charge a later
