@@ -411,8 +411,8 @@ check-debug-stage: guest-tests tools
 # The guest suite on every supported Debian kernel: both series, each in
 # the generic, cloud (no binder of its own: kbinder alone) and PREEMPT_RT
 # flavours (KERNELS= chooses, as SERIES/FLAVOUR words). make check runs
-# 6.1/amd64, 6.12/amd64 and 6.12/cloud-amd64 (without the longest programs,
-# tests/check.sh LIGHT_OUT).
+# 6.1/amd64, 6.12/amd64 and 6.12/cloud-amd64 (a smoke set there,
+# tests/check.sh CLOUD_SMOKE).
 ALL_KERNELS := $(foreach s,6.1 6.12,$(foreach f,amd64 cloud-amd64 rt-amd64,$(s)/$(f)))
 check-flavours: all
 	@DRIVERS='$(CHECK_DRIVERS)' TESTS='$(TESTS)' BUILD='$(BUILD)' \
