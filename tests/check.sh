@@ -189,6 +189,20 @@ runner_judgement_tests() {
 	else
 		echo "FAIL runner/known_failure_with_a_splat_still_fails: tally.sh exit $rc, said: $(head -n 1 "$dir/known.out")"
 	fi
+	# A long tally names its failures again just before the counts, the
+	# guest's own (vm/) first: what a log cut to its tail still shows.
+	{
+		seq 1 50 | sed 's|^|PASS demo/p|'
+		echo 'FAIL demo/late: demo.c:1: ASSERT_EQ(1, 2)'
+		echo 'FAIL vm/verdict: no verdict: the guest stopped early'
+	} >"$dir/long.log"
+	tests/vm/tally.sh /dev/null "kbinder:$dir/long.log" | tail -n 4 >"$dir/long.out"
+	if [ "$(head -n 3 "$dir/long.out" | cut -d' ' -f1-2 | tr '\n' ,)" = \
+		'--- failures,FAIL vm/verdict,FAIL demo/late,' ]; then
+		echo "PASS runner/long_tally_repeats_its_failures_at_the_end"
+	else
+		echo "FAIL runner/long_tally_repeats_its_failures_at_the_end: its tail: $(tr '\n' '|' <"$dir/long.out")"
+	fi
 	# Inside a test's expected-stack-dump window (kbt_expect_stack_dump) the
 	# trace of a plain stack dump passes, as many as come (6.1's sysfs
 	# dumps twice when drv_coexist's insmod clashes; 6.12's header adds
@@ -300,7 +314,7 @@ stage_runner() {
 		expect_runner_failure fails_on_kernel_splat splat \
 			'^FAIL runner/fake_splat: kernel log: WARNING:'
 		expect_runner_failure fails_without_verdict noverdict \
-			'^FAIL vm/verdict: no verdict'
+			'^FAIL vm/verdict: no verdict: the guest stopped early.*last line: .*Power down'
 		mkdir -p "$BUILD/vm/runner-scan.$$"
 		scan_pattern_tests "$BUILD/vm/runner-scan.$$"
 		runner_judgement_tests
@@ -309,6 +323,7 @@ stage_runner() {
 	{
 		printf 'runner/%s\n' fails_on_kernel_splat fails_without_verdict \
 			missing_result_file_fails known_failure_with_a_splat_still_fails \
+			long_tally_repeats_its_failures_at_the_end \
 			expected_stack_dump_passes_only_a_call_trace \
 			unreadable_kernel_fails_the_guest_stage \
 			a_program_that_stops_early_fails program_timeout_kills_its_whole_session \

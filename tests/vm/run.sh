@@ -120,7 +120,10 @@ accel=$(probe_accel)
 echo "vm: booting $(basename "$kernel") with $accel, script $script, driver $driver, logs in $logdir"
 
 start=$(date +%s)
-eval "timeout --foreground $timeout $(qemu_cmd "$accel" "$script")" &
+# QEMU's own complaints go to the terminal and to qemu.err, whose first
+# line a guest that stopped early is failed with.
+qerr=$logdir/qemu.err
+eval "timeout --foreground $timeout $(qemu_cmd "$accel" "$script")" 2> >(tee "$qerr" >&2) &
 qemu=$!
 if [ $quiet -eq 0 ]; then
 	tail -n +1 -F "$output" 2>/dev/null --pid=$qemu | tr -d '\r' &
@@ -139,6 +142,11 @@ if ! tr -d '\r' <"$results" | grep -q '^KBT-VERDICT: done'; then
 	else
 		why="no verdict: the guest stopped early (qemu exit $qemu_rc)"
 	fi
+	# What the guest said last, and QEMU's first complaint: the cause,
+	# readable where only the tail of a run's output is kept (CI).
+	last=$(tr -d '\r' <"$console" | grep -v '^[[:space:]]*$' | tail -n 1 | cut -c1-200)
+	[ -n "$last" ] && why="$why; console's last line: $last"
+	[ -s "$qerr" ] && why="$why; qemu: $(head -n 1 "$qerr" | cut -c1-200)"
 	echo "FAIL vm/verdict: $why" >>"$judged"
 fi
 # A guest that hid kernel messages from the console (printk level) handed

@@ -67,11 +67,30 @@ done | awk -v known="$known" '
 			}
 			run = k[1]
 			if (!(run in runs)) { runs[run] = ++nruns; run_name[nruns] = run }
-			if (r == 3) { failed++; rf[run]++; print "FAIL " label (reason[key] == "" ? "" : ": " reason[key]) }
+			if (r == 3) {
+				failed++; rf[run]++
+				fails[failed] = "FAIL " label (reason[key] == "" ? "" : ": " reason[key])
+				print fails[failed]
+			}
 			else if (r == 2) { skipped++; rs[run]++; print "SKIP " label (reason[key] == "" ? "" : ": " reason[key]) }
 			else { passed++; rp[run]++; print "PASS " label }
 		}
 		if (count == 0) { failed++; print "FAIL tally/results: no result at all" }
+		# The failures once more, next to the counts, so that a log cut
+		# down to its tail (as CI keeps it) still names them: those of
+		# the boot itself (vm/, where a guest that stopped early says
+		# why) and kernel splats first, at most 40 in all.
+		if (failed > 0 && count > 40) {
+			print "--- failures"
+			shown = 0
+			for (pass = 1; pass <= 2; pass++)
+				for (i = 1; i <= failed; i++) {
+					first = fails[i] ~ /^FAIL vm\// || index(fails[i], "kernel log: ") > 0
+					if ((pass == 1) != first) continue
+					if (++shown <= 40) print fails[i]
+				}
+			if (shown > 40) print "... and " shown - 40 " more"
+		}
 		# One line per run (driver, kernel, boot), then the total.
 		if (nruns > 1)
 			for (i = 1; i <= nruns; i++) {
