@@ -20,9 +20,9 @@
  *
  * A split needs a struct for the remainder and a merge frees one: each area
  * keeps the last one merged away as its spare, so a ping-pong allocates no
- * struct. Not under KASAN: there every struct merged away is freed, so a
- * stale pointer to a freed buffer is reported rather than reaching a
- * recycled one (docs/allocator.md has the cost of both).
+ * struct. Not under KASAN or kmemleak: there every struct merged away is
+ * freed, so a stale pointer to a freed buffer is reported rather than
+ * reaching a recycled one (docs/allocator.md has the cost of both).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -305,13 +305,14 @@ static void kb_alloc_take(struct kb_alloc *alloc, struct kb_buffer *buffer,
 
 /*
  * A buffer struct merged away: keep it as the area's spare, or free it.
- * Under KASAN always free it (see the top of this file).
+ * Under KASAN or kmemleak always free it (see the top of this file).
  */
 static void kb_alloc_recycle(struct kb_alloc *alloc, struct kb_buffer *buffer)
 	__must_hold(&alloc->lock)
 {
 	lockdep_assert_held(&alloc->lock);
-	if (IS_ENABLED(CONFIG_KASAN) || alloc->spare) {
+	if (IS_ENABLED(CONFIG_KASAN) || IS_ENABLED(CONFIG_DEBUG_KMEMLEAK) ||
+	    alloc->spare) {
 		kfree(buffer);
 		return;
 	}

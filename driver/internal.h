@@ -69,6 +69,15 @@
  */
 #define KB_PROTOCOL_VERSION 8
 
+/*
+ * Freed objects kept for reuse (a thread's last transaction and completion
+ * notice, a receive area's buffer struct) save an allocation per call, but
+ * hide a use after free from KASAN and a leak from kmemleak: with either
+ * built in, every object is really freed and nothing is reused.
+ */
+#define KB_REUSE_OBJECTS (!IS_ENABLED(CONFIG_KASAN) && \
+			  !IS_ENABLED(CONFIG_DEBUG_KMEMLEAK))
+
 /**
  * struct kb_status - outcome of a step on the transaction path
  * @reply: BR_OK on success, else the protocol reply the sender receives

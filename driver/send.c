@@ -294,10 +294,10 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 	if (!IS_ALIGNED(tr->offsets_size, sizeof(binder_size_t)) ||
 	    !IS_ALIGNED(extra, sizeof(u64)))
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
-	s->tcomplete = kb_tcomplete_new();
+	s->tcomplete = kb_tcomplete_new(s->thread);
 	if (unlikely(!s->tcomplete))
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
-	t = kb_transaction_new(s->debug_id);
+	t = kb_transaction_new(s->thread, s->debug_id);
 	if (unlikely(!t))
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
 	if (!s->reply && !oneway) {
@@ -522,7 +522,7 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 		return st;
 	}
 	s->tcomplete = NULL;
-	kb_transaction_free(s->in_reply_to);
+	kb_transaction_free_to(s->in_reply_to, s->thread);
 	s->in_reply_to = NULL;
 	return KB_OK;
 }

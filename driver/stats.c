@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Live-object counters exported through debugfs.
+ * Live-object and reuse counters exported through debugfs.
  */
 #include "internal.h"
 
@@ -10,6 +10,7 @@
 #include "stats.h"
 
 DEFINE_PER_CPU(long [KB_OBJ_COUNT], kb_live);
+DEFINE_PER_CPU(unsigned long, kb_reused);
 
 static const char * const kb_obj_names[KB_OBJ_COUNT] = {
 	[KB_OBJ_PROC] = "procs",
@@ -51,6 +52,19 @@ static int kb_live_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(kb_live);
 
+static int kb_reuse_show(struct seq_file *m, void *unused)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu(kb_reused, cpu);
+	seq_printf(m, "reuse %s\nreused %lu\n",
+		   KB_REUSE_OBJECTS ? "on" : "off", n);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kb_reuse);
+
 /**
  * kb_stats_init() - create the debugfs directory kbinder and its files
  *
@@ -60,6 +74,7 @@ int kb_stats_init(void)
 {
 	kb_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("live", 0444, kb_debugfs_dir, NULL, &kb_live_fops);
+	debugfs_create_file("reuse", 0444, kb_debugfs_dir, NULL, &kb_reuse_fops);
 	return 0;
 }
 

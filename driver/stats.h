@@ -4,7 +4,10 @@
  *
  * Every object kind the driver allocates is counted when created and when
  * destroyed; /sys/kernel/debug/kbinder/live prints "<name> <live count>" so a
- * test can check that everything was freed. No kernel address is printed.
+ * test can check that everything was freed (an object kept for reuse is not
+ * live). /sys/kernel/debug/kbinder/reuse says whether freed objects are
+ * reused ("reuse on" or "reuse off") and how often one was ("reused N").
+ * No kernel address is printed.
  */
 #ifndef _KB_STATS_H
 #define _KB_STATS_H
@@ -47,6 +50,7 @@ enum kb_obj {
  * sum over the CPUs (exact when nothing is in flight).
  */
 DECLARE_PER_CPU(long [KB_OBJ_COUNT], kb_live);
+DECLARE_PER_CPU(unsigned long, kb_reused);
 
 /**
  * kb_stats_created() - count one more live object of a kind
@@ -74,6 +78,17 @@ static inline void kb_stats_destroyed(enum kb_obj kind)
 static inline void kb_stats_destroyed_n(enum kb_obj kind, long n)
 {
 	this_cpu_sub(kb_live[kind], n);
+}
+
+/**
+ * kb_stats_reused() - count a freed object taken again (KB_REUSE_OBJECTS)
+ *
+ * /sys/kernel/debug/kbinder/reuse prints the sum: zero on a kernel with
+ * KASAN or kmemleak, which a test checks.
+ */
+static inline void kb_stats_reused(void)
+{
+	this_cpu_inc(kb_reused);
 }
 
 int kb_new_debug_id(void);

@@ -373,6 +373,8 @@ void kb_thread_free(struct kb_thread *thread)
 {
 	struct kb_proc *proc = thread->proc;
 
+	/* Its exit emptied them (kb_transaction_thread_exit()). */
+	WARN_ON_ONCE(thread->spare_txn || thread->spare_notice);
 	put_pid(thread->tid);
 	kfree_rcu(thread, rcu);
 	kb_stats_destroyed(KB_OBJ_THREAD);

@@ -11,6 +11,7 @@
 #include <linux/rbtree.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
+#include <linux/sched.h>
 #include <linux/wait.h>
 
 #include "internal.h"
@@ -81,6 +82,10 @@ struct kb_thread_inner {
  *	and cleared under proc->inner_lock, by this thread only, which may
  *	therefore read it without the lock)
  * @reply_error: a dead or failed reply for the call this thread waits on
+ * @spare_txn: a transaction this thread freed, kept for its next send, and
+ * @spare_notice: the same for a completion notice (transaction.c; only
+ *	with KB_REUSE_OBJECTS). Both are touched only by the thread's own
+ *	task in its ioctls, and emptied when the thread exits.
  * @rcu: for the RCU-delayed free (poll users may still see @wait)
  */
 struct kb_thread {
@@ -94,6 +99,8 @@ struct kb_thread {
 	struct kb_thread_inner inner;
 	struct kb_return_work return_error;
 	struct kb_return_work reply_error;
+	struct kb_transaction *spare_txn;
+	struct kb_work *spare_notice;
 	struct rcu_head rcu;
 };
 
@@ -121,6 +128,18 @@ struct kb_thread *kb_thread_current(struct kb_proc *proc,
 struct kb_thread *kb_thread_next_gone(struct kb_proc *proc);
 bool kb_thread_task_alive(struct kb_thread *thread);
 void kb_thread_free(struct kb_thread *thread);
+
+/**
+ * kb_thread_assert_own() - @thread is the calling task's own state
+ * @thread: the thread
+ *
+ * Its spares (&struct kb_thread) rely on it; checked on lockdep kernels.
+ */
+static inline void kb_thread_assert_own(const struct kb_thread *thread)
+{
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
+		WARN_ON_ONCE(thread->pid != current->pid);
+}
 
 /* Inline for the same reason as kb_proc_get(): on every transaction. */
 

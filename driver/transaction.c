@@ -31,12 +31,20 @@
 static const struct kb_work_ops kb_transaction_ops;
 
 /*
- * Transactions come from their own cache: its per-CPU freelists make an
- * allocation about as cheap as the per-thread spare it replaced, and a
- * freed transaction is really freed, so KASAN and kmemleak see every use
- * after free and every leak of the objects binder's CVEs are about. It is
- * SLAB_ACCOUNT: a queued call is charged to the memory cgroup of the
- * sender, which makes the receiver hold it.
+ * Transactions come from their own cache, SLAB_ACCOUNT: a queued call is
+ * charged to the memory cgroup of the sender, which makes the receiver
+ * hold it.
+ *
+ * Reuse (KB_REUSE_OBJECTS builds only): a thread that frees a transaction
+ * on the hot path (the call it answers, the reply or one-way call it read)
+ * keeps it as its spare, and so does it with its completion notices; its
+ * next send takes them, zeroed, instead of two slab allocations. Only the
+ * thread's own task touches its spares, so they need no lock; its exit
+ * frees them. A spare stays charged to the memory cgroup that allocated it
+ * (one transaction and one notice per thread at most). Under KASAN or
+ * kmemleak nothing is kept: every freed transaction is really freed, so
+ * they see every use after free and every leak of the objects binder's
+ * CVEs are about.
  */
 static struct kmem_cache *kb_transaction_cache;
 
@@ -75,11 +83,18 @@ static void kb_tcomplete_take(struct kb_work *work, struct kb_thread *thread,
 		snap->cmd = BR_TRANSACTION_COMPLETE;
 }
 
+/* Read by the thread that sent, in its own ioctl: it may keep the notice. */
 static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
 				struct kb_wbuf *out,
 				const union kb_work_snap *snap)
 {
-	kb_tcomplete_free(work);
+	kb_thread_assert_own(thread);
+	if (KB_REUSE_OBJECTS && !thread->spare_notice) {
+		thread->spare_notice = work;
+		kb_stats_destroyed(KB_OBJ_WORK);
+	} else {
+		kb_tcomplete_free(work);
+	}
 	return kb_wbuf_put_u32(out, snap->cmd);
 }
 
@@ -122,16 +137,25 @@ static void kb_tcomplete_cache_exit(void)
 
 /**
  * kb_tcomplete_new() - a BR_TRANSACTION_COMPLETE notice for a sender
+ * @thread: the sending thread, the caller's own (its spare is taken)
  *
  * Return: the item or NULL.
  */
-struct kb_work *kb_tcomplete_new(void)
+struct kb_work *kb_tcomplete_new(struct kb_thread *thread)
 {
 	struct kb_tcomplete *tc;
 
-	tc = kmem_cache_zalloc(kb_tcomplete_cache, GFP_KERNEL);
-	if (!tc)
-		return NULL;
+	kb_thread_assert_own(thread);
+	if (KB_REUSE_OBJECTS && thread->spare_notice) {
+		tc = container_of(thread->spare_notice, struct kb_tcomplete, work);
+		thread->spare_notice = NULL;
+		memset(tc, 0, sizeof(*tc));
+		kb_stats_reused();
+	} else {
+		tc = kmem_cache_zalloc(kb_tcomplete_cache, GFP_KERNEL);
+		if (!tc)
+			return NULL;
+	}
 	kb_work_init(&tc->work, &kb_tcomplete_ops);
 	kb_stats_created(KB_OBJ_WORK);
 	return &tc->work;
@@ -199,17 +223,27 @@ void kb_transaction_module_exit(void)
 
 /**
  * kb_transaction_new() - a zeroed transaction, ready to be filled in
+ * @thread: the sending thread, the caller's own (its spare is taken)
  * @debug_id: the transaction's id
  *
  * Return: the transaction (counted in the live statistics), or NULL.
  */
-struct kb_transaction *kb_transaction_new(int debug_id)
+struct kb_transaction *kb_transaction_new(struct kb_thread *thread,
+					  int debug_id)
 {
 	struct kb_transaction *t;
 
-	t = kmem_cache_zalloc(kb_transaction_cache, GFP_KERNEL);
-	if (!t)
-		return NULL;
+	kb_thread_assert_own(thread);
+	if (KB_REUSE_OBJECTS && thread->spare_txn) {
+		t = thread->spare_txn;
+		thread->spare_txn = NULL;
+		memset(t, 0, sizeof(*t));
+		kb_stats_reused();
+	} else {
+		t = kmem_cache_zalloc(kb_transaction_cache, GFP_KERNEL);
+		if (!t)
+			return NULL;
+	}
 	kb_stats_created(KB_OBJ_TRANSACTION);
 	t->debug_id = debug_id;
 	kb_work_init(&t->work, &kb_transaction_ops);
@@ -218,11 +252,8 @@ struct kb_transaction *kb_transaction_new(int debug_id)
 	return t;
 }
 
-/**
- * kb_transaction_free() - free a transaction
- * @t: the transaction, on no list and no thread's stack any more
- */
-void kb_transaction_free(struct kb_transaction *t)
+/* Drop what @t holds; its memory is the caller's to free or keep. */
+static void kb_transaction_release(struct kb_transaction *t)
 {
 	struct kb_proc *to = t->to_proc;
 	struct kb_thread *from;
@@ -245,8 +276,33 @@ void kb_transaction_free(struct kb_transaction *t)
 	kb_objects_free_fd_fixups(&t->fd_fixups);
 	put_pid(t->sender_tgid);
 	kb_proc_put(to);
-	kmem_cache_free(kb_transaction_cache, t);
 	kb_stats_destroyed(KB_OBJ_TRANSACTION);
+}
+
+/**
+ * kb_transaction_free() - free a transaction
+ * @t: the transaction, on no list and no thread's stack any more
+ */
+void kb_transaction_free(struct kb_transaction *t)
+{
+	kb_transaction_release(t);
+	kmem_cache_free(kb_transaction_cache, t);
+}
+
+/**
+ * kb_transaction_free_to() - free a transaction, or keep it for a thread's
+ *	next send
+ * @t: the transaction, on no list and no thread's stack any more
+ * @thread: the caller's own thread
+ */
+void kb_transaction_free_to(struct kb_transaction *t, struct kb_thread *thread)
+{
+	kb_thread_assert_own(thread);
+	kb_transaction_release(t);
+	if (KB_REUSE_OBJECTS && !thread->spare_txn)
+		thread->spare_txn = t;
+	else
+		kmem_cache_free(kb_transaction_cache, t);
 }
 
 /**
@@ -477,6 +533,15 @@ void kb_transaction_thread_exit(struct kb_thread *thread)
 	spin_unlock(&proc->inner_lock);
 	if (send_reply)
 		kb_transaction_failed_reply(send_reply, BR_DEAD_REPLY);
+	/* Nothing can take the spares any more: the thread is detached. */
+	if (thread->spare_txn)
+		kmem_cache_free(kb_transaction_cache, thread->spare_txn);
+	thread->spare_txn = NULL;
+	if (thread->spare_notice)
+		kmem_cache_free(kb_tcomplete_cache,
+				container_of(thread->spare_notice,
+					     struct kb_tcomplete, work));
+	thread->spare_notice = NULL;
 }
 
 /* ---- delivery ---- */
@@ -612,7 +677,7 @@ static int kb_transaction_deliver(struct kb_work *work,
 		kb_transaction_push_incoming_locked(thread, t);
 		spin_unlock(&proc->inner_lock);
 	} else {
-		kb_transaction_free(t);
+		kb_transaction_free_to(t, thread);
 	}
 	return KB_READ_STOP;
 }

@@ -75,15 +75,17 @@ struct kb_transaction {
 	struct list_head fd_fixups;
 };
 
-struct kb_work *kb_tcomplete_new(void);
+struct kb_work *kb_tcomplete_new(struct kb_thread *thread);
 void kb_tcomplete_set_spam(struct kb_work *work);
 void kb_tcomplete_set_pending_frozen(struct kb_work *work);
 void kb_tcomplete_free(struct kb_work *work);
 
 int kb_transaction_module_init(void);
 void kb_transaction_module_exit(void);
-struct kb_transaction *kb_transaction_new(int debug_id);
+struct kb_transaction *kb_transaction_new(struct kb_thread *thread,
+					  int debug_id);
 void kb_transaction_free(struct kb_transaction *t);
+void kb_transaction_free_to(struct kb_transaction *t, struct kb_thread *thread);
 bool kb_transaction_queued_on(struct kb_thread *thread);
 struct kb_thread *kb_transaction_get_from(struct kb_transaction *t);
 void kb_transaction_discard(struct kb_transaction *t);
