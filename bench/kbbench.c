@@ -781,7 +781,8 @@ int main(int argc, char **argv)
 	}
 	/* Servers first: no child inherits a client's binder file. */
 	for (i = 0; i < nch; i++)
-		chan_start_server(&ch[i], w.kind == WL_MULTI ? POOL_THREADS : 1);
+		chan_start_server(&ch[i], w.kind != WL_MULTI ? 1 :
+				  w.clients > POOL_THREADS ? w.clients : POOL_THREADS);
 	if (w.kind == WL_MULTI) {
 		run_multi(&w);
 	} else {

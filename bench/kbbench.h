@@ -15,7 +15,7 @@
 #define CLIENT_MAP (256u << 10)
 #define MAX_PAYLOAD (1u << 20)
 #define MAX_CHANNELS 6
-#define MAX_CLIENTS 8
+#define MAX_CLIENTS 16
 #define POOL_THREADS 8
 #define WARMUP_ROUNDS 3
 

@@ -32,7 +32,7 @@
 
 : "${BENCH_SCALE:=1}"
 : "${BENCH_TIMEOUT:=150}"
-: "${BENCH_WORKLOADS:=sync:4 sync:128 sync:4096 sync:65536 sync:1048576 oneway:128 objects:10 fd multi:1 multi:2 multi:4 multi:8}"
+: "${BENCH_WORKLOADS:=sync:4 sync:128 sync:4096 sync:65536 sync:1048576 oneway:128 objects:10 fd multi:1 multi:2 multi:4 multi:8 multi:16}"
 : "${BENCH_BUDGET:=20}"
 export BENCH_SCALE BENCH_BUDGET
 
@@ -196,6 +196,11 @@ for w in $(echo "$BENCH_WORKLOADS" | tr , " "); do
 done
 echo
 echo "workloads took $(($(date +%s) - start)) s"
+# Whether kbinder reused freed objects (off on a kernel with KASAN or
+# kmemleak: docs/performance.md), and how often it did in these workloads.
+if [ -n "$kbinder_args" ] && [ -r /sys/kernel/debug/kbinder/reuse ]; then
+	echo "kbinder object reuse: $(tr '\n' ' ' </sys/kernel/debug/kbinder/reuse)"
+fi
 
 if command -v kbmem >/dev/null 2>&1; then
 	echo
