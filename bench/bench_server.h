@@ -16,9 +16,11 @@
 #include "binder_io.h"
 
 #define SERVER_MAP (2u << 20)
+/* Nodes in one reply to CODE_NODES, at most. */
+#define NODES_PER_REPLY 1000
 
 /* What a call asks of the server. */
-enum { CODE_ECHO = 1, CODE_ONEWAY, CODE_ONEWAY_LAST, CODE_OBJECTS, CODE_FD };
+enum { CODE_ECHO = 1, CODE_ONEWAY, CODE_ONEWAY_LAST, CODE_OBJECTS, CODE_FD, CODE_NODES };
 
 /* Handles this server already holds a reference on (objects workload). */
 static unsigned char held[4096];
@@ -29,6 +31,35 @@ static unsigned char held[4096];
  * call cannot serve as a flush: it may overtake queued one-way calls.
  */
 static int srv_efd = -1;
+
+/* CODE_NODES asks for {seq, first, count}: count new nodes of ours. */
+struct srv_nodes_req {
+	uint32_t seq, first, count;
+};
+
+/*
+ * srv_nodes: a reply of @count binder objects, nodes first + 0 ..
+ * first + count - 1 of this server (one per thread at a time: the reply
+ * is written from these buffers by the looper's next ioctl).
+ */
+static void srv_nodes(const struct srv_nodes_req *q, struct bio_reply *reply)
+{
+	static __thread struct flat_binder_object fbo[NODES_PER_REPLY];
+	static __thread binder_size_t offs[NODES_PER_REPLY];
+	uint32_t i;
+
+	for (i = 0; i < q->count; i++) {
+		memset(&fbo[i], 0, sizeof(fbo[i]));
+		fbo[i].hdr.type = BINDER_TYPE_BINDER;
+		fbo[i].binder = 0x1000000 + 0x10 * (binder_uintptr_t)(q->first + i);
+		fbo[i].cookie = q->first + i;
+		offs[i] = i * sizeof(fbo[i]);
+	}
+	reply->data = (const uint8_t *)fbo;
+	reply->size = q->count * sizeof(fbo[0]);
+	reply->offs = offs;
+	reply->noffs = q->count;
+}
 
 /*
  * srv_handle: check what arrived and answer with its first word; a check
@@ -81,6 +112,17 @@ static int srv_handle(struct bio_server *s, const struct binder_transaction_data
 			}
 		}
 		break;
+	case CODE_NODES: {
+		struct srv_nodes_req q;
+
+		if (tr->data_size != sizeof(q))
+			break;
+		memcpy(&q, data, sizeof(q));
+		if (q.count == 0 || q.count > NODES_PER_REPLY)
+			break;
+		srv_nodes(&q, reply);
+		return 0;
+	}
 	case CODE_FD:
 		for (i = 0; i < noffs; i++) {
 			struct binder_fd_object fo;

@@ -4,7 +4,9 @@
  * interleaved so that the noise of an emulated, shared machine cancels out.
  *
  * usage: kbbench [options] WORKLOAD
- *   WORKLOAD   sync:BYTES | oneway:BYTES | objects:N | fd | multi:CLIENTS
+ *   WORKLOAD   sync:BYTES | oneway:BYTES | objects:N | fd | multi:CLIENTS |
+ *              refs:N (sync 4 B calls spread over N nodes of the server the
+ *              client holds a reference on, N <= 100000: handle lookups)
  *   --reference DEV   the upstream driver's device (/dev/binder)
  *   --kbinder DEV     kbinder's device (/dev/kbinder)
  *   --reference2 DEV  the upstream driver again under a second name: the
@@ -248,12 +250,13 @@ static void stamp(size_t size, uint32_t seq)
 		memcpy(payload + size - 4, &seq, 4);
 }
 
-static int binder_sync(struct bio *b, uint32_t code, const void *data, size_t size,
-		       const binder_size_t *offs, size_t noffs, uint32_t seq)
+static int binder_sync_on(struct bio *b, uint32_t handle, uint32_t code,
+			  const void *data, size_t size,
+			  const binder_size_t *offs, size_t noffs, uint32_t seq)
 {
 	struct bio_reply r = { 0 };
 	uint32_t got;
-	int rc = bio_call(b, 0, code, 0, data, size, offs, noffs, &r);
+	int rc = bio_call(b, handle, code, 0, data, size, offs, noffs, &r);
 
 	if (rc)
 		return rc;
@@ -261,6 +264,65 @@ static int binder_sync(struct bio *b, uint32_t code, const void *data, size_t si
 		return -ERANGE;
 	memcpy(&got, r.data, 4);
 	return got == seq ? 0 : -ERANGE;
+}
+
+static int binder_sync(struct bio *b, uint32_t code, const void *data, size_t size,
+		       const binder_size_t *offs, size_t noffs, uint32_t seq)
+{
+	return binder_sync_on(b, 0, code, data, size, offs, noffs, seq);
+}
+
+/*
+ * binder_take_refs: @n nodes of @c's server, a strong reference of the
+ * client's own on each (BC_ACQUIRE before the reply that carried it is
+ * freed), their handles in @c->handles.
+ */
+static int binder_take_refs(struct chan *c, struct bio *b, int n)
+{
+	struct srv_nodes_req q = { .seq = 7 };
+	struct bio_reply r;
+	struct bio_cmds w;
+	struct flat_binder_object fbo;
+	size_t i;
+	long rc;
+
+	c->handles = calloc((size_t)n, sizeof(*c->handles));
+	if (!c->handles)
+		return -ENOMEM;
+	for (q.first = 0; q.first < (uint32_t)n; q.first += q.count) {
+		q.count = (uint32_t)n - q.first;
+		if (q.count > NODES_PER_REPLY)
+			q.count = NODES_PER_REPLY;
+		memset(&r, 0, sizeof(r));
+		rc = bio_call(b, 0, CODE_NODES, 0, &q, sizeof(q), NULL, 0, &r);
+		if (rc)
+			return (int)rc;
+		if (r.noffs != q.count)
+			return -EPROTO;
+		w.len = 0;
+		w.overflow = 0;
+		for (i = 0; i < r.noffs; i++) {
+			memcpy(&fbo, r.data + r.offs[i], sizeof(fbo));
+			if (fbo.hdr.type != BINDER_TYPE_HANDLE)
+				return -EPROTO;
+			c->handles[q.first + i] = fbo.handle;
+			bio_put_u32(&w, BC_ACQUIRE);
+			bio_put_u32(&w, fbo.handle);
+			if (w.len + 8 > sizeof(w.data) || i + 1 == r.noffs) {
+				rc = bio_ioctl_wr(b->fd, w.data, w.len, NULL, 0);
+				if (rc < 0)
+					return (int)rc;
+				w.len = 0;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The handle of a WL_REFS call: spread over all of them. */
+static uint32_t refs_handle(const struct chan *c, const struct workload *w, uint32_t seq)
+{
+	return c->handles[(uint64_t)seq * 7919u % (uint64_t)w->refs];
 }
 
 /*
@@ -365,6 +427,10 @@ static int chan_call(struct chan *c, struct bio *b, const struct workload *w, ui
 	case WL_MULTI:
 		stamp(w->size, seq);
 		return binder_sync(b, CODE_ECHO, payload, w->size, NULL, 0, seq);
+	case WL_REFS:
+		stamp(w->size, seq);
+		return binder_sync_on(b, refs_handle(c, w, seq), CODE_ECHO, payload,
+				      w->size, NULL, 0, seq);
 	case WL_ONEWAY:
 		stamp(w->size, seq);
 		return bio_call(b, 0, CODE_ONEWAY, TF_ONE_WAY, payload, w->size, NULL, 0, NULL);
@@ -386,6 +452,20 @@ static void chan_connect(struct chan *c, const struct workload *w)
 	if (bio_open(&c->b, c->dev, CLIENT_MAP, c->why, sizeof(c->why)) < 0) {
 		c->ok = 0;
 		return;
+	}
+	if (w->kind == WL_REFS) {
+		/* Not in the rounds; how long it took is printed. */
+		uint64_t t0 = bio_now_ns();
+
+		bio_deadline(batch_timeout);
+		rc = binder_take_refs(c, &c->b, w->refs);
+		bio_deadline(0);
+		if (rc) {
+			chan_fail(c, "taking the references", rc);
+			return;
+		}
+		printf("  %-10s took %d references in %.0f ms\n", c->name, w->refs,
+		       (double)(bio_now_ns() - t0) / 1e6);
 	}
 	bio_deadline(batch_timeout);
 	if (w->kind == WL_ONEWAY)
@@ -660,6 +740,11 @@ static int parse_workload(const char *s, struct workload *w)
 	} else if (strcmp(s, "fd") == 0) {
 		w->kind = WL_FD;
 		snprintf(w->name, sizeof(w->name), "1 fd");
+	} else if (strncmp(s, "refs:", 5) == 0 && arg >= 1 && arg <= MAX_REFS) {
+		w->kind = WL_REFS;
+		w->size = 4;
+		w->refs = (int)arg;
+		snprintf(w->name, sizeof(w->name), "sync 4 B, %ld refs", arg);
 	} else if (strncmp(s, "multi:", 6) == 0 && arg >= 1 && arg <= MAX_CLIENTS) {
 		w->kind = WL_MULTI;
 		w->size = 4;
@@ -679,7 +764,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: kbbench [--reference DEV] [--kbinder DEV] [--reference2 DEV] [--old DEV]\n"
 		"  [--results FILE] [--rounds N] [--batch N] [--scale F] [--timeout S]\n"
-		"  sync:BYTES | oneway:BYTES | objects:N | fd | multi:CLIENTS\n");
+		"  sync:BYTES | oneway:BYTES | objects:N | fd | multi:CLIENTS | refs:N\n");
 	exit(2);
 }
 

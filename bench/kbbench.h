@@ -16,11 +16,12 @@
 #define MAX_PAYLOAD (1u << 20)
 #define MAX_CHANNELS 6
 #define MAX_CLIENTS 16
+#define MAX_REFS 100000
 #define POOL_THREADS 8
 #define WARMUP_ROUNDS 3
 
 enum chan_kind { CH_BINDER, CH_PIPE, CH_UNIX, CH_MEMCPY };
-enum wl_kind { WL_SYNC, WL_ONEWAY, WL_OBJECTS, WL_FD, WL_MULTI };
+enum wl_kind { WL_SYNC, WL_ONEWAY, WL_OBJECTS, WL_FD, WL_MULTI, WL_REFS };
 
 /** struct chan - one way of doing the workload's call. */
 struct chan {
@@ -38,12 +39,14 @@ struct chan {
 	double *round_val;	/* per round: ns per call (batch median or mean) */
 	unsigned char *round_ok;
 	int efd;		/* binder: the server says a batch of one-way calls is done */
+	uint32_t *handles;	/* WL_REFS: the client's handles on the server's nodes */
 };
 
 /** struct workload - what is measured and how long. */
 struct workload {
 	enum wl_kind kind;
 	size_t size;		/* payload bytes, or objects for WL_OBJECTS */
+	int refs;		/* WL_REFS: nodes of the server the client holds */
 	int clients;		/* WL_MULTI */
 	int rounds;
 	int batch;

@@ -133,7 +133,8 @@ static void report(struct chan *ch, int nch, const struct workload *w, const cha
 		fprintf(f, ",\"type\":\"%s\",\"size\":%zu,\"clients\":%d,\"rounds\":%d,"
 			"\"batch\":%d,\"cpu\":%d,\"metric\":\"%s\",\"channels\":[",
 			w->kind == WL_SYNC ? "sync" : w->kind == WL_ONEWAY ? "oneway" :
-			w->kind == WL_OBJECTS ? "objects" : w->kind == WL_FD ? "fd" : "multi",
+			w->kind == WL_OBJECTS ? "objects" : w->kind == WL_FD ? "fd" :
+			w->kind == WL_REFS ? "refs" : "multi",
 			w->size, w->clients, w->rounds, w->batch, w->cpu,
 			w->latency ? "latency" : "throughput");
 	}

@@ -32,7 +32,7 @@
 
 : "${BENCH_SCALE:=1}"
 : "${BENCH_TIMEOUT:=150}"
-: "${BENCH_WORKLOADS:=sync:4 sync:128 sync:4096 sync:65536 sync:1048576 oneway:128 objects:10 fd multi:1 multi:2 multi:4 multi:8 multi:16}"
+: "${BENCH_WORKLOADS:=sync:4 sync:128 sync:4096 sync:65536 sync:1048576 oneway:128 objects:10 fd multi:1 multi:2 multi:4 multi:8 multi:16 refs:1000 refs:10000}"
 : "${BENCH_BUDGET:=20}"
 export BENCH_SCALE BENCH_BUDGET
 
