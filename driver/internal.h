@@ -53,6 +53,7 @@
 #undef pr_fmt
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/mm.h>
 #include <linux/types.h>
 #include <linux/printk.h>
 
@@ -77,6 +78,20 @@
  */
 #define KB_REUSE_OBJECTS (!IS_ENABLED(CONFIG_KASAN) && \
 			  !IS_ENABLED(CONFIG_DEBUG_KMEMLEAK))
+
+/**
+ * kb_reuse_objects() - whether a thread may keep freed objects for reuse
+ *
+ * Not under KB_REUSE_OBJECTS's memory debuggers, and not when the kernel
+ * clears freed memory (init_on_free=1): a kept object would keep its
+ * contents.
+ *
+ * Return: true if it may.
+ */
+static inline bool kb_reuse_objects(void)
+{
+	return KB_REUSE_OBJECTS && !want_init_on_free();
+}
 
 /**
  * struct kb_status - outcome of a step on the transaction path

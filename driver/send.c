@@ -297,7 +297,7 @@ static struct kb_status kb_send_prepare(struct kb_send *s, u64 extra)
 	s->tcomplete = kb_tcomplete_new(s->thread);
 	if (unlikely(!s->tcomplete))
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
-	t = kb_transaction_new(s->thread, s->debug_id);
+	t = kb_transaction_new(oneway ? NULL : s->thread, s->debug_id);
 	if (unlikely(!t))
 		return kb_fail(BR_FAILED_REPLY, -ENOMEM);
 	if (!s->reply && !oneway) {

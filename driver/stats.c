@@ -60,7 +60,11 @@ static int kb_reuse_show(struct seq_file *m, void *unused)
 	for_each_possible_cpu(cpu)
 		n += per_cpu(kb_reused, cpu);
 	seq_printf(m, "reuse %s\nreused %lu\n",
-		   KB_REUSE_OBJECTS ? "on" : "off", n);
+		   kb_reuse_objects() ? "on" : "off", n);
+	if (!KB_REUSE_OBJECTS)
+		seq_puts(m, "because KASAN or kmemleak is built in\n");
+	else if (!kb_reuse_objects())
+		seq_puts(m, "because freed memory is cleared (init_on_free)\n");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kb_reuse);

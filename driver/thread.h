@@ -138,7 +138,7 @@ void kb_thread_free(struct kb_thread *thread);
 static inline void kb_thread_assert_own(const struct kb_thread *thread)
 {
 	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
-		WARN_ON_ONCE(thread->pid != current->pid);
+		WARN_ON_ONCE(thread->tid != task_pid(current));
 }
 
 /* Inline for the same reason as kb_proc_get(): on every transaction. */

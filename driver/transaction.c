@@ -40,11 +40,13 @@ static const struct kb_work_ops kb_transaction_ops;
  * keeps it as its spare, and so does it with its completion notices; its
  * next send takes them, zeroed, instead of two slab allocations. Only the
  * thread's own task touches its spares, so they need no lock; its exit
- * frees them. A spare stays charged to the memory cgroup that allocated it
- * (one transaction and one notice per thread at most). Under KASAN or
- * kmemleak nothing is kept: every freed transaction is really freed, so
- * they see every use after free and every leak of the objects binder's
- * CVEs are about.
+ * frees them. A spare stays charged to the memory cgroup that allocated it,
+ * often another process's: so a one-way call, which may stay queued for
+ * good, never takes one (it is charged to its sender), and a synchronous
+ * call or reply that does is one per thread at most. Under KASAN or
+ * kmemleak nothing is kept (kb_reuse_objects()): every freed transaction
+ * is really freed, so they see every use after free and every leak of the
+ * objects binder's CVEs are about.
  */
 static struct kmem_cache *kb_transaction_cache;
 
@@ -89,7 +91,7 @@ static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
 				const union kb_work_snap *snap)
 {
 	kb_thread_assert_own(thread);
-	if (KB_REUSE_OBJECTS && !thread->spare_notice) {
+	if (kb_reuse_objects() && !thread->spare_notice) {
 		thread->spare_notice = work;
 		kb_stats_destroyed(KB_OBJ_WORK);
 	} else {
@@ -146,7 +148,7 @@ struct kb_work *kb_tcomplete_new(struct kb_thread *thread)
 	struct kb_tcomplete *tc;
 
 	kb_thread_assert_own(thread);
-	if (KB_REUSE_OBJECTS && thread->spare_notice) {
+	if (thread->spare_notice) {
 		tc = container_of(thread->spare_notice, struct kb_tcomplete, work);
 		thread->spare_notice = NULL;
 		memset(tc, 0, sizeof(*tc));
@@ -223,7 +225,10 @@ void kb_transaction_module_exit(void)
 
 /**
  * kb_transaction_new() - a zeroed transaction, ready to be filled in
- * @thread: the sending thread, the caller's own (its spare is taken)
+ * @thread: the sending thread, the caller's own, whose spare is taken; or
+ *	NULL for a one-way call, which always comes from the slab: it may stay
+ *	queued for good, and must be charged to its sender's memory cgroup,
+ *	while a spare is charged to whoever allocated it first
  * @debug_id: the transaction's id
  *
  * Return: the transaction (counted in the live statistics), or NULL.
@@ -233,8 +238,9 @@ struct kb_transaction *kb_transaction_new(struct kb_thread *thread,
 {
 	struct kb_transaction *t;
 
-	kb_thread_assert_own(thread);
-	if (KB_REUSE_OBJECTS && thread->spare_txn) {
+	if (thread)
+		kb_thread_assert_own(thread);
+	if (thread && thread->spare_txn) {
 		t = thread->spare_txn;
 		thread->spare_txn = NULL;
 		memset(t, 0, sizeof(*t));
@@ -299,7 +305,7 @@ void kb_transaction_free_to(struct kb_transaction *t, struct kb_thread *thread)
 {
 	kb_thread_assert_own(thread);
 	kb_transaction_release(t);
-	if (KB_REUSE_OBJECTS && !thread->spare_txn)
+	if (kb_reuse_objects() && !thread->spare_txn)
 		thread->spare_txn = t;
 	else
 		kmem_cache_free(kb_transaction_cache, t);

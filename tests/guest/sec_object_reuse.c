@@ -6,14 +6,14 @@
  * kernel with KASAN or kmemleak it must keep nothing: every freed object
  * is really freed there, so a use after free or a leak of the objects
  * binder's CVEs are about is still seen (driver/internal.h,
- * KB_REUSE_OBJECTS). debugfs kbinder/reuse says which ("reuse on" or
- * "reuse off") and how many freed objects were taken again ("reused N").
+ * kb_reuse_objects()); nor where the kernel clears freed memory
+ * (init_on_free=1). debugfs kbinder/reuse says which ("reuse on" or "reuse
+ * off") and how many freed objects were taken again ("reused N").
  */
 #include "binder_util.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #define REUSE_FILE "/sys/kernel/debug/kbinder/reuse"
 #define CALLS 50
@@ -36,22 +36,41 @@ static bool read_reuse(struct reuse *r)
 	return n == 2;
 }
 
-/* The memory debugger this kernel runs (kmemleak's file, KASAN's symbol), or NULL. */
-static const char *memory_debugger(void)
+/* Whether a line of /proc/kallsyms names the function @name. */
+static bool has_function(const char *name)
 {
-	char line[256];
-	bool kasan = false;
+	char line[256], want[80];
+	bool found = false;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return false;
+	snprintf(want, sizeof(want), " %s\n", name);
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, want) != NULL;
+	fclose(f);
+	return found;
+}
+
+/* Why this kernel must see every free: a memory debugger, or init_on_free. */
+static const char *no_reuse_reason(void)
+{
+	char cmdline[4096] = "";
 	FILE *f;
 
-	if (!access("/sys/kernel/debug/kmemleak", F_OK))
+	if (has_function("kasan_report"))
+		return "KASAN";
+	if (has_function("kmemleak_alloc"))
 		return "kmemleak";
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return NULL;
-	while (!kasan && fgets(line, sizeof(line), f))
-		kasan = strstr(line, " kasan_report\n") != NULL;
-	fclose(f);
-	return kasan ? "KASAN" : NULL;
+	f = fopen("/proc/cmdline", "r");
+	if (f) {
+		if (!fgets(cmdline, sizeof(cmdline), f))
+			cmdline[0] = 0;
+		fclose(f);
+	}
+	if (strstr(cmdline, "init_on_free=1"))
+		return "init_on_free=1";
+	return NULL;
 }
 
 static int echo(struct kbinder_thread *t, const struct binder_transaction_data *tr,
@@ -66,7 +85,7 @@ static int echo(struct kbinder_thread *t, const struct binder_transaction_data *
 
 TEST(freed_objects_are_reused_only_where_no_memory_debugger_watches)
 {
-	const char *debugger = memory_debugger();
+	const char *debugger = no_reuse_reason();
 	struct kbinder_thread t;
 	struct kbinder_proc p;
 	struct kbinder_reply r;
@@ -85,7 +104,7 @@ TEST(freed_objects_are_reused_only_where_no_memory_debugger_watches)
 	}
 	ASSERT_TRUE(read_reuse(&after));
 	kbt_log("%s; reuse %s, %lu objects reused in %d calls (%lu in all)",
-		debugger ? debugger : "no memory debugger", after.state,
+		debugger ? debugger : "no memory debugger, no init_on_free", after.state,
 		after.reused - before.reused, CALLS, after.reused);
 	if (debugger) {
 		EXPECT_TRUE(!strcmp(after.state, "off"));
