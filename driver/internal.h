@@ -82,11 +82,9 @@
 /**
  * kb_reuse_objects() - whether a thread may keep freed objects for reuse
  *
- * Not under KB_REUSE_OBJECTS's memory debuggers, and not when the kernel
- * clears freed memory (init_on_free=1): a kept object would keep its
- * contents.
- *
- * Return: true if it may.
+ * Return: true unless KB_REUSE_OBJECTS's memory debuggers are built in or
+ * the kernel clears freed memory (init_on_free=1: a kept object would keep
+ * its contents).
  */
 static inline bool kb_reuse_objects(void)
 {
