@@ -25,6 +25,10 @@
 #include "stats.h"
 #include "thread.h"
 
+/* The packed layout of struct kb_node (node.h), where spinlock_t is a word. */
+static_assert(sizeof(spinlock_t) != sizeof(u32) ||
+	      sizeof(struct kb_node) <= 128);
+
 static const struct kb_work_ops kb_node_work_ops;
 
 /**
@@ -86,9 +90,9 @@ struct kb_node *kb_node_lookup(struct kb_proc *proc, binder_uintptr_t ptr)
 		if (!node)
 			return NULL;
 		spin_lock(&node->lock);
-		retired = node->inner.retired;
+		retired = node->retired;
 		if (!retired)
-			node->inner.tmp++;
+			node->tmp++;
 		spin_unlock(&node->lock);
 		/* The pin keeps the node (and its memory) alive from here. */
 		kb_node_put_mem(node);
@@ -114,10 +118,10 @@ static struct kb_node *kb_node_new(struct kb_proc *proc,
 	node->accept_fds = !!(fbo->flags & FLAT_BINDER_FLAG_ACCEPTS_FDS);
 	node->txn_security_ctx =
 		!!(fbo->flags & FLAT_BINDER_FLAG_TXN_SECURITY_CTX);
-	node->inner.owner = proc;
-	INIT_HLIST_HEAD(&node->inner.refs);
-	INIT_LIST_HEAD(&node->inner.async_todo);
-	node->inner.tmp = 1;
+	node->owner = proc;
+	INIT_HLIST_HEAD(&node->refs);
+	INIT_LIST_HEAD(&node->async_todo);
+	node->tmp = 1;
 	return node;
 }
 
@@ -162,7 +166,7 @@ struct kb_node *kb_node_get_or_create(struct kb_proc *proc,
 void kb_node_pin(struct kb_node *node)
 {
 	spin_lock(&node->lock);
-	node->inner.tmp++;
+	node->tmp++;
 	spin_unlock(&node->lock);
 }
 
@@ -175,18 +179,17 @@ void kb_node_pin(struct kb_node *node)
 static bool kb_node_settle_locked(struct kb_node *node)
 	__must_hold(&node->lock)
 {
-	struct kb_node_inner *n = &node->inner;
-	struct kb_proc *owner = n->owner;
-	bool strong = n->internal_strong || n->local_strong;
-	bool weak = strong || n->local_weak || n->tmp ||
-		    !hlist_empty(&n->refs);
+	struct kb_proc *owner = node->owner;
+	bool strong = node->internal_strong || node->local_strong;
+	bool weak = strong || node->local_weak || node->tmp ||
+		    !hlist_empty(&node->refs);
 
 	lockdep_assert_held(&node->lock);
-	if (n->retired)
+	if (node->retired)
 		return false;
-	if (owner && (n->has_strong_ref || n->has_weak_ref)) {
-		if ((!strong && n->has_strong_ref) ||
-		    (!weak && n->has_weak_ref)) {
+	if (owner && (node->has_strong_ref || node->has_weak_ref)) {
+		if ((!strong && node->has_strong_ref) ||
+		    (!weak && node->has_weak_ref)) {
 			spin_lock(&owner->inner_lock);
 			if (!kb_proc_is_dead_locked(owner) &&
 			    !kb_work_queued(owner, &node->work)) {
@@ -208,7 +211,7 @@ static bool kb_node_settle_locked(struct kb_node *node)
 		}
 		spin_unlock(&owner->inner_lock);
 	}
-	n->retired = true;
+	node->retired = true;
 	return true;
 }
 
@@ -232,7 +235,7 @@ void kb_node_unpin(struct kb_node *node)
 	bool retire;
 
 	spin_lock(&node->lock);
-	node->inner.tmp--;
+	node->tmp--;
 	retire = kb_node_settle_locked(node);
 	spin_unlock(&node->lock);
 	kb_node_finish(node, retire);
@@ -256,28 +259,27 @@ int kb_node_inc_locked(struct kb_node *node, bool strong, bool internal,
 		       struct kb_thread *thread)
 	__must_hold(&node->lock)
 {
-	struct kb_node_inner *n = &node->inner;
 	bool notify;
 
 	lockdep_assert_held(&node->lock);
-	if (n->retired)
+	if (node->retired)
 		return -EINVAL;
 	if (strong) {
 		if (internal) {
-			if (!thread && !n->internal_strong &&
-			    !(n->is_mgr && n->has_strong_ref))
+			if (!thread && !node->internal_strong &&
+			    !(node->is_mgr && node->has_strong_ref))
 				return -EINVAL;
-			n->internal_strong++;
+			node->internal_strong++;
 		} else {
-			n->local_strong++;
+			node->local_strong++;
 		}
-		notify = !n->has_strong_ref;
+		notify = !node->has_strong_ref;
 	} else {
 		if (!internal)
-			n->local_weak++;
-		notify = !n->has_weak_ref;
+			node->local_weak++;
+		notify = !node->has_weak_ref;
 	}
-	if (notify && thread && n->owner == thread->proc) {
+	if (notify && thread && node->owner == thread->proc) {
 		spin_lock(&thread->proc->inner_lock);
 		if (!kb_thread_is_dead_locked(thread)) {
 			kb_work_dequeue(thread->proc, &node->work);
@@ -302,18 +304,17 @@ int kb_node_inc_locked(struct kb_node *node, bool strong, bool internal,
 bool kb_node_dec_locked(struct kb_node *node, bool strong, bool internal)
 	__must_hold(&node->lock)
 {
-	struct kb_node_inner *n = &node->inner;
 	int *count = NULL;
 
 	lockdep_assert_held(&node->lock);
 	if (strong)
-		count = internal ? &n->internal_strong : &n->local_strong;
+		count = internal ? &node->internal_strong : &node->local_strong;
 	else if (!internal)
-		count = &n->local_weak;
+		count = &node->local_weak;
 	if (count) {
 		if (*count > 0)
 			(*count)--;
-		else if (n->owner)
+		else if (node->owner)
 			pr_warn_ratelimited("node %d: count underflow\n",
 					    node->debug_id);
 	}
@@ -364,37 +365,36 @@ static int kb_node_deliver(struct kb_work *work, struct kb_thread *thread,
 			   struct kb_wbuf *out, const union kb_work_snap *snap)
 {
 	struct kb_node *node = container_of(work, struct kb_node, work);
-	struct kb_node_inner *n = &node->inner;
 	bool strong, weak, inc_weak, inc_strong, dec_strong, dec_weak;
 	bool retire;
 	int ret = 0;
 
 	spin_lock(&node->lock);
-	if (n->retired || n->owner != thread->proc) {
+	if (node->retired || node->owner != thread->proc) {
 		spin_unlock(&node->lock);
 		kb_node_put_mem(node);
 		return 0;
 	}
-	strong = n->internal_strong || n->local_strong;
-	weak = strong || n->local_weak || n->tmp || !hlist_empty(&n->refs);
-	inc_weak = weak && !n->has_weak_ref;
-	inc_strong = strong && !n->has_strong_ref;
-	dec_strong = !strong && n->has_strong_ref;
-	dec_weak = !weak && n->has_weak_ref;
+	strong = node->internal_strong || node->local_strong;
+	weak = strong || node->local_weak || node->tmp || !hlist_empty(&node->refs);
+	inc_weak = weak && !node->has_weak_ref;
+	inc_strong = strong && !node->has_strong_ref;
+	dec_strong = !strong && node->has_strong_ref;
+	dec_weak = !weak && node->has_weak_ref;
 	if (inc_weak) {
-		n->has_weak_ref = true;
-		n->pending_weak_ref = true;
-		n->local_weak++;
+		node->has_weak_ref = true;
+		node->pending_weak_ref = true;
+		node->local_weak++;
 	}
 	if (inc_strong) {
-		n->has_strong_ref = true;
-		n->pending_strong_ref = true;
-		n->local_strong++;
+		node->has_strong_ref = true;
+		node->pending_strong_ref = true;
+		node->local_strong++;
 	}
 	if (dec_strong)
-		n->has_strong_ref = false;
+		node->has_strong_ref = false;
 	if (dec_weak)
-		n->has_weak_ref = false;
+		node->has_weak_ref = false;
 	retire = kb_node_settle_locked(node);
 	spin_unlock(&node->lock);
 	kb_node_finish(node, retire);
@@ -436,16 +436,18 @@ int kb_node_ref_done(struct kb_proc *proc, binder_uintptr_t ptr,
 		     binder_uintptr_t cookie, bool strong)
 {
 	struct kb_node *node = kb_node_lookup(proc, ptr);
-	bool *pending, retire = false;
+	bool pending, retire = false;
 	int ret = -EINVAL;
 
 	if (!node)
 		return -EINVAL;
 	spin_lock(&node->lock);
-	pending = strong ? &node->inner.pending_strong_ref :
-			   &node->inner.pending_weak_ref;
-	if (node->cookie == cookie && *pending) {
-		*pending = false;
+	pending = strong ? node->pending_strong_ref : node->pending_weak_ref;
+	if (node->cookie == cookie && pending) {
+		if (strong)
+			node->pending_strong_ref = false;
+		else
+			node->pending_weak_ref = false;
 		retire = kb_node_dec_locked(node, strong, false);
 		ret = 0;
 	}
@@ -462,15 +464,14 @@ int kb_node_ref_done(struct kb_proc *proc, binder_uintptr_t ptr,
  */
 static void kb_node_release(struct kb_proc *proc, struct kb_node *node)
 {
-	struct kb_node_inner *n = &node->inner;
 	struct kb_ref_link *link;
 	LIST_HEAD(async);
 	bool retire;
 
 	/* Queued one-way calls first: they hold counts on the node. */
 	spin_lock(&node->lock);
-	list_splice_init(&n->async_todo, &async);
-	n->has_async_transaction = false;
+	list_splice_init(&node->async_todo, &async);
+	node->has_async_transaction = false;
 	spin_unlock(&node->lock);
 	kb_proc_cancel_list(proc, &async);
 
@@ -482,15 +483,15 @@ static void kb_node_release(struct kb_proc *proc, struct kb_node *node)
 		RB_CLEAR_NODE(&node->rb);
 	}
 	spin_unlock(&proc->inner_lock);
-	n->owner = NULL;
+	node->owner = NULL;
 	/* Kernel-held counts die with the owner (buffers, pending acks). */
-	n->local_strong = 0;
-	n->local_weak = 0;
-	n->pending_strong_ref = false;
-	n->pending_weak_ref = false;
-	n->has_strong_ref = false;
-	n->has_weak_ref = false;
-	hlist_for_each_entry(link, &n->refs, entry)
+	node->local_strong = 0;
+	node->local_weak = 0;
+	node->pending_strong_ref = false;
+	node->pending_weak_ref = false;
+	node->has_strong_ref = false;
+	node->has_weak_ref = false;
+	hlist_for_each_entry(link, &node->refs, entry)
 		if (link->notice[KB_NOTICE_DEATH])
 			kb_notice_fire(link->notice[KB_NOTICE_DEATH], 0);
 	retire = kb_node_settle_locked(node);
@@ -592,7 +593,7 @@ void kb_proc_cancel_async(struct kb_proc *proc)
 		after = node->ptr;
 		any_after = true;
 		spin_lock(&node->lock);
-		list_splice_init(&node->inner.async_todo, &async);
+		list_splice_init(&node->async_todo, &async);
 		spin_unlock(&node->lock);
 		kb_proc_cancel_list(proc, &async);
 		kb_node_put_mem(node);
@@ -629,8 +630,8 @@ void kb_node_debug_info(struct kb_proc *proc,
 	info->ptr = node->ptr;
 	info->cookie = node->cookie;
 	spin_lock(&node->lock);
-	info->has_strong_ref = node->inner.has_strong_ref;
-	info->has_weak_ref = node->inner.has_weak_ref;
+	info->has_strong_ref = node->has_strong_ref;
+	info->has_weak_ref = node->has_weak_ref;
 	spin_unlock(&node->lock);
 	kb_node_put_mem(node);
 }
@@ -656,7 +657,7 @@ struct kb_work *kb_node_take_outdated_locked(struct kb_node *node,
 	struct kb_work *w;
 
 	lockdep_assert_held(&node->lock);
-	list_for_each_entry(w, &node->inner.async_todo, entry) {
+	list_for_each_entry(w, &node->async_todo, entry) {
 		if (!w->ops->outdated_by || !w->ops->outdated_by(w, newer))
 			continue;
 		list_del_init(&w->entry);
@@ -680,10 +681,10 @@ void kb_node_oneway_done(struct kb_node *node, struct kb_proc *proc)
 	struct kb_work *next;
 
 	spin_lock(&node->lock);
-	next = list_first_entry_or_null(&node->inner.async_todo,
+	next = list_first_entry_or_null(&node->async_todo,
 					struct kb_work, entry);
 	if (!next) {
-		node->inner.has_async_transaction = false;
+		node->has_async_transaction = false;
 	} else {
 		spin_lock(&proc->inner_lock);
 		if (!kb_proc_is_dead_locked(proc)) {
@@ -707,11 +708,11 @@ void kb_node_oneway_done(struct kb_node *node, struct kb_proc *proc)
 void kb_node_set_mgr(struct kb_node *node)
 {
 	spin_lock(&node->lock);
-	node->inner.local_strong++;
-	node->inner.local_weak++;
-	node->inner.has_strong_ref = true;
-	node->inner.has_weak_ref = true;
-	node->inner.is_mgr = true;
+	node->local_strong++;
+	node->local_weak++;
+	node->has_strong_ref = true;
+	node->has_weak_ref = true;
+	node->is_mgr = true;
 	spin_unlock(&node->lock);
 	refcount_inc(&node->mem);
 }
@@ -730,9 +731,9 @@ bool kb_node_pin_foreign(struct kb_node *node, struct kb_proc *proc)
 	bool usable;
 
 	spin_lock(&node->lock);
-	usable = node->inner.owner != proc && !node->inner.retired;
+	usable = node->owner != proc && !node->retired;
 	if (usable)
-		node->inner.tmp++;
+		node->tmp++;
 	spin_unlock(&node->lock);
 	return usable;
 }
@@ -758,7 +759,7 @@ void kb_node_fire_notices(struct kb_proc *owner, enum kb_notice_kind kind,
 
 	while ((node = kb_node_next(owner, any_after, after))) {
 		spin_lock(&node->lock);
-		hlist_for_each_entry(link, &node->inner.refs, entry)
+		hlist_for_each_entry(link, &node->refs, entry)
 			if (link->notice[kind])
 				kb_notice_fire(link->notice[kind], state);
 		spin_unlock(&node->lock);

@@ -35,72 +35,74 @@ struct kb_ref_link {
 };
 
 /**
- * struct kb_node_inner - node state protected by &kb_node.lock
- * @owner: the process that exports the node, NULL once it died
- * @refs: the link of every &kb_ref on this node (&struct kb_ref_link)
- * @internal_strong: number of refs with a strong count
- * @local_strong: strong references held by the kernel (transactions,
- *	buffers, the context manager) and by a pending BR_ACQUIRE
- * @local_weak: weak references held by the kernel and a pending BR_INCREFS
- * @tmp: short-lived pins taken while a node is being used
- * @has_strong_ref: userspace was told to hold a strong reference
- * @pending_strong_ref: BR_ACQUIRE delivered, BC_ACQUIRE_DONE not yet seen
- * @has_weak_ref: userspace was told to hold a weak reference
- * @pending_weak_ref: BR_INCREFS delivered, BC_INCREFS_DONE not yet seen
- * @has_async_transaction: a one-way transaction to this node is queued or
- *	its buffer is not yet freed; the next ones wait in @async_todo
- * @async_todo: one-way transactions waiting for the previous one's buffer
- *	to be freed
- * @is_mgr: the node is its device's context manager
- * @retired: removed from its owner (or dead and unreferenced); no count may
- *	be taken any more, the memory goes when @kb_node.mem drops to zero
- */
-struct kb_node_inner {
-	struct kb_proc *owner;
-	struct hlist_head refs;
-	int internal_strong;
-	int local_strong;
-	int local_weak;
-	int tmp;
-	bool has_strong_ref;
-	bool pending_strong_ref;
-	bool has_weak_ref;
-	bool pending_weak_ref;
-	bool has_async_transaction;
-	struct list_head async_todo;
-	bool is_mgr;
-	bool retired;
-};
-
-/**
  * struct kb_node - an object exported by a process
- * @debug_id: unique id for debug output
- * @lock: protects @inner
+ * @lock: protects the fields below it that say so
  * @mem: keeps the memory alive
  * @rb: in the owner's nodes tree (protected by owner->inner_lock)
  * @work: the owner's notice to update its reference state (queued on the
  *	owner's or a thread's todo under owner->inner_lock)
  * @ptr: the owner's pointer for the object (constant)
  * @cookie: the owner's cookie (constant)
+ * @debug_id: unique id for debug output (constant)
  * @min_nice: synchronous calls to the node run at this nice level or a
  *	higher priority (0..255, as FLAT_BINDER_FLAG_PRIORITY_MASK) (constant)
  * @accept_fds: the owner accepts file descriptors (constant)
  * @txn_security_ctx: the owner wants the sender's security context
  *	(constant)
- * @inner: see &struct kb_node_inner (protected by @lock)
+ * @has_strong_ref: userspace was told to hold a strong reference (@lock)
+ * @pending_strong_ref: BR_ACQUIRE delivered, BC_ACQUIRE_DONE not yet seen
+ *	(@lock)
+ * @has_weak_ref: userspace was told to hold a weak reference (@lock)
+ * @pending_weak_ref: BR_INCREFS delivered, BC_INCREFS_DONE not yet seen
+ *	(@lock)
+ * @has_async_transaction: a one-way transaction to this node is queued or
+ *	its buffer is not yet freed; the next ones wait in @async_todo (@lock)
+ * @is_mgr: the node is its device's context manager (@lock)
+ * @retired: removed from its owner (or dead and unreferenced); no count may
+ *	be taken any more, the memory goes when @mem drops to zero (@lock)
+ * @owner: the process that exports the node, NULL once it died (@lock)
+ * @refs: the link of every &kb_ref on this node (&struct kb_ref_link)
+ *	(@lock)
+ * @async_todo: one-way transactions waiting for the previous one's buffer
+ *	to be freed (@lock)
+ * @internal_strong: number of refs with a strong count (@lock)
+ * @local_strong: strong references held by the kernel (transactions,
+ *	buffers, the context manager) and by a pending BR_ACQUIRE (@lock)
+ * @local_weak: weak references held by the kernel and a pending BR_INCREFS
+ *	(@lock)
+ * @tmp: short-lived pins taken while a node is being used (@lock)
+ *
+ * A process can export nodes by the hundred thousand, so the layout is
+ * packed into 128 bytes on a kernel without lock debugging (the size of
+ * the upstream driver's node, and a kmalloc size): the flags are bits of
+ * one byte, written only under @lock, and no other field shares that byte.
+ * Only node.c and the helpers below touch the fields under @lock.
  */
 struct kb_node {
-	int debug_id;
-	spinlock_t lock; /* protects @inner */
+	spinlock_t lock; /* protects the fields marked (@lock) */
 	refcount_t mem;
 	struct rb_node rb;
 	struct kb_work work;
 	binder_uintptr_t ptr;
 	binder_uintptr_t cookie;
+	int debug_id;
 	u8 min_nice;
 	bool accept_fds;
 	bool txn_security_ctx;
-	struct kb_node_inner inner;
+	u8 has_strong_ref:1;
+	u8 pending_strong_ref:1;
+	u8 has_weak_ref:1;
+	u8 pending_weak_ref:1;
+	u8 has_async_transaction:1;
+	u8 is_mgr:1;
+	u8 retired:1;
+	struct kb_proc *owner;
+	struct hlist_head refs;
+	struct list_head async_todo;
+	int internal_strong;
+	int local_strong;
+	int local_weak;
+	int tmp;
 };
 
 struct kb_node *kb_node_get_or_create(struct kb_proc *proc,
@@ -128,7 +130,7 @@ void kb_node_debug_info(struct kb_proc *proc,
 			struct binder_node_debug_info *info);
 
 /*
- * The node's own helpers for its @inner state (one-way queue, manager
+ * The node's own helpers for its state under @lock (one-way queue, manager
  * flag, owner): other files read and change it only through these and
  * node.c's functions. The inline ones run on every one-way call, inside
  * the critical section that queues it.
@@ -144,7 +146,7 @@ static inline struct kb_proc *kb_node_owner_locked(struct kb_node *node)
 	__must_hold(&node->lock)
 {
 	lockdep_assert_held(&node->lock);
-	return node->inner.owner;
+	return node->owner;
 }
 
 /**
@@ -165,11 +167,11 @@ static inline bool kb_node_queue_oneway_locked(struct kb_node *node,
 	__must_hold(&node->lock)
 {
 	lockdep_assert_held(&node->lock);
-	if (!node->inner.has_async_transaction) {
-		node->inner.has_async_transaction = true;
+	if (!node->has_async_transaction) {
+		node->has_async_transaction = true;
 		return false;
 	}
-	list_add_tail(&work->entry, &node->inner.async_todo);
+	list_add_tail(&work->entry, &node->async_todo);
 	return true;
 }
 
@@ -188,7 +190,7 @@ static inline bool kb_node_is_mgr_locked(struct kb_node *node)
 	__must_hold(&node->lock)
 {
 	lockdep_assert_held(&node->lock);
-	return node->inner.is_mgr;
+	return node->is_mgr;
 }
 
 /**
@@ -201,7 +203,7 @@ static inline void kb_node_link_ref_locked(struct kb_node *node,
 	__must_hold(&node->lock)
 {
 	lockdep_assert_held(&node->lock);
-	hlist_add_head(&link->entry, &node->inner.refs);
+	hlist_add_head(&link->entry, &node->refs);
 }
 
 /**
@@ -230,7 +232,7 @@ static inline const struct hlist_head *kb_node_refs_locked(struct kb_node *node)
 	__must_hold(&node->lock)
 {
 	lockdep_assert_held(&node->lock);
-	return &node->inner.refs;
+	return &node->refs;
 }
 
 /**
@@ -259,11 +261,11 @@ static inline void kb_node_counts_locked(struct kb_node *node,
 	__must_hold(&node->lock)
 {
 	lockdep_assert_held(&node->lock);
-	c->internal_strong = node->inner.internal_strong;
-	c->local_strong = node->inner.local_strong;
-	c->local_weak = node->inner.local_weak;
-	c->is_mgr = node->inner.is_mgr;
-	c->retired = node->inner.retired;
+	c->internal_strong = node->internal_strong;
+	c->local_strong = node->local_strong;
+	c->local_weak = node->local_weak;
+	c->is_mgr = node->is_mgr;
+	c->retired = node->retired;
 }
 
 /**
@@ -276,7 +278,7 @@ static inline int kb_node_strong_count_locked(struct kb_node *node)
 	__must_hold(&node->lock)
 {
 	lockdep_assert_held(&node->lock);
-	return node->inner.local_strong + node->inner.internal_strong;
+	return node->local_strong + node->internal_strong;
 }
 
 /**
@@ -289,7 +291,7 @@ static inline int kb_node_weak_count_locked(struct kb_node *node)
 	__must_hold(&node->lock)
 {
 	lockdep_assert_held(&node->lock);
-	return node->inner.local_weak;
+	return node->local_weak;
 }
 
 bool kb_node_pin_foreign(struct kb_node *node, struct kb_proc *proc);
