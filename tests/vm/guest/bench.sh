@@ -321,6 +321,10 @@ perf_profile() {
 		2>/dev/null | awk -v re="$3" '$1 ~ /%$/ && $3 ~ re {
 			sub(/%/, "", $1); t += $1; n++ }
 		END { printf "    %.2f%% in %d functions\n", t, n }'
+	echo "-- hottest instructions of the driver's own functions (samples, symbol+offset):"
+	perf script -i "$data" -F sym,symoff -G 2>/dev/null |
+		awk -v re="$3" '{ sub(/^ +/, "") } $0 ~ re' | sort | uniq -c |
+		sort -rn | head -n "${BENCH_PROFILE_LINES:-60}"
 	rm -f "$data"
 }
 
