@@ -86,6 +86,49 @@ static void kb_alloc_insert_allocated(struct kb_alloc *alloc,
 	rb_insert_color(&buffer->rb_node, &alloc->allocated_buffers);
 }
 
+/*
+ * @old leaves the free tree and @new, a free buffer with another size or
+ * address, joins it. In @old's place when that keeps the tree's order,
+ * which is what a ping-pong does (a split's rest, a merge with the rest):
+ * no walk down the tree and no rebalancing.
+ */
+static void kb_alloc_replace_free(struct kb_alloc *alloc, struct kb_buffer *old,
+				  struct kb_buffer *new)
+	__must_hold(&alloc->lock)
+{
+	struct rb_node *prev = rb_prev(&old->rb_node);
+	struct rb_node *next = rb_next(&old->rb_node);
+
+	lockdep_assert_held(&alloc->lock);
+	if ((!prev || kb_free_less(rb_entry(prev, struct kb_buffer, rb_node),
+				   new)) &&
+	    (!next || kb_free_less(new, rb_entry(next, struct kb_buffer,
+						 rb_node)))) {
+		rb_replace_node(&old->rb_node, &new->rb_node,
+				&alloc->free_buffers);
+		return;
+	}
+	rb_erase(&old->rb_node, &alloc->free_buffers);
+	kb_alloc_insert_free(alloc, new);
+}
+
+/*
+ * The free buffer @buffer, in the free tree, grew: it moves only if it
+ * passed the next one in the tree's order.
+ */
+static void kb_alloc_free_grew(struct kb_alloc *alloc, struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	struct rb_node *next = rb_next(&buffer->rb_node);
+
+	lockdep_assert_held(&alloc->lock);
+	if (!next || kb_free_less(buffer, rb_entry(next, struct kb_buffer,
+						   rb_node)))
+		return;
+	rb_erase(&buffer->rb_node, &alloc->free_buffers);
+	kb_alloc_insert_free(alloc, buffer);
+}
+
 /* The smallest free buffer of at least @size bytes (lowest address on ties). */
 static struct kb_buffer *kb_alloc_best_fit(struct kb_alloc *alloc, size_t size)
 	__must_hold(&alloc->lock)
@@ -285,7 +328,6 @@ static void kb_alloc_take(struct kb_alloc *alloc, struct kb_buffer *buffer,
 	__must_hold(&alloc->lock)
 {
 	lockdep_assert_held(&alloc->lock);
-	rb_erase(&buffer->rb_node, &alloc->free_buffers);
 	if (buffer->size > size) {
 		struct kb_buffer **src = alloc->spare ? &alloc->spare : rest_p;
 		struct kb_buffer *rest = *src;
@@ -295,8 +337,10 @@ static void kb_alloc_take(struct kb_alloc *alloc, struct kb_buffer *buffer,
 		rest->size = buffer->size - size;
 		rest->free = true;
 		list_add(&rest->entry, &buffer->entry);
-		kb_alloc_insert_free(alloc, rest);
+		kb_alloc_replace_free(alloc, buffer, rest);
 		buffer->size = size;
+	} else {
+		rb_erase(&buffer->rb_node, &alloc->free_buffers);
 	}
 	buffer->free = false;
 	kb_alloc_insert_allocated(alloc, buffer);
@@ -366,26 +410,34 @@ static void kb_alloc_free_locked(struct kb_alloc *alloc,
 	buffer->offsets_size = 0;
 	buffer->extra_buffers_size = 0;
 
-	if (!list_is_last(&buffer->entry, &alloc->buffers)) {
-		next = list_next_entry(buffer, entry);
-		if (next->free) {
+	next = list_is_last(&buffer->entry, &alloc->buffers) ? NULL :
+	       list_next_entry(buffer, entry);
+	prev = list_is_first(&buffer->entry, &alloc->buffers) ? NULL :
+	       list_prev_entry(buffer, entry);
+	if (next && !next->free)
+		next = NULL;
+	if (prev && !prev->free)
+		prev = NULL;
+
+	/* Merged into the free neighbours; at most one struct stays. */
+	if (next) {
+		list_del(&next->entry);
+		buffer->size += next->size;
+	}
+	if (prev) {
+		if (next)
 			rb_erase(&next->rb_node, &alloc->free_buffers);
-			list_del(&next->entry);
-			buffer->size += next->size;
-			kb_alloc_recycle(alloc, next);
-		}
+		list_del(&buffer->entry);
+		prev->size += buffer->size;
+		kb_alloc_free_grew(alloc, prev);
+		kb_alloc_recycle(alloc, buffer);
+	} else if (next) {
+		kb_alloc_replace_free(alloc, next, buffer);
+	} else {
+		kb_alloc_insert_free(alloc, buffer);
 	}
-	if (!list_is_first(&buffer->entry, &alloc->buffers)) {
-		prev = list_prev_entry(buffer, entry);
-		if (prev->free) {
-			rb_erase(&prev->rb_node, &alloc->free_buffers);
-			list_del(&buffer->entry);
-			prev->size += buffer->size;
-			kb_alloc_recycle(alloc, buffer);
-			buffer = prev;
-		}
-	}
-	kb_alloc_insert_free(alloc, buffer);
+	if (next)
+		kb_alloc_recycle(alloc, next);
 }
 
 /* ---- public API --------------------------------------------------------- */
