@@ -400,7 +400,7 @@ static void kb_alloc_free_locked(struct kb_alloc *alloc,
 	alloc->allocated--;
 
 	buffer->free = true;
-	buffer->allow_user_free = false;
+	WRITE_ONCE(buffer->allow_user_free, false);
 	buffer->async_transaction = false;
 	buffer->clear_on_free = false;
 	buffer->oneway_spam_suspect = false;
@@ -639,8 +639,8 @@ struct kb_buffer *kb_alloc_prepare_to_free(struct kb_alloc *alloc,
 
 	mutex_lock(&alloc->lock);
 	buffer = kb_alloc_find_allocated(alloc, user_ptr);
-	if (buffer && buffer->allow_user_free)
-		buffer->allow_user_free = false;
+	if (buffer && smp_load_acquire(&buffer->allow_user_free))
+		WRITE_ONCE(buffer->allow_user_free, false);
 	else
 		buffer = NULL;
 	mutex_unlock(&alloc->lock);

@@ -45,8 +45,9 @@ struct vm_area_struct;
  *                      &kb_alloc.allocated_buffers (by address) (protected by
  *                      &kb_alloc.lock)
  * @free:               the range is free (protected by &kb_alloc.lock)
- * @allow_user_free:    userspace may free it with BC_FREE_BUFFER (protected
- *                      by &kb_alloc.lock)
+ * @allow_user_free:    userspace may free it with BC_FREE_BUFFER: set once,
+ *                      without the lock, by kb_alloc_allow_user_free();
+ *                      read and cleared under &kb_alloc.lock
  * @async_transaction:  charged to the async (one-way) space (protected by
  *                      &kb_alloc.lock)
  * @clear_on_free:      zero the contents when freed (protected by
@@ -219,6 +220,21 @@ struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
  */
 struct kb_buffer *kb_alloc_prepare_to_free(struct kb_alloc *alloc,
 					   unsigned long user_ptr);
+
+/**
+ * kb_alloc_allow_user_free() - let userspace free a delivered buffer
+ * @buffer: an allocated buffer, which the caller alone may free until now
+ *	(the reader that delivered it)
+ *
+ * Without the area's lock: until this, nothing but the caller frees
+ * @buffer or writes the flag, and the release orders the caller's view of
+ * the buffer before a BC_FREE_BUFFER that sees the flag
+ * (kb_alloc_prepare_to_free() reads it with acquire).
+ */
+static inline void kb_alloc_allow_user_free(struct kb_buffer *buffer)
+{
+	smp_store_release(&buffer->allow_user_free, true);
+}
 
 /**
  * kb_alloc_free_buf() - free a buffer

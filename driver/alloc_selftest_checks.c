@@ -448,7 +448,7 @@ static void kb_st_async_and_user_free(struct kb_st *st)
 
 	/* BC_FREE_BUFFER: only allowed buffers, only once, exact address */
 	if (n && sync) {
-		b[0]->allow_user_free = true;
+		kb_alloc_allow_user_free(b[0]);
 		CHECK(st, !kb_alloc_prepare_to_free(alloc, b[1]->user_data));
 		CHECK(st, !kb_alloc_prepare_to_free(alloc,
 						    b[0]->user_data + 8));

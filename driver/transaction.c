@@ -673,9 +673,7 @@ static int kb_transaction_deliver(struct kb_work *work,
 		return -EFAULT;
 	}
 
-	mutex_lock(&proc->alloc.lock);
-	buffer->allow_user_free = true;
-	mutex_unlock(&proc->alloc.lock);
+	kb_alloc_allow_user_free(buffer);
 
 	if (cmd != BR_REPLY && !oneway) {
 		spin_lock(&proc->inner_lock);
