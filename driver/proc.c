@@ -148,9 +148,7 @@ bool kb_proc_enter_send(struct kb_proc *proc)
 	bool ok;
 
 	spin_lock(&proc->inner_lock);
-	ok = proc->inner.stage == KB_PROC_LIVE;
-	if (ok)
-		proc->inner.senders++;
+	ok = kb_proc_enter_send_locked(proc);
 	spin_unlock(&proc->inner_lock);
 	return ok;
 }

@@ -395,6 +395,23 @@ static inline void kb_proc_uncount_txn_locked(struct kb_proc *proc)
 }
 
 /**
+ * kb_proc_enter_send_locked() - kb_proc_enter_send() inside a critical
+ *	section of @proc the sender is in anyway
+ * @proc: the receiving process
+ *
+ * Return: false if the process is dying.
+ */
+static inline bool kb_proc_enter_send_locked(struct kb_proc *proc)
+	__must_hold(&proc->inner_lock)
+{
+	lockdep_assert_held(&proc->inner_lock);
+	if (proc->inner.stage != KB_PROC_LIVE)
+		return false;
+	proc->inner.senders++;
+	return true;
+}
+
+/**
  * kb_proc_exit_send_locked() - kb_proc_exit_send() inside a critical
  *	section of @proc the sender is in anyway
  * @proc: the receiving process

@@ -140,8 +140,7 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	struct kb_thread *thread = s->thread;
 	struct kb_transaction *t;
 	struct kb_thread *from;
-	struct kb_status st;
-	bool ok;
+	bool ok, live;
 
 	spin_lock(&s->proc->inner_lock);
 	t = kb_transaction_pop_incoming_locked(thread);
@@ -155,20 +154,23 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	if (!from)
 		return kb_fail(BR_DEAD_REPLY, -ESRCH);
 	s->target_thread = from;
+	/* One critical section: check the caller's stack, count us in. */
 	spin_lock(&from->proc->inner_lock);
 	ok = kb_thread_stack_top_locked(from) == t;
+	live = ok && kb_proc_enter_send_locked(from->proc);
 	spin_unlock(&from->proc->inner_lock);
 	if (!ok) {
 		/* Refused; the call stays where it is, on both stacks. */
 		kb_send_unpop_reply(s);
 		return kb_fail(BR_FAILED_REPLY, -EPROTO);
 	}
+	if (!live)
+		return kb_fail(BR_DEAD_REPLY, -ESRCH);
 	kb_proc_get(from->proc);
-	st = kb_send_set_target_proc(s, from->proc);
-	if (kb_ok(st) &&
-	    security_binder_transaction(s->proc->cred, s->target_proc->cred))
-		st = kb_fail(BR_FAILED_REPLY, -EPERM);
-	return st;
+	s->target_proc = from->proc;
+	if (security_binder_transaction(s->proc->cred, s->target_proc->cred))
+		return kb_fail(BR_FAILED_REPLY, -EPERM);
+	return KB_OK;
 }
 
 /*
