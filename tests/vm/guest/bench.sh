@@ -322,8 +322,8 @@ perf_profile() {
 			sub(/%/, "", $1); t += $1; n++ }
 		END { printf "    %.2f%% in %d functions\n", t, n }'
 	echo "-- hottest instructions of the driver's own functions (samples, symbol+offset):"
-	perf script -i "$data" -F sym,symoff -G 2>/dev/null |
-		awk -v re="$3" '{ sub(/^ +/, "") } $0 ~ re' | sort | uniq -c |
+	perf script -i "$data" -F ip,sym,symoff -G 2>/dev/null |
+		awk -v re="$3" '$2 ~ re { print $2 }' | sort | uniq -c |
 		sort -rn | head -n "${BENCH_PROFILE_LINES:-60}"
 	rm -f "$data"
 }
