@@ -632,27 +632,44 @@ struct kb_buffer *kb_alloc_new_buf(struct kb_alloc *alloc, size_t data_size,
 	return ret ? ERR_PTR(ret) : buffer;
 }
 
+struct kb_buffer *kb_alloc_prepare_to_free_locked(struct kb_alloc *alloc,
+						  unsigned long user_ptr)
+	__must_hold(&alloc->lock)
+{
+	struct kb_buffer *buffer;
+
+	lockdep_assert_held(&alloc->lock);
+	buffer = kb_alloc_find_allocated(alloc, user_ptr);
+	if (!buffer || !smp_load_acquire(&buffer->allow_user_free))
+		return NULL;
+	WRITE_ONCE(buffer->allow_user_free, false);
+	return buffer;
+}
+
 struct kb_buffer *kb_alloc_prepare_to_free(struct kb_alloc *alloc,
 					   unsigned long user_ptr)
 {
 	struct kb_buffer *buffer;
 
 	mutex_lock(&alloc->lock);
-	buffer = kb_alloc_find_allocated(alloc, user_ptr);
-	if (buffer && smp_load_acquire(&buffer->allow_user_free))
-		WRITE_ONCE(buffer->allow_user_free, false);
-	else
-		buffer = NULL;
+	buffer = kb_alloc_prepare_to_free_locked(alloc, user_ptr);
 	mutex_unlock(&alloc->lock);
 	return buffer;
+}
+
+void kb_alloc_free_buf_locked(struct kb_alloc *alloc, struct kb_buffer *buffer)
+	__must_hold(&alloc->lock)
+{
+	lockdep_assert_held(&alloc->lock);
+	/* released first: after kb_alloc_release() @buffer is gone */
+	if (!WARN_ON_ONCE(alloc->released || buffer->free))
+		kb_alloc_free_locked(alloc, buffer);
 }
 
 void kb_alloc_free_buf(struct kb_alloc *alloc, struct kb_buffer *buffer)
 {
 	mutex_lock(&alloc->lock);
-	/* released first: after kb_alloc_release() @buffer is gone */
-	if (!WARN_ON_ONCE(alloc->released || buffer->free))
-		kb_alloc_free_locked(alloc, buffer);
+	kb_alloc_free_buf_locked(alloc, buffer);
 	mutex_unlock(&alloc->lock);
 }
 

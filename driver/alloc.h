@@ -222,6 +222,17 @@ struct kb_buffer *kb_alloc_prepare_to_free(struct kb_alloc *alloc,
 					   unsigned long user_ptr);
 
 /**
+ * kb_alloc_prepare_to_free_locked() - kb_alloc_prepare_to_free() for a
+ *	caller that holds the area's lock
+ * @alloc:    the allocator, &kb_alloc.lock held
+ * @user_ptr: the user address BR_TRANSACTION reported
+ *
+ * Return: as kb_alloc_prepare_to_free().
+ */
+struct kb_buffer *kb_alloc_prepare_to_free_locked(struct kb_alloc *alloc,
+						  unsigned long user_ptr);
+
+/**
  * kb_alloc_allow_user_free() - let userspace free a delivered buffer
  * @buffer: an allocated buffer, which the caller alone may free until now
  *	(the reader that delivered it)
@@ -245,6 +256,14 @@ static inline void kb_alloc_allow_user_free(struct kb_buffer *buffer)
  * pages no longer used by any buffer go to the global LRU.
  */
 void kb_alloc_free_buf(struct kb_alloc *alloc, struct kb_buffer *buffer);
+
+/**
+ * kb_alloc_free_buf_locked() - kb_alloc_free_buf() for a caller that holds
+ *	the area's lock
+ * @alloc:  the allocator, &kb_alloc.lock held
+ * @buffer: an allocated buffer of @alloc
+ */
+void kb_alloc_free_buf_locked(struct kb_alloc *alloc, struct kb_buffer *buffer);
 
 /**
  * kb_alloc_release() - free everything at process teardown

@@ -330,6 +330,33 @@ struct kb_thread *kb_transaction_get_from(struct kb_transaction *t)
 	return from;
 }
 
+/* The buffer is about to be freed: its transaction no longer points at it. */
+static void kb_transaction_detach_buffer(struct kb_proc *proc,
+					 struct kb_buffer *buffer)
+{
+	spin_lock(&proc->inner_lock);
+	if (buffer->transaction)
+		buffer->transaction->buffer = NULL;
+	buffer->transaction = NULL;
+	spin_unlock(&proc->inner_lock);
+}
+
+/*
+ * A buffer that called @node (or none) was freed: the node's next one-way
+ * call is handed over (unless the buffer's send failed, @how 0), and the
+ * buffer's strong count on the node goes.
+ */
+static void kb_transaction_buffer_freed(struct kb_proc *proc,
+					struct kb_node *node, bool async,
+					unsigned int how)
+{
+	if (node && async && how)
+		kb_node_oneway_done(node, proc);
+	if (node)
+		kb_node_dec(node, true, false);
+	kb_stats_destroyed(KB_OBJ_BUFFER);
+}
+
 /**
  * kb_transaction_release_buffer() - free a transaction buffer
  * @proc: the process owning the buffer
@@ -348,21 +375,13 @@ void kb_transaction_release_buffer(struct kb_proc *proc,
 				   unsigned int how)
 {
 	struct kb_node *node = buffer->target_node;
+	bool async = buffer->async_transaction;
 
-	spin_lock(&proc->inner_lock);
-	if (buffer->transaction)
-		buffer->transaction->buffer = NULL;
-	buffer->transaction = NULL;
-	spin_unlock(&proc->inner_lock);
-
-	if (node && buffer->async_transaction && how)
-		kb_node_oneway_done(node, proc);
+	kb_transaction_detach_buffer(proc, buffer);
 	kb_objects_release(proc, buffer, objects, how == KB_BUF_DELIVERED);
 	buffer->target_node = NULL;
-	if (node)
-		kb_node_dec(node, true, false);
 	kb_alloc_free_buf(&proc->alloc, buffer);
-	kb_stats_destroyed(KB_OBJ_BUFFER);
+	kb_transaction_buffer_freed(proc, node, async, how);
 }
 
 /**
@@ -370,18 +389,42 @@ void kb_transaction_release_buffer(struct kb_proc *proc,
  * @thread: the calling thread
  * @data_ptr: the buffer's user address, as BR_TRANSACTION/BR_REPLY gave it
  *
+ * A buffer without objects, as most are, is looked up, detached and freed
+ * in one critical section of the area's lock; one with objects releases
+ * them (which takes other processes' locks) between the lookup and the
+ * free, without it.
+ *
  * Return: 0, or -EINVAL if there is no such buffer or it may not be freed.
  */
 int kb_transaction_free_user_buffer(struct kb_thread *thread,
 				    binder_uintptr_t data_ptr)
 {
 	struct kb_proc *proc = thread->proc;
+	struct kb_alloc *alloc = &proc->alloc;
+	struct kb_node *node = NULL;
 	struct kb_buffer *buffer;
+	bool async = false, freed = false;
 
-	buffer = kb_alloc_prepare_to_free(&proc->alloc, data_ptr);
+	mutex_lock(&alloc->lock);
+	buffer = kb_alloc_prepare_to_free_locked(alloc, data_ptr);
+	if (buffer && !buffer->offsets_size) {
+		node = buffer->target_node;
+		async = buffer->async_transaction;
+		kb_transaction_detach_buffer(proc, buffer);
+		buffer->target_node = NULL;
+		/* @buffer may be merged away: not touched after this. */
+		kb_alloc_free_buf_locked(alloc, buffer);
+		freed = true;
+	}
+	mutex_unlock(&alloc->lock);
 	if (!buffer)
 		return -EINVAL;
-	kb_transaction_release_buffer(proc, buffer, SIZE_MAX, KB_BUF_DELIVERED);
+	if (freed)
+		kb_transaction_buffer_freed(proc, node, async,
+					    KB_BUF_DELIVERED);
+	else
+		kb_transaction_release_buffer(proc, buffer, SIZE_MAX,
+					      KB_BUF_DELIVERED);
 	return 0;
 }
 
