@@ -426,50 +426,82 @@ static struct kb_status kb_send_copy_payload(struct kb_send *s, u64 extra)
 	return kb_objects_translate(&s->objects);
 }
 
-/* Queue a call on the receiver: its thread, an idle looper, or the node. */
-static struct kb_status kb_send_queue_call(struct kb_send *s)
+/*
+ * Queue a call on the receiver: its thread, an idle looper, or (a one-way
+ * call behind another one) the node. Under the receiver's inner_lock, and
+ * for a one-way call the node's lock too. *@wake: the thread to wake once
+ * the locks are dropped; *@outdated: a one-way call this one replaces
+ * (TF_UPDATE_TXN), to discard then.
+ */
+static struct kb_status kb_send_enqueue_call_locked(struct kb_send *s,
+						    struct kb_thread **wake,
+						    struct kb_work **outdated)
+	__must_hold(&s->target_proc->inner_lock)
 {
 	struct kb_transaction *t = s->t;
 	struct kb_node *node = s->target_node;
 	struct kb_proc *proc = s->target_proc;
 	struct kb_thread *thread = s->target_thread;
 	bool oneway = t->flags & TF_ONE_WAY;
-	struct kb_work *outdated = NULL;
-	struct kb_thread *wake = NULL;
-	struct kb_status st = KB_OK;
+	struct kb_status st;
 
-	spin_lock(&node->lock);
-	spin_lock(&proc->inner_lock);
+	lockdep_assert_held(&proc->inner_lock);
 	st = kb_proc_accept_call_locked(proc, oneway);
 	if (kb_ok(st) && thread && kb_thread_is_dead_locked(thread))
 		st = kb_fail(BR_DEAD_REPLY, -ESRCH);
-	if (kb_ok(st)) {
-		/* Looked for before @t joins the queue, which it would match. */
-		if (oneway && (t->flags & TF_UPDATE_TXN) &&
-		    kb_proc_is_frozen_locked(proc))
-			outdated = kb_node_take_outdated_locked(node, &t->work);
-		if (!oneway || !kb_node_queue_oneway_locked(node, &t->work)) {
-			if (!thread)
-				thread = kb_proc_select_thread(proc);
-			if (thread) {
-				kb_enqueue_thread(thread, &t->work);
-				wake = thread;
-			} else {
-				kb_enqueue_proc(proc, &t->work);
-				kb_proc_wake(proc, NULL, false);
-			}
+	if (!kb_ok(st))
+		return st;
+	/* Looked for before @t joins the queue, which it would match. */
+	if (oneway && (t->flags & TF_UPDATE_TXN) &&
+	    kb_proc_is_frozen_locked(proc))
+		*outdated = kb_node_take_outdated_locked(node, &t->work);
+	if (!oneway || !kb_node_queue_oneway_locked(node, &t->work)) {
+		if (!thread)
+			thread = kb_proc_select_thread(proc);
+		if (thread) {
+			kb_enqueue_thread(thread, &t->work);
+			*wake = thread;
+		} else {
+			kb_enqueue_proc(proc, &t->work);
+			kb_proc_wake(proc, NULL, false);
 		}
-		t->counted = true;
-		kb_proc_count_txn_locked(proc);
-		s->pending_frozen = oneway && kb_proc_is_frozen_locked(proc);
 	}
+	t->counted = true;
+	kb_proc_count_txn_locked(proc);
+	s->pending_frozen = oneway && kb_proc_is_frozen_locked(proc);
 	/* The outdated call's buffer is freed below: still a sender then. */
-	if (kb_ok(st) && !outdated)
+	if (!*outdated)
 		kb_send_exit_locked(s);
+	return st;
+}
+
+/*
+ * A synchronous call touches nothing of its node's state here, so only a
+ * one-way call, which may join the node's queue, takes the node's lock.
+ */
+static struct kb_status kb_send_queue_call(struct kb_send *s)
+{
+	struct kb_node *node = s->target_node;
+	struct kb_proc *proc = s->target_proc;
+	bool oneway = s->t->flags & TF_ONE_WAY;
+	struct kb_work *outdated = NULL;
+	struct kb_thread *wake = NULL;
+	struct kb_status st;
+
 	/* A thread's memory outlives an RCU grace period after its last put. */
-	rcu_read_lock();
-	spin_unlock(&proc->inner_lock);
-	spin_unlock(&node->lock);
+	if (oneway) {
+		spin_lock(&node->lock);
+		spin_lock(&proc->inner_lock);
+		st = kb_send_enqueue_call_locked(s, &wake, &outdated);
+		rcu_read_lock();
+		spin_unlock(&proc->inner_lock);
+		spin_unlock(&node->lock);
+	} else {
+		spin_lock(&proc->inner_lock);
+		st = kb_send_enqueue_call_locked(s, &wake, &outdated);
+		rcu_read_lock();
+		spin_unlock(&proc->inner_lock);
+	}
 	if (wake)
 		kb_thread_wake(wake, !oneway);
 	rcu_read_unlock();
