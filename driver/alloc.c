@@ -640,6 +640,7 @@ struct kb_buffer *kb_alloc_prepare_to_free_locked(struct kb_alloc *alloc,
 
 	lockdep_assert_held(&alloc->lock);
 	buffer = kb_alloc_find_allocated(alloc, user_ptr);
+	/* Pairs with the release in kb_alloc_allow_user_free(). */
 	if (!buffer || !smp_load_acquire(&buffer->allow_user_free))
 		return NULL;
 	WRITE_ONCE(buffer->allow_user_free, false);

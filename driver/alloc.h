@@ -244,6 +244,7 @@ struct kb_buffer *kb_alloc_prepare_to_free_locked(struct kb_alloc *alloc,
  */
 static inline void kb_alloc_allow_user_free(struct kb_buffer *buffer)
 {
+	/* Pairs with the acquire in kb_alloc_prepare_to_free_locked(). */
 	smp_store_release(&buffer->allow_user_free, true);
 }
 
