@@ -435,14 +435,14 @@ static void kb_logs_push(struct kb_log_ring *ring, const struct kb_log_entry *e)
  * @from: the sending thread (current)
  * @to_proc: the target process, or NULL if none was found
  * @to_thread: the target thread, or NULL
- * @to_node: the target node, or NULL
+ * @to_node_id: the target node's debug id, or 0
  * @tr: the sender's transaction data
  * @reply: a BC_REPLY
  * @st: its outcome
  */
 void kb_logs_record(int debug_id, struct kb_thread *from,
 		    struct kb_proc *to_proc, struct kb_thread *to_thread,
-		    struct kb_node *to_node,
+		    int to_node_id,
 		    const struct binder_transaction_data *tr, bool reply,
 		    struct kb_status st)
 {
@@ -452,7 +452,7 @@ void kb_logs_record(int debug_id, struct kb_thread *from,
 		.fs_id = from->proc->ctx->fs_id,
 		.from_tgid = task_tgid(current),
 		.from_tid = task_pid(current),
-		.to_node = to_node ? to_node->debug_id : 0,
+		.to_node = to_node_id,
 		.handle = reply ? 0 : tr->target.handle,
 		.code = tr->code,
 		.flags = tr->flags,

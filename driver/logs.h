@@ -40,7 +40,7 @@ extern const struct inode_operations kb_logs_proc_dir_iops;
 
 void kb_logs_record(int debug_id, struct kb_thread *from,
 		    struct kb_proc *to_proc, struct kb_thread *to_thread,
-		    struct kb_node *to_node,
+		    int to_node_id,
 		    const struct binder_transaction_data *tr, bool reply,
 		    struct kb_status st);
 void kb_logs_exit(void);

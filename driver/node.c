@@ -70,6 +70,41 @@ static struct kb_node *kb_node_find(struct kb_proc *proc,
 }
 
 /**
+ * kb_node_hold_for_call() - take the strong count a call's buffer holds on
+ *	the node it calls, with the node's owner
+ * @node: the called node, kept from being freed by the caller (an RCU
+ *	read-side section, or the caller's ref on it under its refs_lock)
+ * @sender: the calling process
+ * @owner: out: on success the owner, with a memory reference
+ *
+ * One critical section of the node's lock, and no pin around the whole
+ * send: the count keeps the node until the buffer that takes it over (or
+ * the send that fails, kb_node_dec()) drops it.
+ *
+ * Return: 0; -ESRCH if the owner died (or the node is retired); -EINVAL
+ * if @sender owns the node.
+ */
+int kb_node_hold_for_call(struct kb_node *node, struct kb_proc *sender,
+			  struct kb_proc **owner)
+{
+	int ret;
+
+	spin_lock(&node->lock);
+	if (!node->owner)
+		ret = -ESRCH;
+	else if (node->owner == sender)
+		ret = -EINVAL;
+	else
+		ret = kb_node_inc_locked(node, true, false, NULL) ? -ESRCH : 0;
+	if (!ret) {
+		*owner = node->owner;
+		kb_proc_get(*owner);
+	}
+	spin_unlock(&node->lock);
+	return ret;
+}
+
+/**
  * kb_node_lookup() - find a node of a process and pin it
  * @proc: the owner
  * @ptr: the owner's pointer

@@ -109,6 +109,8 @@ struct kb_node *kb_node_get_or_create(struct kb_proc *proc,
 				      const struct flat_binder_object *fbo);
 struct kb_node *kb_node_lookup(struct kb_proc *proc, binder_uintptr_t ptr);
 void kb_node_pin(struct kb_node *node);
+int kb_node_hold_for_call(struct kb_node *node, struct kb_proc *sender,
+			  struct kb_proc **owner);
 void kb_node_unpin(struct kb_node *node);
 void kb_node_put_mem(struct kb_node *node);
 

@@ -55,6 +55,37 @@ struct kb_ref *kb_ref_lookup_locked(struct kb_proc *proc, u32 desc,
 }
 
 /**
+ * kb_ref_hold_node_for_call() - kb_node_hold_for_call() on the node behind
+ *	a handle with a strong count
+ * @proc: the calling process
+ * @desc: the handle
+ * @node: out: the node (valid only on success: then the caller holds its
+ *	strong count)
+ * @node_id: out: the node's debug id, also on failure (0: no such ref)
+ * @owner: out: as kb_node_hold_for_call()
+ *
+ * Return: -ENOENT if @proc has no such ref, else as kb_node_hold_for_call().
+ */
+int kb_ref_hold_node_for_call(struct kb_proc *proc, u32 desc,
+			      struct kb_node **node, int *node_id,
+			      struct kb_proc **owner)
+{
+	struct kb_ref *ref;
+	int ret = -ENOENT;
+
+	*node_id = 0;
+	mutex_lock(&proc->refs_lock);
+	ref = kb_ref_lookup_locked(proc, desc, true);
+	if (ref) {
+		*node = ref->node;
+		*node_id = ref->node->debug_id;
+		ret = kb_node_hold_for_call(ref->node, proc, owner);
+	}
+	mutex_unlock(&proc->refs_lock);
+	return ret;
+}
+
+/**
  * kb_ref_get_node() - the node behind a handle, pinned
  * @proc: the process
  * @desc: the handle

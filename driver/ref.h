@@ -55,6 +55,9 @@ static inline struct kb_ref *kb_ref_of_link(struct kb_ref_link *link)
 
 struct kb_ref *kb_ref_lookup_locked(struct kb_proc *proc, u32 desc,
 				    bool need_strong);
+int kb_ref_hold_node_for_call(struct kb_proc *proc, u32 desc,
+			      struct kb_node **node, int *node_id,
+			      struct kb_proc **owner);
 struct kb_node *kb_ref_get_node(struct kb_proc *proc, u32 desc,
 				bool need_strong);
 int kb_ref_inc_for_node(struct kb_proc *proc, struct kb_node *node,

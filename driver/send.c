@@ -42,8 +42,9 @@
  * @target_proc: the receiving process (memory reference, counted as a
  *	sender in it)
  * @target_thread: the receiving thread if it is known (memory reference)
- * @target_node: the called node, pinned, with a local strong count that
- *	the buffer takes over
+ * @target_node: the called node, held by a local strong count that the
+ *	buffer takes over (not touched once the call is queued)
+ * @node_id: the called node's debug id, for the log
  * @t: the new transaction
  * @tcomplete: the sender's BR_TRANSACTION_COMPLETE
  * @buffer: the payload in the receiver's area
@@ -68,6 +69,7 @@ struct kb_send {
 	struct kb_proc *target_proc;
 	struct kb_thread *target_thread;
 	struct kb_node *target_node;
+	int node_id;
 	struct kb_transaction *t;
 	struct kb_work *tcomplete;
 	struct kb_buffer *buffer;
@@ -229,56 +231,44 @@ static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
 }
 
 /*
- * The target of handle 0, pinned. Read under RCU, not the device-wide
- * mgr_lock: the context's reference on the node is dropped only a grace
- * period after it stopped pointing there.
+ * The node a call goes to, its owner as the target process, and the strong
+ * count its buffer will hold, taken in one critical section of the node's
+ * lock (a failed send drops the count again in kb_send_cleanup()). Handle 0
+ * is read under RCU, not the device-wide mgr_lock: the context's reference
+ * on the node is dropped only a grace period after it stopped pointing
+ * there. Once the call is queued its receiver may free the buffer, and the
+ * node with it: the send does not touch the node after that.
  */
-static struct kb_node *kb_send_mgr_node(struct kb_context *ctx)
-{
-	struct kb_node *node;
-
-	rcu_read_lock();
-	node = rcu_dereference(ctx->mgr_node);
-	if (node)
-		kb_node_pin(node);
-	rcu_read_unlock();
-	return node;
-}
-
 static struct kb_status kb_send_find_call_target(struct kb_send *s)
 {
-	struct kb_node *node;
+	struct kb_node *node = NULL;
 	struct kb_proc *owner;
 	struct kb_status st;
+	int ret;
 
 	if (s->tr->target.handle == 0) {
-		node = kb_send_mgr_node(s->proc->ctx);
-		if (!node)
+		rcu_read_lock();
+		node = rcu_dereference(s->proc->ctx->mgr_node);
+		ret = -ENOENT;
+		if (node) {
+			s->node_id = node->debug_id;
+			ret = kb_node_hold_for_call(node, s->proc, &owner);
+		}
+		rcu_read_unlock();
+		if (ret == -ENOENT)
 			return kb_fail(BR_DEAD_REPLY, -EINVAL);
 	} else {
-		node = kb_ref_get_node(s->proc, s->tr->target.handle, true);
-		if (!node)
+		ret = kb_ref_hold_node_for_call(s->proc, s->tr->target.handle,
+						&node, &s->node_id, &owner);
+		if (ret == -ENOENT)
 			return kb_fail(BR_FAILED_REPLY, -EINVAL);
 	}
-	s->target_node = node;
-
-	/*
-	 * The buffer holds the node strongly until it is freed; the count is
-	 * taken with the owner, in one critical section (a failed send drops
-	 * it again in kb_send_cleanup()).
-	 */
-	spin_lock(&node->lock);
-	owner = kb_node_owner_locked(node);
-	if (owner && owner != s->proc) {
-		kb_proc_get(owner);
-		kb_node_inc_locked(node, true, false, NULL);
-		s->node_held = true;
-	}
-	spin_unlock(&node->lock);
-	if (!owner)
+	if (ret == -ESRCH)
 		return kb_fail(BR_DEAD_REPLY, -ESRCH);
-	if (owner == s->proc)
+	if (ret)
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
+	s->target_node = node;
+	s->node_held = true;
 	st = kb_send_set_target_proc(s, owner);
 	if (!kb_ok(st))
 		return st;
@@ -724,9 +714,7 @@ void kb_transaction_send(struct kb_thread *thread,
 	}
 
 	kb_logs_record(s.debug_id, thread, s.target_known ? s.target_proc : NULL,
-		       s.target_thread, s.target_node, tr, reply, st);
-	if (s.target_node)
-		kb_node_unpin(s.target_node);
+		       s.target_thread, s.node_id, tr, reply, st);
 	if (s.target_thread)
 		kb_thread_put(s.target_thread);
 	if (s.target_proc) {
