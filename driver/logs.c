@@ -413,18 +413,36 @@ static void kb_logs_put_entry(struct kb_log_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
+/*
+ * A slot's pid reference becomes @pid's. A slot usually held the same
+ * pid (two threads trading calls write every other slot, and the ring's
+ * size is even): then the reference it has is kept, and no count moves.
+ */
+static void kb_logs_set_pid(struct pid **slot, struct pid *pid)
+{
+	if (*slot == pid)
+		return;
+	put_pid(*slot);
+	*slot = get_pid(pid);
+}
+
 static void kb_logs_push(struct kb_log_ring *ring, const struct kb_log_entry *e)
 	__must_hold(&kb_logs_lock)
 {
 	struct kb_log_entry *slot = &ring->entries[ring->next % KB_LOGS_RING];
+	struct pid *from_tgid = slot->from_tgid, *from_tid = slot->from_tid;
+	struct pid *to_tgid = slot->to_tgid, *to_tid = slot->to_tid;
 
 	lockdep_assert_held(&kb_logs_lock);
-	kb_logs_put_entry(slot);
 	*slot = *e;
-	slot->from_tgid = get_pid(e->from_tgid);
-	slot->from_tid = get_pid(e->from_tid);
-	slot->to_tgid = get_pid(e->to_tgid);
-	slot->to_tid = get_pid(e->to_tid);
+	slot->from_tgid = from_tgid;
+	slot->from_tid = from_tid;
+	slot->to_tgid = to_tgid;
+	slot->to_tid = to_tid;
+	kb_logs_set_pid(&slot->from_tgid, e->from_tgid);
+	kb_logs_set_pid(&slot->from_tid, e->from_tid);
+	kb_logs_set_pid(&slot->to_tgid, e->to_tgid);
+	kb_logs_set_pid(&slot->to_tid, e->to_tid);
 	ring->next++;
 }
 
