@@ -199,3 +199,52 @@ TEST_TIMEOUT(teardown_does_not_wait_for_a_stalled_sender, 60)
 	kbt_chan_close(&s.chan);
 	kbinder_proc_close(&p);
 }
+
+/*
+ * The same stall, with nothing but the stalled call holding the node it
+ * calls: no ref of ours on handle 0. The server's death zeroes the
+ * kernel's counts on its node (the call's among them) and, with no ref and
+ * no pin left, frees the node, while the sender still has to finish its
+ * call against it. A call that kept only a count on its node (no memory
+ * reference) touched the freed node when it resumed: KASAN reports it on
+ * the debug kernel, and the harness fails the test on the report.
+ */
+TEST_TIMEOUT(a_stalled_call_outlives_the_node_it_calls, 60)
+{
+	struct kbt_server s;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct stalled st = { 0 };
+	size_t len = (size_t)sysconf(_SC_PAGESIZE);
+	pthread_t sender;
+	int uffd;
+
+	kbt_start_ctxmgr(&s, kbt_keeper, NULL);
+	kbt_client(&p, &t);
+	st.fd = p.fd;
+	st.page = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(st.page, MAP_FAILED);
+	uffd = open_uffd(st.page, len);
+	if (uffd == -ENOSYS || uffd == -EPERM) {
+		munmap(st.page, len);
+		kbt_stop_with_client(&t, &s, &p);
+		SKIP("no userfaultfd: %s", kbt_strerr(uffd));
+	}
+	ASSERT_GE(uffd, 0);
+	ASSERT_EQ(pthread_create(&sender, NULL, stalled_sender, &st), 0);
+	ASSERT_OK(wait_fault(uffd, KBT_WAIT_MS));
+
+	/* The server dies; its teardown runs while the call is stalled. */
+	ASSERT_EQ(kbt_kill(s.pid), 128 + SIGKILL);
+	kbt_msleep(STALL_MS / 2);
+
+	serve_page(uffd, st.page, len);
+	ASSERT_EQ(pthread_join(sender, NULL), 0);
+	EXPECT_OK(st.err);
+	EXPECT_EQ(st.status, BR_DEAD_REPLY);
+	close(uffd);
+	munmap(st.page, len);
+	kbt_chan_close(&s.chan);
+	kbinder_proc_close(&p);
+}
