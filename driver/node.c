@@ -77,9 +77,12 @@ static struct kb_node *kb_node_find(struct kb_proc *proc,
  * @sender: the calling process
  * @owner: out: on success the owner, with a memory reference
  *
- * One critical section of the node's lock, and no pin around the whole
- * send: the count keeps the node until the buffer that takes it over (or
- * the send that fails, kb_node_dec()) drops it.
+ * One critical section of the node's lock, no pin around the whole send.
+ * The count does not keep the node's memory: the owner's death zeroes the
+ * kernel's counts and may retire and free a node nothing else holds while
+ * the sender is still stalled in its copy. So on success the caller also
+ * gets a memory reference, which it drops with kb_node_put_mem() after its
+ * last use of the node.
  *
  * Return: 0; -ESRCH if the owner died (or the node is retired); -EINVAL
  * if @sender owns the node.
@@ -97,6 +100,7 @@ int kb_node_hold_for_call(struct kb_node *node, struct kb_proc *sender,
 	else
 		ret = kb_node_inc_locked(node, true, false, NULL) ? -ESRCH : 0;
 	if (!ret) {
+		refcount_inc(&node->mem);
 		*owner = node->owner;
 		kb_proc_get(*owner);
 	}

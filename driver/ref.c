@@ -60,7 +60,7 @@ struct kb_ref *kb_ref_lookup_locked(struct kb_proc *proc, u32 desc,
  * @proc: the calling process
  * @desc: the handle
  * @node: out: the node (valid only on success: then the caller holds its
- *	strong count)
+ *	strong count and a memory reference)
  * @node_id: out: the node's debug id, also on failure (0: no such ref)
  * @owner: out: as kb_node_hold_for_call()
  *

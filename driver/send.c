@@ -42,8 +42,8 @@
  * @target_proc: the receiving process (memory reference, counted as a
  *	sender in it)
  * @target_thread: the receiving thread if it is known (memory reference)
- * @target_node: the called node, held by a local strong count that the
- *	buffer takes over (not touched once the call is queued)
+ * @target_node: the called node, with a memory reference and a local
+ *	strong count that the buffer takes over
  * @node_id: the called node's debug id, for the log
  * @t: the new transaction
  * @tcomplete: the sender's BR_TRANSACTION_COMPLETE
@@ -233,11 +233,11 @@ static struct kb_status kb_send_find_waiting_thread(struct kb_send *s)
 /*
  * The node a call goes to, its owner as the target process, and the strong
  * count its buffer will hold, taken in one critical section of the node's
- * lock (a failed send drops the count again in kb_send_cleanup()). Handle 0
- * is read under RCU, not the device-wide mgr_lock: the context's reference
- * on the node is dropped only a grace period after it stopped pointing
- * there. Once the call is queued its receiver may free the buffer, and the
- * node with it: the send does not touch the node after that.
+ * lock (a failed send drops the count again in kb_send_cleanup()), with a
+ * memory reference that kb_transaction_send() drops last: the owner's
+ * death may retire the node under a stalled send. Handle 0 is read under
+ * RCU, not the device-wide mgr_lock: the context's reference on the node
+ * is dropped only a grace period after it stopped pointing there.
  */
 static struct kb_status kb_send_find_call_target(struct kb_send *s)
 {
@@ -715,6 +715,8 @@ void kb_transaction_send(struct kb_thread *thread,
 
 	kb_logs_record(s.debug_id, thread, s.target_known ? s.target_proc : NULL,
 		       s.target_thread, s.node_id, tr, reply, st);
+	if (s.target_node)
+		kb_node_put_mem(s.target_node);
 	if (s.target_thread)
 		kb_thread_put(s.target_thread);
 	if (s.target_proc) {
