@@ -27,6 +27,7 @@
 struct stalled {
 	int fd;
 	void *page;
+	bool oneway;		/* a one-way call, else a synchronous one */
 	uint32_t status;	/* how the stalled call ended */
 	int err;
 };
@@ -45,6 +46,7 @@ static void *stalled_sender(void *arg)
 	memset(&tr, 0, sizeof(tr));
 	tr.target.handle = 0;
 	tr.code = 1;
+	tr.flags = st->oneway ? TF_ONE_WAY : 0;
 	tr.data_size = 64;
 	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)st->page;
 	kbinder_thread_init(&t, st->fd);
@@ -205,16 +207,18 @@ TEST_TIMEOUT(teardown_does_not_wait_for_a_stalled_sender, 60)
  * calls: no ref of ours on handle 0. The server's death zeroes the
  * kernel's counts on its node (the call's among them) and, with no ref and
  * no pin left, frees the node, while the sender still has to finish its
- * call against it. A call that kept only a count on its node (no memory
- * reference) touched the freed node when it resumed: KASAN reports it on
- * the debug kernel, and the harness fails the test on the report.
+ * call against it: a synchronous call fails and drops its count, a one-way
+ * call also takes the node's lock to join its queue first. A call that
+ * kept only a count on its node (no memory reference) touched the freed
+ * node when it resumed: KASAN reports it on the debug kernel, and the
+ * harness fails the test on the report.
  */
-TEST_TIMEOUT(a_stalled_call_outlives_the_node_it_calls, 60)
+static void stalled_call_outlives_its_node(bool oneway)
 {
 	struct kbt_server s;
 	struct kbinder_proc p;
 	struct kbinder_thread t;
-	struct stalled st = { 0 };
+	struct stalled st = { .oneway = oneway };
 	size_t len = (size_t)sysconf(_SC_PAGESIZE);
 	pthread_t sender;
 	int uffd;
@@ -247,4 +251,14 @@ TEST_TIMEOUT(a_stalled_call_outlives_the_node_it_calls, 60)
 	munmap(st.page, len);
 	kbt_chan_close(&s.chan);
 	kbinder_proc_close(&p);
+}
+
+TEST_TIMEOUT(a_stalled_call_outlives_the_node_it_calls, 60)
+{
+	stalled_call_outlives_its_node(false);
+}
+
+TEST_TIMEOUT(a_stalled_one_way_call_outlives_the_node_it_calls, 60)
+{
+	stalled_call_outlives_its_node(true);
 }
