@@ -326,6 +326,17 @@ perf_profile() {
 		awk -v re="$3" '$2 ~ re { print $2 }' | sort | uniq -c |
 		sort -rn | head -n "${BENCH_PROFILE_LINES:-60}"
 	rm -f "$data"
+	# Software counters work under TCG: how many context switches and
+	# migrations a round trip costs (client and server together).
+	run_bounded 120 perf stat -x, -e task-clock,context-switches,cpu-migrations \
+		-o "/tmp/perf.$1.stat" -- kbbench --reference "$2" --baselines 0 \
+		--rounds $((calls / 100)) --batch 100 --budget 60 sync:4 \
+		>/dev/null 2>&1
+	echo "-- per round trip (perf stat, $calls calls):"
+	awk -F, -v n="$calls" '$3 != "" && $1 ~ /^[0-9.]+$/ {
+		v = $1 / n; u = ""
+		if ($3 == "task-clock") { v *= 1000; u = " us of CPU" }
+		printf "    %-18s %10.2f%s\n", $3, v, u }' "/tmp/perf.$1.stat"
 }
 
 if [ "${BENCH_PROFILE:-1}" = 1 ]; then
