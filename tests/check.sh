@@ -256,6 +256,20 @@ FAIL demo/after: kernel log: Call Trace:" ]; then
 	else
 		echo "FAIL runner/an_undeclared_script_result_fails: judge.sh said: $(grep '^FAIL ' "$dir/undeclared.out" | tr '\n' ' ')"
 	fi
+	# TESTS that select nothing (a typo) fail the run, which would
+	# otherwise pass with the script's own checks alone.
+	mkdir -p "$dir/bin" "$dir/nothing"
+	printf '#!/bin/sh\necho demo/one\n' >"$dir/bin/demo" && chmod +x "$dir/bin/demo"
+	tests/vm/judge.sh --list "$dir/bin" 'demo/one' check kbinder >"$dir/nothing.expected"
+	grep -vx 'vm/selection' "$dir/nothing.expected" | sed 's/^/PASS /' >"$dir/nothing/judged.log"
+	tests/vm/judge.sh 0 "$dir/nothing" "$dir/nothing.out" "$dir/nothing.expected" >/dev/null
+	tests/vm/judge.sh --list "$dir/bin" 'de*' check kbinder >"$dir/some.expected"
+	if [ "$(grep '^FAIL ' "$dir/nothing.out")" = "FAIL vm/selection: the run's TESTS select no test program and no guest script" ] &&
+		grep -qx 'demo/one' "$dir/some.expected" && ! grep -qx 'vm/selection' "$dir/some.expected"; then
+		echo "PASS runner/a_selection_of_no_test_fails"
+	else
+		echo "FAIL runner/a_selection_of_no_test_fails: judge.sh said: $(grep '^FAIL ' "$dir/nothing.out" | tr '\n' ' ')"
+	fi
 	# A built test that every boot skipped ran nowhere: it fails.
 	printf '%s\n' demo/ran demo/skipped_everywhere demo/failed >"$dir/built.txt"
 	printf '%s\n' 'PASS demo/ran' 'SKIP demo/skipped_everywhere: no LSM' >"$dir/boot1.log"

@@ -10,8 +10,9 @@
 # host: it lists what X lists), and the lines tests/vm/guest/results.list
 # declares for the guest script RUN (check, fuzz, programs) and each ADDON
 # a variant initramfs adds (post-check) on DRIVER, as far as GLOBS select
-# them. Make the list before the boot, from the programs the initramfs was
-# built with.
+# them; GLOBS that select no program and no group of a script's results
+# add vm/selection, which the judgement fails. Make the list before the
+# boot, from the programs the initramfs was built with.
 # Then the result file OUT of the run, for tally.sh: its judged lines
 # (LOGDIR/judged.log, from run.sh), a FAIL when the runner exited non-zero
 # (RC) without saying why, a FAIL for every EXPECTED result that did not
@@ -57,6 +58,23 @@ list_declared() {
 	done
 }
 
+# selects_anything GUEST_BIN GLOBS: whether GLOBS name a test program of
+# GUEST_BIN or a group of a guest script's results (results.list's
+# SELECTED column).
+selects_anything() {
+	local prog sel
+	for prog in "$1"/*; do
+		[ -f "$prog" ] && [ -x "$prog" ] || continue
+		selected "${prog##*/}" "$2" && return 0
+	done
+	[ -r "$table" ] || return 1
+	while read -r _ _ sel _; do
+		case "$sel" in '' | - | '#'*) continue ;; esac
+		selected "$sel" "$2" && return 0
+	done <"$table"
+	return 1
+}
+
 if [ "${1:-}" = --list ]; then
 	if [ $# -lt 3 ] || [ $# -eq 4 ]; then
 		sed -n '3,6p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -64,6 +82,9 @@ if [ "${1:-}" = --list ]; then
 	fi
 	list_tests "$2" "$3"
 	[ $# -ge 5 ] && list_declared "$3" "$5" "$4" "${@:6}"
+	# A selection of nothing (a mistyped TESTS) is not a run without
+	# failures: vm/selection is expected and fails (below).
+	[ "$2" != - ] && ! selects_anything "$2" "$3" && echo "vm/selection"
 	exit 0
 fi
 [ $# -eq 4 ] || { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -75,6 +96,9 @@ else
 fi
 if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
 	echo "FAIL vm/run: the runner exited with status $rc (see $dir)" | tee -a "$out"
+fi
+if grep -qx 'vm/selection' "$expected"; then
+	echo "FAIL vm/selection: the run's TESTS select no test program and no guest script" | tee -a "$out"
 fi
 # (Each check reads OUT whole before anything is added to it.)
 more=$("$here/missing-results.sh" "$expected" "$out")
