@@ -27,6 +27,7 @@
 struct stalled {
 	int fd;
 	void *page;
+	uint32_t handle;	/* whom the call goes to */
 	bool oneway;		/* a one-way call, else a synchronous one */
 	uint32_t status;	/* how the stalled call ended */
 	int err;
@@ -44,7 +45,7 @@ static void *stalled_sender(void *arg)
 	int err;
 
 	memset(&tr, 0, sizeof(tr));
-	tr.target.handle = 0;
+	tr.target.handle = st->handle;
 	tr.code = 1;
 	tr.flags = st->oneway ? TF_ONE_WAY : 0;
 	tr.data_size = 64;
@@ -113,6 +114,47 @@ static void serve_page(int uffd, void *page, size_t len)
 }
 
 /*
+ * Start @st's call (@st->fd, @st->handle, @st->oneway set) with its
+ * payload on a fresh page that faults into a userfaultfd, and return once
+ * the sender sleeps in the copy of it. Where there is no userfaultfd, the
+ * test ends skipped (after quitting @s and closing the client @p/@t).
+ * Return: the userfaultfd.
+ */
+static int stall_start(struct stalled *st, pthread_t *sender,
+		       struct kbt_server *s, struct kbinder_proc *p,
+		       struct kbinder_thread *t)
+{
+	size_t len = (size_t)sysconf(_SC_PAGESIZE);
+	int uffd;
+
+	st->page = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(st->page, MAP_FAILED);
+	uffd = open_uffd(st->page, len);
+	if (uffd == -ENOSYS || uffd == -EPERM) {
+		munmap(st->page, len);
+		kbt_stop_with_client(t, s, p);
+		SKIP("no userfaultfd: %s", kbt_strerr(uffd));
+	}
+	ASSERT_GE(uffd, 0);
+	ASSERT_EQ(pthread_create(sender, NULL, stalled_sender, st), 0);
+	ASSERT_OK(wait_fault(uffd, KBT_WAIT_MS));
+	return uffd;
+}
+
+/* Serve the page: the sender finishes its call; wait for it. */
+static void stall_end(struct stalled *st, pthread_t sender, int uffd)
+{
+	size_t len = (size_t)sysconf(_SC_PAGESIZE);
+
+	serve_page(uffd, st->page, len);
+	ASSERT_EQ(pthread_join(sender, NULL), 0);
+	EXPECT_OK(st->err);
+	close(uffd);
+	munmap(st->page, len);
+}
+
+/*
  * Collect what the server's death brings to the looper @t within @ms:
  * the death notice and the release of the node the server held.
  */
@@ -148,7 +190,6 @@ TEST_TIMEOUT(teardown_does_not_wait_for_a_stalled_sender, 60)
 	struct kbinder_reply r;
 	struct stalled st = { 0 };
 	bool dead = false, decrefs = false;
-	size_t len = (size_t)sysconf(_SC_PAGESIZE);
 	pthread_t sender;
 	int64_t killed;
 	int uffd;
@@ -167,18 +208,7 @@ TEST_TIMEOUT(teardown_does_not_wait_for_a_stalled_sender, 60)
 	ASSERT_OK(kbinder_thread_request_death(&t, 0, DEATH_COOKIE));
 
 	st.fd = p.fd;
-	st.page = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(st.page, MAP_FAILED);
-	uffd = open_uffd(st.page, len);
-	if (uffd == -ENOSYS || uffd == -EPERM) {
-		munmap(st.page, len);
-		kbt_stop_with_client(&t, &s, &p);
-		SKIP("no userfaultfd: %s", kbt_strerr(uffd));
-	}
-	ASSERT_GE(uffd, 0);
-	ASSERT_EQ(pthread_create(&sender, NULL, stalled_sender, &st), 0);
-	ASSERT_OK(wait_fault(uffd, KBT_WAIT_MS));
+	uffd = stall_start(&st, &sender, &s, &p, &t);
 
 	/* The server dies while our call to it is stalled in its copy. */
 	ASSERT_EQ(kbt_kill(s.pid), 128 + SIGKILL);
@@ -191,13 +221,9 @@ TEST_TIMEOUT(teardown_does_not_wait_for_a_stalled_sender, 60)
 		decrefs ? "yes" : "NO", (long long)(kbt_now_ms() - killed));
 
 	/* Release the sender: its call finds the server dead. */
-	serve_page(uffd, st.page, len);
-	ASSERT_EQ(pthread_join(sender, NULL), 0);
-	EXPECT_OK(st.err);
+	stall_end(&st, sender, uffd);
 	EXPECT_EQ(st.status, BR_DEAD_REPLY);
 	collect(&t, STALL_MS, &dead, &decrefs);	/* what a blocked one owes */
-	close(uffd);
-	munmap(st.page, len);
 	kbt_chan_close(&s.chan);
 	kbinder_proc_close(&p);
 }
@@ -219,36 +245,20 @@ static void stalled_call_outlives_its_node(bool oneway)
 	struct kbinder_proc p;
 	struct kbinder_thread t;
 	struct stalled st = { .oneway = oneway };
-	size_t len = (size_t)sysconf(_SC_PAGESIZE);
 	pthread_t sender;
 	int uffd;
 
 	kbt_start_ctxmgr(&s, kbt_keeper, NULL);
 	kbt_client(&p, &t);
 	st.fd = p.fd;
-	st.page = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(st.page, MAP_FAILED);
-	uffd = open_uffd(st.page, len);
-	if (uffd == -ENOSYS || uffd == -EPERM) {
-		munmap(st.page, len);
-		kbt_stop_with_client(&t, &s, &p);
-		SKIP("no userfaultfd: %s", kbt_strerr(uffd));
-	}
-	ASSERT_GE(uffd, 0);
-	ASSERT_EQ(pthread_create(&sender, NULL, stalled_sender, &st), 0);
-	ASSERT_OK(wait_fault(uffd, KBT_WAIT_MS));
+	uffd = stall_start(&st, &sender, &s, &p, &t);
 
 	/* The server dies; its teardown runs while the call is stalled. */
 	ASSERT_EQ(kbt_kill(s.pid), 128 + SIGKILL);
 	kbt_msleep(STALL_MS / 2);
 
-	serve_page(uffd, st.page, len);
-	ASSERT_EQ(pthread_join(sender, NULL), 0);
-	EXPECT_OK(st.err);
+	stall_end(&st, sender, uffd);
 	EXPECT_EQ(st.status, BR_DEAD_REPLY);
-	close(uffd);
-	munmap(st.page, len);
 	kbt_chan_close(&s.chan);
 	kbinder_proc_close(&p);
 }
@@ -261,4 +271,79 @@ TEST_TIMEOUT(a_stalled_call_outlives_the_node_it_calls, 60)
 TEST_TIMEOUT(a_stalled_one_way_call_outlives_the_node_it_calls, 60)
 {
 	stalled_call_outlives_its_node(true);
+}
+
+/* Every call is answered with a reference to the server's own node. */
+static int give_node(struct kbinder_thread *t,
+		     const struct binder_transaction_data *tr,
+		     struct kbinder_parcel *reply, void *arg)
+{
+	(void)t;
+	(void)tr;
+	(void)arg;
+	kbinder_parcel_write_binder(reply, NODE_PTR, NODE_COOKIE, 0, false);
+	return KBT_REPLY;
+}
+
+/*
+ * A call through a handle other than 0 (the lookup in the caller's refs,
+ * not the context's manager node), stalled in its copy while the caller
+ * drops its only reference to that handle: the ref and the node's count
+ * for it go, and only what the call took at its lookup keeps the node.
+ * With @server_dies the server is killed as well, which frees the node
+ * under the stalled call; else the call reaches the server and is
+ * answered.
+ */
+static void stalled_call_outlives_its_ref(bool server_dies)
+{
+	struct kbt_server s;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_parcel data;
+	struct kbinder_reply r;
+	struct flat_binder_object obj;
+	struct stalled st = { 0 };
+	pthread_t sender;
+	int uffd;
+
+	kbt_start_ctxmgr(&s, give_node, NULL);
+	kbt_client(&p, &t);
+	kbinder_parcel_init(&data);
+	kbt_call(&t, 0, 1, &data, &r);
+	kbinder_parcel_fini(&data);
+	kbt_txn_object(&r.txn, 0, &obj);
+	ASSERT_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
+	ASSERT_NE(obj.handle, 0);
+	/* Our own strong reference, the only one once the reply is freed. */
+	ASSERT_OK(kbinder_thread_ref(&t, BC_ACQUIRE, obj.handle));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
+
+	st.fd = p.fd;
+	st.handle = obj.handle;
+	uffd = stall_start(&st, &sender, &s, &p, &t);
+
+	ASSERT_OK(kbinder_thread_ref(&t, BC_RELEASE, obj.handle));
+	if (server_dies) {
+		ASSERT_EQ(kbt_kill(s.pid), 128 + SIGKILL);
+		kbt_msleep(STALL_MS / 2);
+	}
+
+	stall_end(&st, sender, uffd);
+	EXPECT_EQ(st.status, server_dies ? BR_DEAD_REPLY : BR_REPLY);
+	if (server_dies) {
+		kbt_chan_close(&s.chan);
+		kbinder_proc_close(&p);
+	} else {
+		kbt_stop_with_client(&t, &s, &p);
+	}
+}
+
+TEST_TIMEOUT(a_stalled_call_outlives_the_ref_it_was_sent_through, 60)
+{
+	stalled_call_outlives_its_ref(false);
+}
+
+TEST_TIMEOUT(a_stalled_call_outlives_its_ref_and_its_node, 60)
+{
+	stalled_call_outlives_its_ref(true);
 }
