@@ -326,13 +326,16 @@ perf_profile() {
 		awk -v re="$3" '$2 ~ re { print $2 }' | sort | uniq -c |
 		sort -rn | head -n "${BENCH_PROFILE_LINES:-60}"
 	rm -f "$data"
-	# Software counters work under TCG: how many context switches and
-	# migrations a round trip costs (client and server together).
-	run_bounded 120 perf stat -x, -e task-clock,context-switches,cpu-migrations \
+	# Software counters work under TCG: how many context switches,
+	# migrations and system calls a round trip costs, and how much CPU
+	# time (client and server together).
+	run_bounded 120 perf stat -x, -e task-clock,context-switches,cpu-migrations,raw_syscalls:sys_enter \
 		-o "/tmp/perf.$1.stat" -- kbbench --reference "$2" --baselines 0 \
 		--rounds $((calls / 100)) --batch 100 --budget 60 sync:4 \
-		>/dev/null 2>&1
-	echo "-- per round trip (perf stat, $calls calls):"
+		>"/tmp/perf.$1.stat.log" 2>&1
+	echo "-- per round trip (perf stat, $calls calls; the CPU time is the mean"
+	echo "   of both processes, kbbench's own timing and sorting included):"
+	grep -E 'median' "/tmp/perf.$1.stat.log" | head -n 1
 	awk -F, -v n="$calls" '$3 != "" && $1 ~ /^[0-9.]+$/ {
 		v = $1 / n; u = ""
 		if ($3 == "task-clock") { v *= 1000; u = " us of CPU" }
