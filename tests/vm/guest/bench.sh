@@ -352,7 +352,7 @@ if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 	else
 		profile reference /dev/binder binder_ioctl binder_linux
 		[ -n "$kbinder_prof" ] &&
-			profile kbinder /dev/kbinder kb_proc_ioctl kbinder
+			profile kbinder /dev/kbinder kb_file_ioctl kbinder
 	fi
 fi
 
