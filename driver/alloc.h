@@ -23,6 +23,8 @@
 #ifndef _KB_ALLOC_H
 #define _KB_ALLOC_H
 
+#include <linux/bug.h>
+#include <linux/compiler.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
@@ -244,6 +246,12 @@ struct kb_buffer *kb_alloc_prepare_to_free_locked(struct kb_alloc *alloc,
  */
 static inline void kb_alloc_allow_user_free(struct kb_buffer *buffer)
 {
+	/* The rule that replaced the lock: an allocated buffer, set once. */
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING)) {
+		/* @free changes under the lock, not while the caller owns it. */
+		WARN_ON_ONCE(data_race(buffer->free) ||
+			     READ_ONCE(buffer->allow_user_free));
+	}
 	/* Pairs with the acquire in kb_alloc_prepare_to_free_locked(). */
 	smp_store_release(&buffer->allow_user_free, true);
 }
