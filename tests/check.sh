@@ -264,8 +264,12 @@ FAIL demo/after: kernel log: Call Trace:" ]; then
 	grep -vx 'vm/selection' "$dir/nothing.expected" | sed 's/^/PASS /' >"$dir/nothing/judged.log"
 	tests/vm/judge.sh 0 "$dir/nothing" "$dir/nothing.out" "$dir/nothing.expected" >/dev/null
 	tests/vm/judge.sh --list "$dir/bin" 'de*' check kbinder >"$dir/some.expected"
+	tests/vm/judge.sh --list "$dir/bin" 'the' check kbinder >"$dir/word.expected"
+	tests/vm/judge.sh --list "$dir/bin" 'addrscan' check kbinder >"$dir/group.expected"
 	if [ "$(grep '^FAIL ' "$dir/nothing.out")" = "FAIL vm/selection: the run's TESTS select no test program and no guest script" ] &&
-		grep -qx 'demo/one' "$dir/some.expected" && ! grep -qx 'vm/selection' "$dir/some.expected"; then
+		grep -qx 'demo/one' "$dir/some.expected" && ! grep -qx 'vm/selection' "$dir/some.expected" &&
+		grep -qx 'vm/selection' "$dir/word.expected" &&
+		! grep -qx 'vm/selection' "$dir/group.expected"; then
 		echo "PASS runner/a_selection_of_no_test_fails"
 	else
 		echo "FAIL runner/a_selection_of_no_test_fails: judge.sh said: $(grep '^FAIL ' "$dir/nothing.out" | tr '\n' ' ')"
@@ -343,7 +347,8 @@ stage_runner() {
 			a_program_that_stops_early_fails program_timeout_kills_its_whole_session \
 			leftover_processes_fail_their_program \
 			a_vanished_script_result_fails an_undeclared_script_result_fails \
-			a_test_skipped_in_every_boot_fails a_splat_the_console_hid_fails
+			a_test_skipped_in_every_boot_fails a_splat_the_console_hid_fails \
+			a_selection_of_no_test_fails
 		printf '%s\n' "${SCAN_CASES[@]}" | sed 's/|.*//; s|^|runner/scan_fails_|'
 	} >"$results/runner.expected"
 	tests/vm/missing-results.sh "$results/runner.expected" "$results/runner.log" |

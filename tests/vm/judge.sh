@@ -58,18 +58,21 @@ list_declared() {
 	done
 }
 
-# selects_anything GUEST_BIN GLOBS: whether GLOBS name a test program of
-# GUEST_BIN or a group of a guest script's results (results.list's
-# SELECTED column).
+# selects_anything GUEST_BIN GLOBS [RUN DRIVER]: whether GLOBS name a test
+# program of GUEST_BIN or a group of a guest script's results
+# (results.list's SELECTED column; only RUN's rows for DRIVER if given).
 selects_anything() {
-	local prog sel
+	local prog run drv sel
 	for prog in "$1"/*; do
 		[ -f "$prog" ] && [ -x "$prog" ] || continue
 		selected "${prog##*/}" "$2" && return 0
 	done
 	[ -r "$table" ] || return 1
-	while read -r _ _ sel _; do
-		case "$sel" in '' | - | '#'*) continue ;; esac
+	while read -r run drv sel _; do
+		case "$run" in '' | '#'*) continue ;; esac
+		[ -z "${3:-}" ] || [ "$run" = "$3" ] || continue
+		[ -z "${4:-}" ] || [ "$drv" = '*' ] || [ "$drv" = "$4" ] || continue
+		[ "$sel" = - ] && continue
 		selected "$sel" "$2" && return 0
 	done <"$table"
 	return 1
@@ -84,7 +87,8 @@ if [ "${1:-}" = --list ]; then
 	[ $# -ge 5 ] && list_declared "$3" "$5" "$4" "${@:6}"
 	# A selection of nothing (a mistyped TESTS) is not a run without
 	# failures: vm/selection is expected and fails (below).
-	[ "$2" != - ] && ! selects_anything "$2" "$3" && echo "vm/selection"
+	[ "$2" != - ] && ! selects_anything "$2" "$3" "${4:-}" "${5:-}" &&
+		echo "vm/selection"
 	exit 0
 fi
 [ $# -eq 4 ] || { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
