@@ -323,10 +323,12 @@ static void stalled_call_outlives_its_ref(bool server_dies)
 	uffd = stall_start(&st, &sender, &s, &p, &t);
 
 	ASSERT_OK(kbinder_thread_ref(&t, BC_RELEASE, obj.handle));
-	if (server_dies) {
+	/* The ref is gone: a new call through it fails at its lookup. */
+	EXPECT_EQ(kbt_call_status(&t, obj.handle, 1, NULL, 0), BR_FAILED_REPLY);
+	if (server_dies)
 		ASSERT_EQ(kbt_kill(s.pid), 128 + SIGKILL);
-		kbt_msleep(STALL_MS / 2);
-	}
+	/* Time for the server to read the node's release, or to die. */
+	kbt_msleep(STALL_MS / 2);
 
 	stall_end(&st, sender, uffd);
 	EXPECT_EQ(st.status, server_dies ? BR_DEAD_REPLY : BR_REPLY);
