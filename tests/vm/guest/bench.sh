@@ -333,10 +333,14 @@ perf_profile() {
 		-o "/tmp/perf.$1.stat" -- kbbench --reference "$2" --baselines 0 \
 		--rounds $((calls / 100)) --batch 100 --budget 60 sync:4 \
 		>"/tmp/perf.$1.stat.log" 2>&1
-	echo "-- per round trip (perf stat, $calls calls; the CPU time is the mean"
-	echo "   of both processes, kbbench's own timing and sorting included):"
+	# The calls the run made (the budget may end it early; warm-up
+	# rounds are not counted: under 1%).
+	made=$(sed -n 's/.*median.*(\([0-9]*\) calls).*/\1/p' "/tmp/perf.$1.stat.log" | head -n 1)
+	[ -n "$made" ] && [ "$made" -gt 0 ] || made=$calls
+	echo "-- per round trip (perf stat, $made calls; the CPU time is both"
+	echo "   processes' together, kbbench's own timing and sorting included):"
 	grep -E 'median' "/tmp/perf.$1.stat.log" | head -n 1
-	awk -F, -v n="$calls" '$3 != "" && $1 ~ /^[0-9.]+$/ {
+	awk -F, -v n="$made" '$3 != "" && $1 ~ /^[0-9.]+$/ {
 		v = $1 / n; u = ""
 		if ($3 == "task-clock") { v *= 1000; u = " us of CPU" }
 		printf "    %-18s %10.2f%s\n", $3, v, u }' "/tmp/perf.$1.stat"
