@@ -173,6 +173,12 @@ int kbt_keeper(struct kbinder_thread *t, const struct binder_transaction_data *t
 int kbt_reply_arg(struct kbinder_thread *t, const struct binder_transaction_data *tr,
 		  struct kbinder_parcel *reply, void *arg);
 /**
+ * kbt_reply_node() - a kbt_handler_fn that answers every call with a
+ * reference to a node of the server's own: ptr @arg, cookie @arg + 1.
+ */
+int kbt_reply_node(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+		   struct kbinder_parcel *reply, void *arg);
+/**
  * kbt_watch_handles() - for every object (a handle) of @tr, in one write:
  * take a weak reference and ask for its death (the cookie is the handle).
  */

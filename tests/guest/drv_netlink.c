@@ -87,18 +87,6 @@ TEST(family_exists_only_with_a_reporting_driver)
 	kbinder_report_close(&l);
 }
 
-/* Handle 0 is answered with a reference to the server's own node. */
-static int give_node(struct kbinder_thread *t,
-		     const struct binder_transaction_data *tr,
-		     struct kbinder_parcel *reply, void *arg)
-{
-	(void)t;
-	(void)tr;
-	(void)arg;
-	kbinder_parcel_write_binder(reply, 0x1000, 0x2000, 0, false);
-	return KBT_REPLY;
-}
-
 TEST(call_to_dead_node_is_reported)
 {
 	struct kbinder_report_listener l;
@@ -110,7 +98,7 @@ TEST(call_to_dead_node_is_reported)
 	uint32_t handle;
 
 	open_listener(&l);
-	kbt_pair_start(&pair, give_node, NULL);
+	kbt_pair_start(&pair, kbt_reply_node, (void *)0x1000);
 	kbt_call(&pair.t, 0, 1, NULL, &reply);
 	kbt_txn_object(&reply.txn, 0, &obj);
 	handle = obj.handle;

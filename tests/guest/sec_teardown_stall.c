@@ -273,18 +273,6 @@ TEST_TIMEOUT(a_stalled_one_way_call_outlives_the_node_it_calls, 60)
 	stalled_call_outlives_its_node(true);
 }
 
-/* Every call is answered with a reference to the server's own node. */
-static int give_node(struct kbinder_thread *t,
-		     const struct binder_transaction_data *tr,
-		     struct kbinder_parcel *reply, void *arg)
-{
-	(void)t;
-	(void)tr;
-	(void)arg;
-	kbinder_parcel_write_binder(reply, NODE_PTR, NODE_COOKIE, 0, false);
-	return KBT_REPLY;
-}
-
 /*
  * A call through a handle other than 0 (the lookup in the caller's refs,
  * not the context's manager node), stalled in its copy while the caller
@@ -306,7 +294,7 @@ static void stalled_call_outlives_its_ref(bool server_dies)
 	pthread_t sender;
 	int uffd;
 
-	kbt_start_ctxmgr(&s, give_node, NULL);
+	kbt_start_ctxmgr(&s, kbt_reply_node, (void *)NODE_PTR);
 	kbt_client(&p, &t);
 	kbinder_parcel_init(&data);
 	kbt_call(&t, 0, 1, &data, &r);
