@@ -58,22 +58,18 @@ list_declared() {
 	done
 }
 
-# selects_anything GUEST_BIN GLOBS [RUN DRIVER]: whether GLOBS name a test
-# program of GUEST_BIN or a group of a guest script's results
-# (results.list's SELECTED column; only RUN's rows for DRIVER if given).
-selects_anything() {
-	local prog run drv sel
-	for prog in "$1"/*; do
-		[ -f "$prog" ] && [ -x "$prog" ] || continue
-		selected "${prog##*/}" "$2" && return 0
-	done
+# selects_group GLOBS [RUN DRIVER]: whether GLOBS name a group of a guest
+# script's results (results.list's SELECTED column; only RUN's rows for
+# DRIVER if given).
+selects_group() {
+	local run drv sel
 	[ -r "$table" ] || return 1
 	while read -r run drv sel _; do
 		case "$run" in '' | '#'*) continue ;; esac
-		[ -z "${3:-}" ] || [ "$run" = "$3" ] || continue
-		[ -z "${4:-}" ] || [ "$drv" = '*' ] || [ "$drv" = "$4" ] || continue
+		[ -z "${2:-}" ] || [ "$run" = "$2" ] || continue
+		[ -z "${3:-}" ] || [ "$drv" = '*' ] || [ "$drv" = "$3" ] || continue
 		[ "$sel" = - ] && continue
-		selected "$sel" "$2" && return 0
+		selected "$sel" "$1" && return 0
 	done <"$table"
 	return 1
 }
@@ -83,12 +79,13 @@ if [ "${1:-}" = --list ]; then
 		sed -n '3,6p' "$0" | sed 's/^# \{0,1\}//' >&2
 		exit 2
 	fi
-	list_tests "$2" "$3"
+	tests=$(list_tests "$2" "$3")
+	[ -n "$tests" ] && echo "$tests"
 	[ $# -ge 5 ] && list_declared "$3" "$5" "$4" "${@:6}"
 	# A selection of nothing (a mistyped TESTS) is not a run without
 	# failures: vm/selection is expected and fails (below).
-	[ "$2" != - ] && ! selects_anything "$2" "$3" "${4:-}" "${5:-}" &&
-		echo "vm/selection"
+	[ "$2" != - ] && [ -z "$tests" ] &&
+		! selects_group "$3" "${4:-}" "${5:-}" && echo "vm/selection"
 	exit 0
 fi
 [ $# -eq 4 ] || { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
