@@ -19,6 +19,7 @@
 
 #define CODE_HELLO	0x100
 #define ROUNDS		20000
+#define BATCHES		3
 /* The largest 8-aligned size: adding the context's size overflows. */
 #define HUGE_EXTRA	(~(binder_size_t)7)
 
@@ -55,11 +56,11 @@ static uint32_t call_sg(struct kbinder_thread *t, binder_size_t extra)
 static void caller_main(void *arg)
 {
 	struct caller *c = arg;
-	long long before, after;
+	long long before, growth[BATCHES];
 	struct kbinder_thread t;
 	struct kbinder_proc p;
 	uint32_t failed = 0;
-	int i;
+	int b, i;
 
 	kbt_client(&p, &t);
 	/*
@@ -75,13 +76,14 @@ static void caller_main(void *arg)
 	failed = 0;
 	ASSERT_WAIT(&c->chan, 'G');
 
-	before = slab_bytes();
-	for (i = 0; i < ROUNDS; i++)
-		failed += call_sg(&t, HUGE_EXTRA) == BR_FAILED_REPLY;
-	after = slab_bytes();
+	for (b = 0; b < BATCHES; b++) {
+		before = slab_bytes();
+		for (i = 0; i < ROUNDS; i++)
+			failed += call_sg(&t, HUGE_EXTRA) == BR_FAILED_REPLY;
+		growth[b] = slab_bytes() - before;
+	}
 	ASSERT_OK(kbt_send(&c->chan, &failed, sizeof(failed)));
-	ASSERT_OK(kbt_send(&c->chan, &before, sizeof(before)));
-	ASSERT_OK(kbt_send(&c->chan, &after, sizeof(after)));
+	ASSERT_OK(kbt_send(&c->chan, growth, sizeof(growth)));
 	kbinder_proc_close(&p);
 }
 
@@ -92,12 +94,13 @@ TEST_TIMEOUT(secctx_released_when_extra_size_overflows, 120)
 		.flags = FLAT_BINDER_FLAG_TXN_SECURITY_CTX,
 	};
 	static struct caller c;
-	long long before, after;
+	long long growth[BATCHES], least;
 	struct pollfd wait[2] = { { .events = POLLIN }, { .events = POLLIN } };
 	struct kbinder_return ret;
 	struct kbinder_thread t;
 	struct kbinder_proc p;
 	uint32_t failed;
+	int i;
 	bool has_ctx;
 	pid_t pid;
 	int err;
@@ -151,16 +154,24 @@ TEST_TIMEOUT(secctx_released_when_extra_size_overflows, 120)
 
 	ASSERT_SIGNAL(&c.chan, 'G');
 	ASSERT_OK(kbt_recv(&c.chan, &failed, sizeof(failed), 100000));
-	ASSERT_OK(kbt_recv(&c.chan, &before, sizeof(before), 10000));
-	ASSERT_OK(kbt_recv(&c.chan, &after, sizeof(after), 10000));
+	ASSERT_OK(kbt_recv(&c.chan, growth, sizeof(growth), 10000));
 	ASSERT_CHILD_OK(pid);
 	kbt_chan_close(&c.chan);
 	kbinder_proc_close(&p);
 
-	kbt_log("%u of %d overflowing calls failed; slab %+lld bytes (%.1f per call)",
-		failed, ROUNDS, after - before,
-		(double)(after - before) / ROUNDS);
-	EXPECT_EQ(failed, ROUNDS);
-	/* A leaked context is at least 8 bytes a call; allow noise of 2. */
-	EXPECT_LT(after - before, 2LL * ROUNDS);
+	least = growth[0];
+	for (i = 0; i < BATCHES; i++) {
+		kbt_log("batch %d: slab %+lld bytes (%.1f per call)", i,
+			growth[i], (double)growth[i] / ROUNDS);
+		if (growth[i] < least)
+			least = growth[i];
+	}
+	EXPECT_EQ(failed, BATCHES * ROUNDS);
+	/*
+	 * A leaked context costs at least 8 bytes a call (the smallest
+	 * kmalloc) in every batch. The rest of the guest grows the slabs in
+	 * bursts too (45 KB over one batch in a loaded CI run, 2.2 bytes a
+	 * call), so the batch that grew least must stay under half a leak.
+	 */
+	EXPECT_LT(least, 4LL * ROUNDS);
 }
