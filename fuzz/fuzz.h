@@ -15,8 +15,9 @@
  * operations per thread, and the first finding.
  *
  * Files: main.c (options, supervisor, watchdog, kernel log, summary),
- * actor.c (process and thread life, the operation loop, calls and serving),
- * ops.c (known handles and the smaller operations: refs, notifications,
+ * actor.c (process and thread life, the operation loop, serving calls),
+ * call.c (every ioctl on the device: marked, counted, bounded), ops.c
+ * (known handles and the smaller operations: refs, notifications,
  * loopers, thread exits, freezes, close/unmap), txn.c (building
  * transactions and their objects), reader.c (parsing and checking what the
  * driver returns), raw.c (raw ioctls, BC_ command streams, queries),
@@ -47,7 +48,7 @@
 /* The smallest read a BR_TRANSACTION fits in, after its BR_NOOP: a read
  * buffer under this leaves the call on the thread's todo (both drivers). */
 #define FZ_READ_MIN (sizeof(uint32_t) + sizeof(struct binder_transaction_data_secctx))
-/* The signal that bounds a blocking read (see fz_call_ioctl). */
+/* The signal that bounds a blocking read (see bound_begin() in call.c). */
 #define FZ_SIGNAL SIGUSR2
 
 /* ------------------------------------------------------------ operations */
@@ -367,12 +368,6 @@ uint64_t fz_node_ptr(int slot, unsigned int i);
 uint64_t fz_node_cookie(uint64_t ptr);
 bool fz_is_own_node(int slot, uint64_t ptr, uint64_t cookie);
 
-void fz_record(struct fz_thread *t, int op, int sub, uint64_t arg);
-/* Mark the thread as inside a call on the device (for the watchdog). */
-void fz_call_begin(struct fz_thread *t, int call);
-void fz_call_end(struct fz_thread *t);
-/* Binder calls, marked for the watchdog. Return -errno or the result. */
-int fz_call_ioctl(struct fz_thread *t, int call, unsigned long cmd, void *arg);
 /* Remember a handle; true if it is new (or newly strong). */
 bool fz_add_handle(struct fz_proc *p, uint32_t handle, bool strong);
 void fz_drop_handle(struct fz_proc *p, uint32_t handle);
@@ -421,15 +416,27 @@ void fz_op_bc_stream(struct fz_thread *t);
 void fz_op_info(struct fz_thread *t);
 
 /* ------------------------------------------------------------ actor.c ops */
+/* Handle every queued event (may nest through incoming calls). */
+void fz_drain(struct fz_thread *t);
+
+/* ------------------------------------------------------------ call.c */
+/* Note an op in the thread's ring (and on stderr with --trace). */
+void fz_record(struct fz_thread *t, int op, int sub, uint64_t arg);
+/* Mark the thread as inside a call on the device (for the watchdog). */
+void fz_call_begin(struct fz_thread *t, int call);
+void fz_call_end(struct fz_thread *t);
+/* Binder calls, marked for the watchdog. Return -errno or the result. */
+int fz_call_ioctl(struct fz_thread *t, int call, unsigned long cmd, void *arg);
+/* One ioctl on the device fd under the read lock; -EBADF if closed. */
+int fz_with_fd(struct fz_thread *t, int call, unsigned long cmd, void *arg);
 /*
  * One BINDER_WRITE_READ: write @wlen bytes at @wbuf, read if @read; what
  * comes back is checked and queued on the thread. Returns -errno or 0.
  */
 int fz_write_read(struct fz_thread *t, const void *wbuf, size_t wlen, bool read);
-/* Handle every queued event (may nest through incoming calls). */
-void fz_drain(struct fz_thread *t);
-/* One ioctl on the device fd under the read lock; -EBADF if closed. */
-int fz_with_fd(struct fz_thread *t, int call, unsigned long cmd, void *arg);
+/* The timer that bounds the thread's blocking calls, and its handler. */
+void fz_bound_timer_start(struct fz_thread *t);
+void fz_bound_signal(int sig);
 
 /* ------------------------------------------------------------ ops.c */
 void fz_op_refs(struct fz_thread *t);

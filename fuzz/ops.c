@@ -287,7 +287,7 @@ int fz_open_device(struct fz_proc *p, struct fz_thread *t, struct fz_rng *r)
 	size_t size = map_sizes[fz_below(r, 6)];
 	void *map;
 
-	/* a blocking fd in two opens of five (see bound_begin) */
+	/* a blocking fd in two opens of five (see bound_begin() in call.c) */
 	p->blocking = fz_chance(r, 400) && !fz_cfg.no_blocking;
 	if (t)
 		fz_call_begin(t, CALL_OPEN);
