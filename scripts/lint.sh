@@ -9,8 +9,8 @@
 #
 # The kernel's own quality tools over kbinder, one result line each:
 #   checkpatch  --strict --no-tree on driver/*.[ch] and our UAPI headers
-#   sparse      a module build with C=2 (every file through sparse)
-#   w1          a module build with W=1 (extra compiler warnings)
+#   sparse      every file of the module through sparse (C=2)
+#   w1          the module built with W=1 (extra compiler warnings)
 #   kernel-doc  the kernel-doc comments of driver/*.[ch]
 #   layers      no call and no #include from a lower driver file to a
 #               higher one (scripts/layers.py over the W=1 build's
@@ -20,9 +20,11 @@
 #   rules       the two checkers' own tests: a deliberate upward #include
 #               and a foreign ->inner must fail them
 #               (tests/host/layers_check.sh, tests/host/owners_check.sh)
-# Both builds are the test build (KBINDER_SELFTEST=1, driver/Kbuild): the
-# default module's files plus the allocator self-test's, so every file is
-# checked; the default build (make module) is a W=1 build of a subset.
+# sparse and w1 are one build (C=2 W=1), judged apart: sparse's messages
+# come marked by a wrapper.  It is the test build (KBINDER_SELFTEST=1,
+# driver/Kbuild): the default module's files plus the allocator
+# self-test's, so every file is checked; the default build (make module)
+# is a W=1 build of a subset.
 # Any warning fails its tool; no warning is ever silenced.  Prints
 # "PASS lint/<tool>", "FAIL lint/<tool>: <why>" (the first findings are
 # listed above it, the full log is under build/lint/<kernel>/), or "SKIP
@@ -157,53 +159,74 @@ run_checkpatch() {
 }
 
 # ---------------------------------------------------------------- builds
-# build_copy TOOL MAKE-ARGS...: build a copy of driver/ (and the UAPI
-# headers its Kbuild includes as ../include/uapi) under build/lint/TOOL and
-# judge the compiler and sparse messages about our own files.
-build_copy() {
-	local tool=$1 dir=$logs/$1 log=$logs/$1.log
-	shift
+# The module build: a copy of driver/ (and the UAPI headers its Kbuild
+# includes as ../include/uapi) under build/lint/<kernel>/w1, built with W=1
+# and, if sparse is installed, C=2.  A wrapper in the CHECK slot runs
+# sparse and marks each line it prints "sparse: ", so that judge_build
+# can tell its messages from the compiler's.  Sets build_rc ("" when
+# nothing was built, with both tools already judged).
+build_log=$logs/build.log
+build_rc=""
+build_module() {
+	local dir=$logs/w1 check=$root/$logs/sparse-marked args=(W=1 KBINDER_SELFTEST=1)
 	if [ ${#driver_files[@]} -eq 0 ] || [ ! -f driver/Kbuild ]; then
-		skip "$tool" "nothing to check (driver/ has no Kbuild or sources yet)"
+		skip sparse "nothing to check (driver/ has no Kbuild or sources yet)"
+		skip w1 "nothing to check (driver/ has no Kbuild or sources yet)"
 		return
 	fi
 	if [ ! -d "$KDIR" ]; then
-		fail "$tool" "no kernel build directory at $KDIR"
+		fail sparse "no kernel build directory at $KDIR"
+		fail w1 "no kernel build directory at $KDIR"
 		return
 	fi
-	rm -rf "$dir" && mkdir -p "$dir" || { fail "$tool" "cannot create $dir"; return; }
+	rm -rf "$dir" && mkdir -p "$dir" ||
+		{ fail w1 "cannot create $dir"; fail sparse "cannot create $dir"; return; }
 	find driver include -type f \( -name '*.[chS]' -o -name Kbuild -o -name Makefile \) \
-		-exec cp --parents -t "$dir" {} + || { fail "$tool" "cannot copy sources"; return; }
-
-	make -C "$KDIR" M="$root/$dir/driver" -j"$JOBS" "$@" modules >"$log" 2>&1
-	local rc=$?
-	# Messages about our files, with paths shown relative to the repository.
-	grep -iE '(warning|error):' "$log" | grep -F "$root/$dir/" |
-		sed "s|$root/$dir/||g" >"$log.ours"
-	local others
-	others=$(grep -iE '(warning|error):' "$log" | grep -vcF "$root/$dir/")
-	if [ $rc -eq 0 ] && [ ! -s "$log.ours" ] && [ "$others" -eq 0 ]; then
-		pass "$tool"
-	elif [ -s "$log.ours" ]; then
-		show "$log.ours"
-		fail "$tool" "$(wc -l <"$log.ours") warning(s)/error(s) in our sources"
-	elif [ "$others" -ne 0 ]; then
-		grep -iE '(warning|error):' "$log" >"$log.other"
-		show "$log.other"
-		fail "$tool" "$others message(s) outside our sources (see $log)"
-	else
-		tail -n 20 "$log" >"$log.tail"
-		show "$log.tail"
-		fail "$tool" "the build failed (make exited $rc, see $log)"
+		-exec cp --parents -t "$dir" {} + ||
+		{ fail w1 "cannot copy sources"; fail sparse "cannot copy sources"; return; }
+	if command -v sparse >/dev/null; then
+		cat >"$check" <<-'WRAPPER'
+		#!/usr/bin/env bash
+		# CHECK for scripts/lint.sh: sparse, each line it prints marked.
+		set -o pipefail
+		sparse "$@" 2>&1 | sed 's/^/sparse: /' >&2
+		WRAPPER
+		chmod +x "$check"
+		args+=(C=2 CHECK="$check")
 	fi
+	make -C "$KDIR" M="$root/$dir/driver" -j"$JOBS" "${args[@]}" modules >"$build_log" 2>&1
+	build_rc=$?
 }
 
-run_sparse() {
-	if ! command -v sparse >/dev/null; then
+# judge_build TOOL: judge the build's messages that are TOOL's (sparse:
+# the marked lines; w1: the others) about our own files.
+judge_build() {
+	local tool=$1 ours=$logs/$1.log.ours pick=(grep -v '^sparse: ') others
+	[ -n "$build_rc" ] || return 0
+	[ "$tool" = sparse ] && pick=(grep '^sparse: ')
+	if [ "$tool" = sparse ] && ! command -v sparse >/dev/null; then
 		fail sparse "sparse is not installed (scripts/deps.sh --lint)"
 		return
 	fi
-	build_copy sparse C=2 KBINDER_SELFTEST=1
+	# Messages about our files, with paths shown relative to the repository.
+	"${pick[@]}" "$build_log" | grep -iE '(warning|error):' |
+		grep -F "$root/$logs/w1/" | sed "s|$root/$logs/w1/||g" >"$ours"
+	others=$("${pick[@]}" "$build_log" | grep -iE '(warning|error):' |
+		grep -vcF "$root/$logs/w1/")
+	if [ "$build_rc" -eq 0 ] && [ ! -s "$ours" ] && [ "$others" -eq 0 ]; then
+		pass "$tool"
+	elif [ -s "$ours" ]; then
+		show "$ours"
+		fail "$tool" "$(wc -l <"$ours") warning(s)/error(s) in our sources"
+	elif [ "$others" -ne 0 ]; then
+		"${pick[@]}" "$build_log" | grep -iE '(warning|error):' >"$logs/$tool.log.other"
+		show "$logs/$tool.log.other"
+		fail "$tool" "$others message(s) outside our sources (see $build_log)"
+	else
+		tail -n 20 "$build_log" >"$logs/build.log.tail"
+		show "$logs/build.log.tail"
+		fail "$tool" "the build failed (make exited $build_rc, see $build_log)"
+	fi
 }
 
 # ---------------------------------------------------------------- kernel-doc
@@ -284,8 +307,9 @@ run_rules() {
 }
 
 run_checkpatch
-run_sparse
-build_copy w1 W=1 KBINDER_SELFTEST=1
+build_module
+judge_build sparse
+judge_build w1
 run_layers
 run_owners
 run_rules
