@@ -10,11 +10,10 @@
  * servicemanager sends them.
  */
 #include "binder_util.h"	/* first: it sets _GNU_SOURCE */
+#include "sm_util.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include <kbinder/servicemanager.h>
 
@@ -22,60 +21,6 @@
 #define ADDER_ADD	1	/* int add1(int) */
 #define CB_COOKIE	0xcb
 #define CB2_COOKIE	0xcc
-
-static const char *tool_path(void)
-{
-	const char *p = getenv("KBINDER_TOOL");
-
-	return p ? p : "/usr/bin/kbinder";
-}
-
-/* exec the real `kbinder servicemanager` at release @name; wait until it answers. */
-static pid_t start_sm_release(const char *name)
-{
-	struct kbinder_thread t;
-	struct kbinder_proc p;
-	struct kbinder_sm sm;
-	pid_t pid;
-	int err = -ETIMEDOUT;
-
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		execl(tool_path(), "kbinder", "--api-level", name, "servicemanager",
-		      (char *)NULL);
-		_exit(127);
-	}
-	kbt_client(&p, &t);
-	ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
-	ASSERT_OK(kbinder_wire_init_name(&sm.wire, name));
-	for (int i = 0; i < 100; i++) {
-		err = kbinder_sm_ping(&sm);
-		if (!err)
-			break;
-		kbt_msleep(50);
-	}
-	kbinder_proc_close(&p);
-	if (err)
-		kbt_log("servicemanager at %s does not answer: %s", name,
-			kbt_outcome_str(err));
-	ASSERT_OK(err);
-	return pid;
-}
-
-static pid_t start_sm(int level)
-{
-	char lv[16];
-
-	snprintf(lv, sizeof(lv), "%d", level);
-	return start_sm_release(lv);
-}
-
-static void stop_sm(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-}
 
 #define ADDER_RELAY	2	/* int relay(ICallback cb, FileDescriptor fd) */
 #define CB_DESC		"kbinder.test.ICallback"
@@ -245,15 +190,10 @@ static int collect(const char *name, void *arg)
 	return 0;
 }
 
-static const char *const every_release[] = {
-	"28", "29", "30", "31", "32", "33", "34", "35", "35-qpr1", "35-qpr2",
-	"36", "36-qpr1", "36-qpr2",
-};
-
 TEST_TIMEOUT(a_client_finds_a_service_through_the_manager_at_every_api_level, 150)
 {
-	for (size_t i = 0; i < sizeof(every_release) / sizeof(every_release[0]); i++) {
-		const char *release = every_release[i];
+	for (size_t i = 0; i < kbt_sm_n_releases; i++) {
+		const char *release = kbt_sm_releases[i];
 		int level = atoi(release);
 		struct names st = { 0, false, "kbinder.test.adder" };
 		struct service_arg a;
@@ -264,7 +204,7 @@ TEST_TIMEOUT(a_client_finds_a_service_through_the_manager_at_every_api_level, 15
 		uint32_t handle, out = 0;
 		pid_t smpid, svc;
 
-		smpid = start_sm_release(release);
+		smpid = kbt_sm_start_release(release);
 		svc = start_adder_release(&a, release, "kbinder.test.adder", &chan);
 		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
@@ -290,7 +230,7 @@ TEST_TIMEOUT(a_client_finds_a_service_through_the_manager_at_every_api_level, 15
 		kbinder_proc_close(&p);
 		kbt_kill(svc);
 		kbt_chan_close(&chan);
-		stop_sm(smpid);
+		kbt_sm_stop(smpid);
 	}
 }
 
@@ -332,7 +272,7 @@ TEST(every_object_answers_the_standard_transactions)
 	pid_t smpid, svc;
 	ssize_t n;
 
-	smpid = start_sm(33);
+	smpid = kbt_sm_start(33);
 	svc = start_adder(&a, 33, "kbinder.test.std", &chan);
 	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
@@ -398,7 +338,7 @@ TEST(every_object_answers_the_standard_transactions)
 	kbinder_proc_close(&p);
 	kbt_kill(svc);
 	kbt_chan_close(&chan);
-	stop_sm(smpid);
+	kbt_sm_stop(smpid);
 }
 
 /* Wait for the callback's onRegistration; check it and return the handle. */
@@ -440,7 +380,7 @@ TEST_TIMEOUT(callbacks_fire_and_a_dead_service_is_forgotten, 120)
 		pid_t smpid, svc;
 		int err = 0;
 
-		smpid = start_sm(level);
+		smpid = kbt_sm_start(level);
 		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, level));
 		/* Watch a name before anyone has it. */
@@ -483,7 +423,7 @@ TEST_TIMEOUT(callbacks_fire_and_a_dead_service_is_forgotten, 120)
 		kbinder_proc_close(&p);
 		kbt_kill(svc);
 		kbt_chan_close(&chan);
-		stop_sm(smpid);
+		kbt_sm_stop(smpid);
 	}
 }
 
@@ -497,7 +437,7 @@ TEST(the_manager_answers_errors_as_androids_does)
 	pid_t smpid;
 	uint32_t handle;
 
-	smpid = start_sm(33);
+	smpid = kbt_sm_start(33);
 	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
 	/* An invalid name: EX_ILLEGAL_ARGUMENT. */
@@ -523,198 +463,7 @@ TEST(the_manager_answers_errors_as_androids_does)
 	/* The same manager sees its own registrations only once each. */
 	ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.null", &handle), -ENOENT);
 	kbinder_proc_close(&p);
-	stop_sm(smpid);
-}
-
-/* Run @argv with $KBINDER_API_LEVEL=@level; its stdout into @out. */
-static int run(char *const argv[], int level, char *out, size_t size)
-{
-	char lv[16];
-	int fds[2], status;
-	size_t len = 0;
-	ssize_t n;
-	pid_t pid;
-
-	snprintf(lv, sizeof(lv), "%d", level);
-	ASSERT_EQ(pipe(fds), 0);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		setenv("KBINDER_API_LEVEL", lv, 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	while (len + 1 < size && (n = read(fds[0], out + len, size - 1 - len)) > 0)
-		len += (size_t)n;
-	out[len] = '\0';
-	close(fds[0]);
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static pid_t spawn(char *const argv[], int level)
-{
-	char lv[16];
-	pid_t pid;
-
-	snprintf(lv, sizeof(lv), "%d", level);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		setenv("KBINDER_API_LEVEL", lv, 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-TEST_TIMEOUT(the_examples_and_the_cli_work_against_the_manager, 90)
-{
-	static const int levels[] = { 28, 30, 33, 35 };
-	char out[4096], dir[256];
-	const char *tool = tool_path();
-
-	/* The examples sit beside the tool. */
-	snprintf(dir, sizeof(dir), "%s", tool);
-	*strrchr(dir, '/') = '\0';
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-		int level = levels[i];
-		char svc_path[300], cli_path[300];
-		char *svc_argv[] = { svc_path, NULL };
-		char *cli_argv[] = { cli_path, "binder", NULL };
-		char *list_argv[] = { (char *)tool, "list", NULL };
-		char *ping_argv[] = { (char *)tool, "ping", "example.greeter", NULL };
-		char *ping_none[] = { (char *)tool, "ping", "example.nobody", NULL };
-		char *call_argv[] = { (char *)tool, "call", "example.greeter", "1",
-				      "s16:cli", NULL };
-		char *unknown_argv[] = { (char *)tool, "call", "example.greeter", "7", NULL };
-		struct kbinder_thread t;
-		struct kbinder_proc p;
-		struct kbinder_sm sm;
-		uint32_t h;
-		pid_t smpid, svc;
-		int err = -ENOENT;
-
-		snprintf(svc_path, sizeof(svc_path), "%s/greeter-service", dir);
-		snprintf(cli_path, sizeof(cli_path), "%s/greeter-client", dir);
-		smpid = start_sm(level);
-		svc = spawn(svc_argv, level);
-		kbt_client(&p, &t);
-		ASSERT_OK(kbinder_sm_init(&sm, &t, level));
-		for (int k = 0; k < 100 && err; k++) {
-			err = kbinder_sm_check(&sm, "example.greeter", &h);
-			if (err)
-				kbt_msleep(50);
-		}
-		ASSERT_OK(err);
-		kbinder_thread_ref(&t, BC_RELEASE, h);
-		kbinder_proc_close(&p);
-
-		ASSERT_EQ(run(cli_argv, level, out, sizeof(out)), 0);
-		ASSERT_EQ(strcmp(out, "hello, binder\n"), 0);
-		ASSERT_EQ(run(list_argv, level, out, sizeof(out)), 0);
-		ASSERT_EQ(strcmp(out, "0\texample.greeter: [example.IGreeter]\n"), 0);
-		ASSERT_EQ(run(ping_argv, level, out, sizeof(out)), 0);
-		ASSERT_EQ(strcmp(out, "example.greeter: alive\n"), 0);
-		ASSERT_EQ(run(ping_none, level, out, sizeof(out)), 1);
-		ASSERT_EQ(run(call_argv, level, out, sizeof(out)), 0);
-		if (!strstr(out, "status ok") || !strstr(out, "s16:\"hello, cli\""))
-			kbt_log("call printed:\n%s", out);
-		ASSERT_TRUE(strstr(out, "status ok") != NULL);
-		ASSERT_TRUE(strstr(out, "s16:\"hello, cli\"") != NULL);
-		ASSERT_EQ(run(unknown_argv, level, out, sizeof(out)), 1);
-		ASSERT_TRUE(strstr(out, "UNKNOWN_TRANSACTION") != NULL);
-		kbt_kill(svc);
-		stop_sm(smpid);
-	}
-}
-
-TEST_TIMEOUT(monitor_shows_rates_or_failures_per_process, 60)
-{
-	char svc_path[300], out[8192], dir[256], mine[32];
-	char *svc_argv[] = { svc_path, NULL };
-	const char *tool = tool_path();
-	struct kbinder_parcel data;
-	struct kbinder_reply r;
-	struct kbinder_thread t;
-	struct kbinder_proc p;
-	struct kbinder_sm sm;
-	int fds[2], status;
-	size_t len = 0;
-	ssize_t n;
-	uint32_t h;
-	pid_t smpid, svc, mon;
-	int err = -ENOENT;
-
-	snprintf(dir, sizeof(dir), "%s", tool);
-	*strrchr(dir, '/') = '\0';
-	snprintf(svc_path, sizeof(svc_path), "%s/greeter-service", dir);
-	smpid = start_sm(33);
-	svc = spawn(svc_argv, 33);
-	kbt_client(&p, &t);
-	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
-	for (int k = 0; k < 100 && err; k++) {
-		err = kbinder_sm_check(&sm, "example.greeter", &h);
-		if (err)
-			kbt_msleep(50);
-	}
-	ASSERT_OK(err);
-
-	ASSERT_EQ(pipe(fds), 0);
-	mon = fork();
-	ASSERT_GE(mon, 0);
-	if (mon == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		execl(tool, "kbinder", "monitor", "--count", "3", "--interval", "0.7",
-		      (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	kbt_msleep(300);
-	/* Traffic: calls the counters see; then one to a dead service. */
-	for (int i = 0; i < 30; i++) {
-		kbinder_parcel_init(&data);
-		kbinder_parcel_write_token(&data, &sm.wire, "example.IGreeter");
-		kbinder_parcel_write_string16(&data, "monitor");
-		ASSERT_OK(kbinder_thread_transact(&t, h, 1, &data, 0, &r, NULL, NULL, KBT_WAIT_MS));
-		kbinder_parcel_fini(&data);
-		ASSERT_EQ(r.status, BR_REPLY);
-		kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
-	}
-	kbt_kill(svc);
-	kbt_msleep(100);
-	ASSERT_OK(kbinder_thread_transact(&t, h, 1, NULL, 0, &r, NULL, NULL, KBT_WAIT_MS));
-	ASSERT_EQ(r.status, BR_DEAD_REPLY);
-	while (len + 1 < sizeof(out) && (n = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
-		len += (size_t)n;
-	out[len] = '\0';
-	close(fds[0]);
-	ASSERT_EQ(waitpid(mon, &status, 0), mon);
-	kbt_log("monitor printed:\n%s", out);
-	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	snprintf(mine, sizeof(mine), "%7d ", (int)getpid());
-	ASSERT_TRUE(strstr(out, mine) != NULL);		/* a row for us */
-	if (kbt_is_reference()) {
-		/* Debian's drivers (6.1, 6.12): counters, no reports. */
-		double rate, best = 0;
-
-		ASSERT_TRUE(strstr(out, "upstream per-process counters") != NULL);
-		for (char *l = strstr(out, mine); l; l = strstr(l + 1, mine))
-			if (sscanf(l + strlen(mine), "%*s %lf", &rate) == 1 && rate > best)
-				best = rate;
-		ASSERT_GT(best, 1.0);
-	} else {
-		/* kbinder: no counters, but the failed call is reported. */
-		ASSERT_TRUE(strstr(out, "BR_DEAD_REPLY") != NULL);
-	}
-	kbinder_proc_close(&p);
-	stop_sm(smpid);
+	kbt_sm_stop(smpid);
 }
 
 struct cb_state {
@@ -770,7 +519,7 @@ TEST(an_object_passed_in_a_call_is_called_back_and_an_fd_passes_through)
 	pid_t smpid, svc;
 	ssize_t n;
 
-	smpid = start_sm(35);
+	smpid = kbt_sm_start(35);
 	svc = start_adder(&a, 35, "kbinder.test.relay", &chan);
 	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, 35));
@@ -811,7 +560,7 @@ TEST(an_object_passed_in_a_call_is_called_back_and_an_fd_passes_through)
 	kbinder_proc_close(&p);
 	kbt_kill(svc);
 	kbt_chan_close(&chan);
-	stop_sm(smpid);
+	kbt_sm_stop(smpid);
 }
 
 /*
@@ -892,7 +641,7 @@ TEST_TIMEOUT(lookups_answer_the_service_union_of_their_release, 90)
 		pid_t smpid, svc;
 
 		kbt_log("release %s", release);
-		smpid = start_sm_release(release);
+		smpid = kbt_sm_start_release(release);
 		svc = start_adder_release(&a, release, "kbinder.test.v2", &chan);
 		kbt_client(&p, &t);
 		ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
@@ -912,7 +661,7 @@ TEST_TIMEOUT(lookups_answer_the_service_union_of_their_release, 90)
 		kbinder_proc_close(&p);
 		kbt_kill(svc);
 		kbt_chan_close(&chan);
-		stop_sm(smpid);
+		kbt_sm_stop(smpid);
 	}
 }
 
@@ -950,7 +699,7 @@ TEST_TIMEOUT(an_android_13_client_s_codes_reach_android_13_s_methods, 60)
 	pid_t smpid, svc;
 	size_t start;
 
-	smpid = start_sm(33);
+	smpid = kbt_sm_start(33);
 	svc = start_adder(&a, 33, "kbinder.test.adder", &chan);
 	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_wire_init(&w, 33));
@@ -989,7 +738,7 @@ TEST_TIMEOUT(an_android_13_client_s_codes_reach_android_13_s_methods, 60)
 	kbinder_proc_close(&p);
 	kbt_kill(svc);
 	kbt_chan_close(&chan);
-	stop_sm(smpid);
+	kbt_sm_stop(smpid);
 }
 
 /* checkServiceAccess(CallerContext, name, permission) at @w's code 17. */
@@ -1023,7 +772,7 @@ TEST(check_service_access_is_code_17_from_16_qpr1)
 	uint32_t yes;
 	pid_t smpid;
 
-	smpid = start_sm_release("36-qpr1");
+	smpid = kbt_sm_start_release("36-qpr1");
 	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_wire_init_name(&w, "36-qpr1"));
 	check_access_call(&t, &w, "find", &r);
@@ -1041,83 +790,12 @@ TEST(check_service_access_is_code_17_from_16_qpr1)
 	ASSERT_EQ(ex, KBINDER_EX_SECURITY);
 	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	kbinder_proc_close(&p);
-	stop_sm(smpid);
+	kbt_sm_stop(smpid);
 	/* Android 16's first release has no code 17. */
-	smpid = start_sm(36);
+	smpid = kbt_sm_start(36);
 	kbt_client(&p, &t);
 	check_access_call(&t, &w, "find", &r);
 	ASSERT_EQ(status_of(&t, &r), KBINDER_STATUS_UNKNOWN_TRANSACTION);
 	kbinder_proc_close(&p);
-	stop_sm(smpid);
-}
-
-/*
- * The service manager's release, found by probing: from the default
- * level (which keeps nothing) the first of the releases with the same
- * interface; through the CLI from the release itself, that release.
- */
-TEST_TIMEOUT(detect_finds_the_release_of_the_manager, 150)
-{
-	static const char *const same_as[][2] = {
-		{ "32", "31" }, { "35", "34" }, { "36-qpr2", "36-qpr1" },
-	};
-
-	for (size_t i = 0; i < sizeof(every_release) / sizeof(every_release[0]); i++) {
-		const char *release = every_release[i], *want = release;
-		char *const argv[] = { (char *)tool_path(), "-a", (char *)release,
-				       "detect", NULL };
-		struct kbinder_thread t;
-		struct kbinder_proc p;
-		struct kbinder_sm sm;
-		char out[128], line[64];
-		pid_t smpid;
-
-		for (size_t k = 0; k < sizeof(same_as) / sizeof(same_as[0]); k++)
-			if (!strcmp(same_as[k][0], release))
-				want = same_as[k][1];
-		smpid = start_sm_release(release);
-		kbt_client(&p, &t);
-		ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
-		ASSERT_OK(kbinder_sm_detect(&sm));
-		if (strcmp(kbinder_wire_name(&sm.wire), want))
-			kbt_log("manager at %s: detected %s, want %s", release,
-				kbinder_wire_name(&sm.wire), want);
-		ASSERT_EQ(strcmp(kbinder_wire_name(&sm.wire), want), 0);
-		kbinder_proc_close(&p);
-		ASSERT_EQ(run(argv, 33, out, sizeof(out)), 0);
-		snprintf(line, sizeof(line), "%s (Android ", release);
-		ASSERT_EQ(strncmp(out, line, strlen(line)), 0);
-		stop_sm(smpid);
-	}
-}
-
-/* A recovery image's service manager ('RECO'): refused, then found and used. */
-TEST_TIMEOUT(a_recovery_managers_header_is_detected_and_spoken, 60)
-{
-	struct kbinder_thread t;
-	struct kbinder_proc p;
-	struct kbinder_sm sm;
-	uint32_t handle;
-	pid_t smpid;
-
-	smpid = fork();
-	ASSERT_GE(smpid, 0);
-	if (smpid == 0) {
-		execl(tool_path(), "kbinder", "-a", "36-qpr1", "-H", "recovery",
-		      "servicemanager", (char *)NULL);
-		_exit(127);
-	}
-	kbt_client(&p, &t);
-	ASSERT_OK(kbinder_sm_init(&sm, &t, 33));
-	for (int i = 0; i < 100 && kbinder_sm_ping(&sm); i++)
-		kbt_msleep(50);
-	/* A system image's header: BAD_TYPE, as libbinder answers it. */
-	ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.nobody", &handle),
-		  KBINDER_STATUS_BAD_TYPE);
-	ASSERT_OK(kbinder_sm_detect(&sm));
-	ASSERT_EQ(sm.wire.marker, KBINDER_MARKER_RECOVERY);
-	ASSERT_EQ(strcmp(kbinder_wire_name(&sm.wire), "36-qpr1"), 0);
-	ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.nobody", &handle), -ENOENT);
-	kbinder_proc_close(&p);
-	stop_sm(smpid);
+	kbt_sm_stop(smpid);
 }

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Service manager fixtures for the guest suites that talk to the real one
+ * (`kbinder servicemanager`, exec'd from the tool the guest carries):
+ * start it at a release and wait until it answers, stop it, and the
+ * releases it speaks, for the tests that go through every one.
+ *
+ * Every helper asserts (ends the calling process on failure) unless it
+ * returns a value.
+ */
+#ifndef KBINDER_TEST_SM_UTIL_H
+#define KBINDER_TEST_SM_UTIL_H
+
+#include "binder_util.h"	/* first: it sets _GNU_SOURCE */
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/**
+ * kbt_sm_releases - every release the service manager speaks: the API
+ * levels 28 to 36 and the quarterly releases of 35 and 36, named as
+ * `kbinder --api-level` and kbinder_wire_init_name() take them.
+ */
+extern const char *const kbt_sm_releases[];
+/** kbt_sm_n_releases - how many releases kbt_sm_releases has. */
+extern const size_t kbt_sm_n_releases;
+
+/** kbt_tool_path() - the kbinder tool: $KBINDER_TOOL, else /usr/bin/kbinder. */
+const char *kbt_tool_path(void);
+
+/**
+ * kbt_sm_start_release() - exec the real `kbinder servicemanager` at
+ * release @name ("33", "35-qpr1") and wait until it answers a ping.
+ * Return: its pid, for kbt_sm_stop().
+ */
+pid_t kbt_sm_start_release(const char *name);
+
+/** kbt_sm_start() - kbt_sm_start_release() at API level @level. */
+pid_t kbt_sm_start(int level);
+
+/** kbt_sm_stop() - kill the manager kbt_sm_start*() started and reap it. */
+void kbt_sm_stop(pid_t pid);
+
+#endif /* KBINDER_TEST_SM_UTIL_H */
