@@ -9,6 +9,7 @@
  */
 #include "binder_util.h"	/* first: it sets _GNU_SOURCE */
 #include "live.h"
+#include "sm_util.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -17,13 +18,6 @@
 #include <sys/wait.h>
 
 #include <kbinder/servicemanager.h>
-
-static const char *tool_path(void)
-{
-	const char *p = getenv("KBINDER_TOOL");
-
-	return p ? p : "/usr/bin/kbinder";
-}
 
 /* Read @fd to its end into @buf (NUL-terminated). */
 static void slurp(int fd, char *buf, size_t size)
@@ -63,7 +57,7 @@ static int tool(const char *const *args, char *out, size_t out_size,
 	if (pid == 0) {
 		dup2(o[1], 1);
 		dup2(e[1], 2);
-		execv(tool_path(), (char *const *)argv);
+		execv(kbt_tool_path(), (char *const *)argv);
 		_exit(127);
 	}
 	close(o[1]);
@@ -89,40 +83,6 @@ static bool one_line(const char *s)
 		kbt_fail(__FILE__, __LINE__, false,			\
 			 "stderr \"%s\", want the one line \"%s\"", (s), (want)); \
 } while (0)
-
-/* exec `kbinder servicemanager`; wait until it answers. */
-static pid_t start_sm(void)
-{
-	struct kbinder_thread t;
-	struct kbinder_proc p;
-	struct kbinder_sm sm;
-	int err = -ETIMEDOUT;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		execl(tool_path(), "kbinder", "servicemanager", (char *)NULL);
-		_exit(127);
-	}
-	kbt_client(&p, &t);
-	ASSERT_OK(kbinder_sm_init(&sm, &t, 0));
-	for (int i = 0; i < 100 && err; i++) {
-		err = kbinder_sm_ping(&sm);
-		if (err)
-			kbt_msleep(50);
-	}
-	kbinder_proc_close(&p);
-	ASSERT_OK(err);
-	return pid;
-}
-
-static void stop_sm(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-}
 
 TEST(version_prints_protocol_version_8)
 {
@@ -212,12 +172,12 @@ TEST(an_unknown_service_is_one_line)
 	static const char *const ping[] = { "ping", "kbt.nobody", NULL };
 	static const char *const call[] = { "call", "kbt.nobody", "1", NULL };
 	char out[512], err[512];
-	pid_t sm = start_sm();
+	pid_t sm = kbt_sm_start_release(NULL);
 
 	EXPECT_EQ(tool(ping, out, sizeof(out), err, sizeof(err)), 1);
 	EXPECT_ONE_LINE(err, "kbinder: no service 'kbt.nobody'\n");
 	EXPECT_EQ(out[0], '\0');
 	EXPECT_EQ(tool(call, out, sizeof(out), err, sizeof(err)), 1);
 	EXPECT_ONE_LINE(err, "kbinder: no service 'kbt.nobody'\n");
-	stop_sm(sm);
+	kbt_sm_stop(sm);
 }

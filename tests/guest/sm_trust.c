@@ -9,6 +9,7 @@
  * another process's service.
  */
 #include "binder_util.h"	/* first: it sets _GNU_SOURCE */
+#include "sm_util.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -19,13 +20,6 @@
 
 #define LEVEL 33
 
-static const char *tool_path(void)
-{
-	const char *p = getenv("KBINDER_TOOL");
-
-	return p ? p : "/usr/bin/kbinder";
-}
-
 static pid_t spawn_tool(const char *cmd, const char *arg)
 {
 	pid_t pid;
@@ -34,7 +28,7 @@ static pid_t spawn_tool(const char *cmd, const char *arg)
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		execl(tool_path(), "kbinder", "--api-level", "33", cmd, arg,
+		execl(kbt_tool_path(), "kbinder", "--api-level", "33", cmd, arg,
 		      (char *)NULL);
 		_exit(127);
 	}

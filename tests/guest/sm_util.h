@@ -30,7 +30,8 @@ const char *kbt_tool_path(void);
 
 /**
  * kbt_sm_start_release() - exec the real `kbinder servicemanager` at
- * release @name ("33", "35-qpr1") and wait until it answers a ping.
+ * release @name ("33", "35-qpr1"; NULL: the tool's default level) and
+ * wait until it answers a ping.
  * Return: its pid, for kbt_sm_stop().
  */
 pid_t kbt_sm_start_release(const char *name);
