@@ -18,50 +18,70 @@
 
 #include <kbinder/servicemanager.h>
 
-/* Run @argv with $KBINDER_API_LEVEL=@level; its stdout into @out. */
-static int run(char *const argv[], int level, char *out, size_t size)
+/*
+ * Start @argv, with $KBINDER_API_LEVEL=@level unless @level is 0; with
+ * @out_fd, its stdout goes to a pipe whose read end is put there.
+ */
+static pid_t spawn_to(char *const argv[], int level, int *out_fd)
 {
 	char lv[16];
-	int fds[2], status;
-	size_t len = 0;
-	ssize_t n;
+	int fds[2];
 	pid_t pid;
 
 	snprintf(lv, sizeof(lv), "%d", level);
-	ASSERT_EQ(pipe(fds), 0);
+	if (out_fd)
+		ASSERT_EQ(pipe(fds), 0);
+	fflush(NULL);
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		setenv("KBINDER_API_LEVEL", lv, 1);
+		if (out_fd) {
+			dup2(fds[1], 1);
+			close(fds[0]);
+			close(fds[1]);
+		}
+		if (level)
+			setenv("KBINDER_API_LEVEL", lv, 1);
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	close(fds[1]);
-	while (len + 1 < size && (n = read(fds[0], out + len, size - 1 - len)) > 0)
-		len += (size_t)n;
-	out[len] = '\0';
-	close(fds[0]);
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (out_fd) {
+		close(fds[1]);
+		*out_fd = fds[0];
+	}
+	return pid;
 }
 
 static pid_t spawn(char *const argv[], int level)
 {
-	char lv[16];
-	pid_t pid;
+	return spawn_to(argv, level, NULL);
+}
 
-	snprintf(lv, sizeof(lv), "%d", level);
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		setenv("KBINDER_API_LEVEL", lv, 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
+/*
+ * Read what @pid prints on @fd to its end into @out, then reap it.
+ * Return: its exit status.
+ */
+static int finish(pid_t pid, int fd, char *out, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int status;
+
+	while (len + 1 < size && (n = read(fd, out + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	out[len] = '\0';
+	close(fd);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Run @argv with $KBINDER_API_LEVEL=@level; its stdout into @out. */
+static int run(char *const argv[], int level, char *out, size_t size)
+{
+	int fd;
+	pid_t pid = spawn_to(argv, level, &fd);
+
+	return finish(pid, fd, out, size);
 }
 
 TEST_TIMEOUT(the_examples_and_the_cli_work_against_the_manager, 90)
@@ -130,14 +150,14 @@ TEST_TIMEOUT(monitor_shows_rates_or_failures_per_process, 60)
 	char svc_path[300], out[8192], dir[256], mine[32];
 	char *svc_argv[] = { svc_path, NULL };
 	const char *tool = kbt_tool_path();
+	char *mon_argv[] = { (char *)tool, "monitor", "--count", "3",
+			     "--interval", "0.7", NULL };
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
 	struct kbinder_thread t;
 	struct kbinder_proc p;
 	struct kbinder_sm sm;
-	int fds[2], status;
-	size_t len = 0;
-	ssize_t n;
+	int fd, status;
 	uint32_t h;
 	pid_t smpid, svc, mon;
 	int err = -ENOENT;
@@ -156,18 +176,7 @@ TEST_TIMEOUT(monitor_shows_rates_or_failures_per_process, 60)
 	}
 	ASSERT_OK(err);
 
-	ASSERT_EQ(pipe(fds), 0);
-	mon = fork();
-	ASSERT_GE(mon, 0);
-	if (mon == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		execl(tool, "kbinder", "monitor", "--count", "3", "--interval", "0.7",
-		      (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
+	mon = spawn_to(mon_argv, 0, &fd);
 	kbt_msleep(300);
 	/* Traffic: calls the counters see; then one to a dead service. */
 	for (int i = 0; i < 30; i++) {
@@ -183,13 +192,9 @@ TEST_TIMEOUT(monitor_shows_rates_or_failures_per_process, 60)
 	kbt_msleep(100);
 	ASSERT_OK(kbinder_thread_transact(&t, h, 1, NULL, 0, &r, NULL, NULL, KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_DEAD_REPLY);
-	while (len + 1 < sizeof(out) && (n = read(fds[0], out + len, sizeof(out) - 1 - len)) > 0)
-		len += (size_t)n;
-	out[len] = '\0';
-	close(fds[0]);
-	ASSERT_EQ(waitpid(mon, &status, 0), mon);
+	status = finish(mon, fd, out, sizeof(out));
 	kbt_log("monitor printed:\n%s", out);
-	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(status, 0);
 	snprintf(mine, sizeof(mine), "%7d ", (int)getpid());
 	ASSERT_TRUE(strstr(out, mine) != NULL);		/* a row for us */
 	if (kbt_is_reference()) {
