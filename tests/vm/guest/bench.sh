@@ -19,6 +19,9 @@
 #                   -p /usr/bin/perf) a sampling profile of the whole kernel,
 #                   else function_graph self time per driver function)
 #   BENCH_PROFILE_CALLS  round trips the sampling profile watches (20000)
+#   BENCH_WAKE_TRACE  0: with perf, skip the trace of who wakes whom in a
+#                   round trip (wake_trace; default 1)
+#   BENCH_WAKE_CALLS  round trips the wake trace watches (4000)
 #   BENCH_KBINDER_PARAMS  more kbinder module parameters, space separated
 #                   (e.g. isolate_ipc_ns=0)
 #   (old)           when the initramfs holds kbinder_old.ko (make bench
@@ -346,6 +349,106 @@ perf_profile() {
 		printf "    %-18s %10.2f%s\n", $3, v, u }' "/tmp/perf.$1.stat"
 }
 
+# wake_trace NAME DEVICE: where the time of a sync 4 B round trip goes
+# between the two processes, from scheduler and system call tracepoints
+# (tracefs, only kbbench's two tasks; no function is hooked) over
+# $BENCH_WAKE_CALLS round trips. For each direction (the call, client to
+# server; the reply, server to client), medians in microseconds of: the
+# sender's ioctl entry to its wake-up of the receiver; the wake-up to the
+# receiver running; the receiver running to its ioctl's return; and the
+# sender's time from the wake-up until it sleeps (beside the receiver).
+# A receiver woken before it slept never switches in: counted apart.
+wake_trace() {
+	t=/sys/kernel/tracing
+	calls=${BENCH_WAKE_CALLS:-4000}
+	[ -e $t/trace ] || mount -t tracefs nodev $t 2>/dev/null
+	if [ ! -d $t/events/sched/sched_waking ] ||
+		[ ! -d $t/events/raw_syscalls ]; then
+		echo "wake trace: no sched or raw_syscalls events"
+		return
+	fi
+	echo 0 >$t/tracing_on
+	echo nop >$t/current_tracer
+	echo mono >$t/trace_clock
+	echo 16384 >$t/buffer_size_kb
+	echo >$t/set_event
+	echo 'id == 16' >$t/events/raw_syscalls/sys_enter/filter	# ioctl
+	echo 'id == 16' >$t/events/raw_syscalls/sys_exit/filter
+	for e in sched/sched_waking sched/sched_switch raw_syscalls/sys_enter \
+		raw_syscalls/sys_exit; do
+		echo 1 >$t/events/$e/enable
+	done
+	echo 1 >$t/options/event-fork
+	# The same run untraced first: what tracing adds to a round trip.
+	run_bounded 120 kbbench --reference "$2" --baselines 0 \
+		--rounds $((calls / 100)) --batch 100 --budget 60 sync:4 \
+		>"/tmp/wake.$1.plain" 2>&1
+	echo >$t/trace
+	echo 1 >$t/tracing_on
+	# The client is kbbench's first process (one client runs in it); the
+	# server is its child, traced through event-fork.
+	run_bounded 120 sh -c "echo \$\$ >/tmp/wake.client; echo \$\$ >$t/set_event_pid;
+		exec kbbench --reference $2 --baselines 0 --rounds $((calls / 100)) \
+		--batch 100 --budget 60 sync:4" >"/tmp/wake.$1.log" 2>&1
+	echo 0 >$t/tracing_on
+	cat $t/trace >/tmp/wake.$1.trace
+	echo >$t/set_event
+	echo >$t/set_event_pid
+	echo 0 >$t/options/event-fork
+	echo 0 >$t/events/raw_syscalls/sys_enter/filter
+	echo 0 >$t/events/raw_syscalls/sys_exit/filter
+	echo >$t/trace
+	echo
+	echo "wake trace of $1 ($2), sync 4 B round trips (medians, us):"
+	sed -n '/median/{s/^ *[a-z0-9]* /  untraced /p;q}' "/tmp/wake.$1.plain"
+	sed -n '/median/{s/^ *[a-z0-9]* /  traced   /p;q}' "/tmp/wake.$1.log"
+	grep -q 'overrun\|LOST' /tmp/wake.$1.trace && echo "  (the trace lost events)"
+	awk -v client="$(cat /tmp/wake.client)" '
+	function pid_of(s) { sub(/.*-/, "", s); return s }
+	function val(k, s) { s = $0; sub(".*" k "=", "", s); sub(/ .*/, "", s); return s }
+	$1 ~ /-[0-9]+$/ {
+		for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) break
+		if (i > NF) next
+		ts = substr($i, 1, length($i) - 1) * 1e6; ev = $(i + 1); me = pid_of($1)
+		if (ev == "sys_enter:") { entry[me] = ts; next }
+		if (ev == "sys_exit:") {
+			if (me in wake) { print dir[me], "6-woken-before-it-slept", 1; delete wake[me] }
+			if (me in run) {
+				print dir[me], "3-running-to-its-return", ts - run[me]
+				if (me in from) print dir[me], "5-sender-entry-to-receiver-return", ts - from[me]
+				delete run[me]; delete from[me]
+			}
+			delete entry[me]; next
+		}
+		if (ev == "sched_waking:") {
+			r = val("pid")
+			if (r == me || !(me in entry)) next
+			d = me == client ? "call" : "reply"
+			tasks[r] = 1
+			print d, "1-sender-entry-to-wake-up", ts - entry[me]
+			wake[r] = ts; dir[r] = d; from[r] = entry[me]; tail[me] = ts; tdir[me] = d
+			next
+		}
+		if (ev == "sched_switch:") {
+			p = val("prev_pid"); n = val("next_pid")
+			if (p in tail) { print tdir[p], "4-sender-wake-up-to-sleep", ts - tail[p]; delete tail[p] }
+			if (n in wake) {
+				print dir[n], "2-wake-up-to-running", ts - wake[n]
+				run[n] = ts; delete wake[n]
+			}
+		}
+	}' /tmp/wake.$1.trace | sort -k1,1 -k2,2 -k3,3n | awk '
+	function flush() {
+		if (!n) return
+		if (key ~ /woken-before/) printf "  %-5s %-36s %8d times\n", d, k, n
+		else printf "  %-5s %-36s %8.1f (%d)\n", d, k, v[int((n + 1) / 2)], n
+	}
+	{ if ($1 " " $2 != key) { flush(); key = $1 " " $2; d = $1; k = substr($2, 3); n = 0 }
+	  v[++n] = $3 }
+	END { flush() }'
+	rm -f /tmp/wake.$1.trace
+}
+
 if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 	kmsg_mark "bench: profile"
 	kbinder_prof=""
@@ -353,6 +456,10 @@ if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 	if command -v perf >/dev/null 2>&1; then
 		perf_profile reference /dev/binder '^binder_'
 		[ -n "$kbinder_prof" ] && perf_profile kbinder /dev/kbinder '^kb_'
+		if [ "${BENCH_WAKE_TRACE:-1}" = 1 ]; then
+			wake_trace reference /dev/binder
+			[ -n "$kbinder_prof" ] && wake_trace kbinder /dev/kbinder
+		fi
 	else
 		profile reference /dev/binder binder_ioctl binder_linux
 		[ -n "$kbinder_prof" ] &&
