@@ -397,6 +397,7 @@ wake_trace() {
 	echo 0 >$t/options/event-fork
 	echo 0 >$t/events/raw_syscalls/sys_enter/filter
 	echo 0 >$t/events/raw_syscalls/sys_exit/filter
+	echo local >$t/trace_clock
 	echo >$t/trace
 	echo
 	echo "wake trace of $1 ($2), sync 4 B round trips (medians, us):"
