@@ -391,7 +391,7 @@ wake_trace() {
 		exec kbbench --reference $2 --baselines 0 --rounds $((calls / 100)) \
 		--batch 100 --budget 60 sync:4" >"/tmp/wake.$1.log" 2>&1
 	echo 0 >$t/tracing_on
-	cat $t/trace >/tmp/wake.$1.trace
+	cat $t/trace >"/tmp/wake.$1.trace"
 	echo >$t/set_event
 	echo >$t/set_event_pid
 	echo 0 >$t/options/event-fork
@@ -403,7 +403,7 @@ wake_trace() {
 	echo "wake trace of $1 ($2), sync 4 B round trips (medians, us):"
 	sed -n '/median/{s/^ *[a-z0-9]* /  untraced /p;q}' "/tmp/wake.$1.plain"
 	sed -n '/median/{s/^ *[a-z0-9]* /  traced   /p;q}' "/tmp/wake.$1.log"
-	grep -q 'overrun\|LOST' /tmp/wake.$1.trace && echo "  (the trace lost events)"
+	grep -q 'overrun\|LOST' "/tmp/wake.$1.trace" && echo "  (the trace lost events)"
 	awk -v client="$(cat /tmp/wake.client)" '
 	function pid_of(s) { sub(/.*-/, "", s); return s }
 	function val(k, s) { s = $0; sub(".*" k "=", "", s); sub(/ .*/, "", s); return s }
@@ -438,7 +438,7 @@ wake_trace() {
 				run[n] = ts; delete wake[n]
 			}
 		}
-	}' /tmp/wake.$1.trace | sort -k1,1 -k2,2 -k3,3n | awk '
+	}' "/tmp/wake.$1.trace" | sort -k1,1 -k2,2 -k3,3n | awk '
 	function flush() {
 		if (!n) return
 		if (key ~ /woken-before/) printf "  %-5s %-36s %8d times\n", d, k, n
@@ -447,7 +447,7 @@ wake_trace() {
 	{ if ($1 " " $2 != key) { flush(); key = $1 " " $2; d = $1; k = substr($2, 3); n = 0 }
 	  v[++n] = $3 }
 	END { flush() }'
-	rm -f /tmp/wake.$1.trace
+	rm -f "/tmp/wake.$1.trace"
 }
 
 if [ "${BENCH_PROFILE:-1}" = 1 ]; then
