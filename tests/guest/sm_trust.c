@@ -108,12 +108,9 @@ TEST_TIMEOUT(the_manager_takes_a_binder_only_from_a_translated_object, 60)
 	pid_t smpid, svc;
 	int32_t ex;
 
-	smpid = spawn_tool("servicemanager", NULL);
+	smpid = kbt_sm_start(LEVEL);
 	kbt_client(&p, &t);
 	ASSERT_OK(kbinder_sm_init(&sm, &t, LEVEL));
-	for (int i = 0; i < 100 && kbinder_sm_ping(&sm); i++)
-		kbt_msleep(50);
-	ASSERT_OK(kbinder_sm_ping(&sm));
 	/* a real service: the manager holds a handle to it (its first, 1) */
 	svc = spawn_tool("serve", "kbt.real");
 	ASSERT_OK(check_service(&sm, "kbt.real", true));
@@ -134,5 +131,5 @@ TEST_TIMEOUT(the_manager_takes_a_binder_only_from_a_translated_object, 60)
 
 	kbinder_proc_close(&p);
 	stop(svc);
-	stop(smpid);
+	kbt_sm_stop(smpid);
 }

@@ -5,8 +5,8 @@
  * start it at a release and wait until it answers, stop it, and the
  * releases it speaks, for the tests that go through every one.
  *
- * Every helper asserts (ends the calling process on failure) unless it
- * returns a value.
+ * The helpers that start a manager assert (end the calling process on
+ * failure); what they return is the manager's pid.
  */
 #ifndef KBINDER_TEST_SM_UTIL_H
 #define KBINDER_TEST_SM_UTIL_H
