@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * kbfuzz calls: every ioctl an actor thread makes on the device goes
- * through here. Each is marked for the watchdog (which call, since when),
- * counted, bounded when the fd blocks, and a BINDER_WRITE_READ's returns
- * are checked and queued on the thread.
+ * kbfuzz calls: the ioctls of an actor's operations go through here (the
+ * few at a process's start, in actor.c, are direct). Each is marked for
+ * the watchdog (which call, since when), counted, bounded when the fd
+ * blocks, and a BINDER_WRITE_READ's returns are checked and queued on the
+ * thread.
  */
 #define _GNU_SOURCE
 #include <errno.h>

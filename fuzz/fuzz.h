@@ -16,7 +16,7 @@
  *
  * Files: main.c (options, supervisor, watchdog, kernel log, summary),
  * actor.c (process and thread life, the operation loop, serving calls),
- * call.c (every ioctl on the device: marked, counted, bounded), ops.c
+ * call.c (the operations' ioctls: marked, counted, bounded), ops.c
  * (known handles and the smaller operations: refs, notifications,
  * loopers, thread exits, freezes, close/unmap), txn.c (building
  * transactions and their objects), reader.c (parsing and checking what the
