@@ -341,7 +341,8 @@ run: $(INITRAMFS)
 BENCH_APPEND ?= idle=poll clocksource=tsc tsc=reliable log_buf_len=1M
 # The bench's knobs (docs/performance.md) reach the guest when set here.
 BENCH_KNOBS := BENCH_SCALE BENCH_BUDGET BENCH_WORKLOADS BENCH_TIMEOUT \
-	BENCH_PROFILE BENCH_SELFTEST BENCH_PROFILE_CALLS BENCH_KBINDER_PARAMS
+	BENCH_PROFILE BENCH_SELFTEST BENCH_PROFILE_CALLS BENCH_KBINDER_PARAMS \
+	BENCH_WAKE_TRACE BENCH_WAKE_CALLS
 BENCH_ENV = $(foreach v,$(BENCH_KNOBS),$(if $($(v)),$(v)=$($(v))))
 # OLD=REV: also load kbinder built from commit REV (as kbinder_old.ko,
 # devices=kbinder_old) and compare the two in the same boot ("vs old").

@@ -21,7 +21,7 @@
 #   BENCH_PROFILE_CALLS  round trips the sampling profile watches (20000)
 #   BENCH_WAKE_TRACE  0: with perf, skip the trace of who wakes whom in a
 #                   round trip (wake_trace; default 1)
-#   BENCH_WAKE_CALLS  round trips the wake trace watches (4000)
+#   BENCH_WAKE_CALLS  round trips the wake trace watches (10000)
 #   BENCH_KBINDER_PARAMS  more kbinder module parameters, space separated
 #                   (e.g. isolate_ipc_ns=0)
 #   (old)           when the initramfs holds kbinder_old.ko (make bench
@@ -351,22 +351,31 @@ perf_profile() {
 
 # wake_trace NAME DEVICE: where the time of a sync 4 B round trip goes
 # between the two processes, from scheduler and system call tracepoints
-# (tracefs, only kbbench's two tasks; no function is hooked) over
-# $BENCH_WAKE_CALLS round trips. For each direction (the call, client to
-# server; the reply, server to client), medians in microseconds of: the
-# sender's ioctl entry to its wake-up of the receiver; the wake-up to the
-# receiver running; the receiver running to its ioctl's return; and the
-# sender's time from the wake-up until it sleeps (beside the receiver).
-# A receiver woken before it slept never switches in: counted apart.
+# (tracefs, the events of kbbench's two tasks only; no function is
+# hooked) over $BENCH_WAKE_CALLS round trips, after the same run with no
+# event enabled. For each direction (the call, client to server; the
+# reply, server to client), medians in microseconds of: the sender's
+# ioctl entry to its first wake-up of the other task; that wake-up to the
+# receiver running; the receiver running to its ioctl's return; the
+# sender's entry to that return; and the sender's time from the wake-up
+# until it sleeps (beside the receiver). A receiver woken before it slept
+# never switches in: counted apart. The figures include the system call
+# entry and exit and the tracepoints' own cost.
 wake_trace() {
 	t=/sys/kernel/tracing
-	calls=${BENCH_WAKE_CALLS:-4000}
+	calls=${BENCH_WAKE_CALLS:-10000}
 	[ -e $t/trace ] || mount -t tracefs nodev $t 2>/dev/null
 	if [ ! -d $t/events/sched/sched_waking ] ||
 		[ ! -d $t/events/raw_syscalls ]; then
 		echo "wake trace: no sched or raw_syscalls events"
 		return
 	fi
+	# Untraced first: no event enabled yet.
+	run_bounded 120 kbbench --reference "$2" --baselines 0 \
+		--rounds $((calls / 100)) --batch 100 --budget 60 sync:4 \
+		>"/tmp/wake.$1.plain" 2>&1
+	clock=$(sed 's/.*\[\(.*\)\].*/\1/' $t/trace_clock)
+	size=$(cat $t/buffer_size_kb)
 	echo 0 >$t/tracing_on
 	echo nop >$t/current_tracer
 	echo mono >$t/trace_clock
@@ -379,15 +388,12 @@ wake_trace() {
 		echo 1 >$t/events/$e/enable
 	done
 	echo 1 >$t/options/event-fork
-	# The same run untraced first: what tracing adds to a round trip.
-	run_bounded 120 kbbench --reference "$2" --baselines 0 \
-		--rounds $((calls / 100)) --batch 100 --budget 60 sync:4 \
-		>"/tmp/wake.$1.plain" 2>&1
 	echo >$t/trace
-	echo 1 >$t/tracing_on
 	# The client is kbbench's first process (one client runs in it); the
-	# server is its child, traced through event-fork.
+	# server is its child, traced through event-fork. Tracing starts
+	# once the pid filter holds only that process.
 	run_bounded 120 sh -c "echo \$\$ >/tmp/wake.client; echo \$\$ >$t/set_event_pid;
+		echo 1 >$t/tracing_on;
 		exec kbbench --reference $2 --baselines 0 --rounds $((calls / 100)) \
 		--batch 100 --budget 60 sync:4" >"/tmp/wake.$1.log" 2>&1
 	echo 0 >$t/tracing_on
@@ -397,13 +403,17 @@ wake_trace() {
 	echo 0 >$t/options/event-fork
 	echo 0 >$t/events/raw_syscalls/sys_enter/filter
 	echo 0 >$t/events/raw_syscalls/sys_exit/filter
-	echo local >$t/trace_clock
+	echo "$clock" >$t/trace_clock
+	echo "$size" >$t/buffer_size_kb
 	echo >$t/trace
+	echo 1 >$t/tracing_on
 	echo
 	echo "wake trace of $1 ($2), sync 4 B round trips (medians, us):"
 	sed -n '/median/{s/^ *[a-z0-9]* /  untraced /p;q}' "/tmp/wake.$1.plain"
 	sed -n '/median/{s/^ *[a-z0-9]* /  traced   /p;q}' "/tmp/wake.$1.log"
-	grep -q 'overrun\|LOST' "/tmp/wake.$1.trace" && echo "  (the trace lost events)"
+	grep -q 'LOST' "/tmp/wake.$1.trace" && echo "  (the trace lost events)"
+	# Only wake-ups of a kbbench task count, the first of each ioctl,
+	# and a switch out counts as a sleep only in state S.
 	awk -v client="$(cat /tmp/wake.client)" '
 	function pid_of(s) { sub(/.*-/, "", s); return s }
 	function val(k, s) { s = $0; sub(".*" k "=", "", s); sub(/ .*/, "", s); return s }
@@ -416,23 +426,27 @@ wake_trace() {
 			if (me in wake) { print dir[me], "6-woken-before-it-slept", 1; delete wake[me] }
 			if (me in run) {
 				print dir[me], "3-running-to-its-return", ts - run[me]
-				if (me in from) print dir[me], "5-sender-entry-to-receiver-return", ts - from[me]
+				print dir[me], "5-sender-entry-to-receiver-return", ts - from[me]
 				delete run[me]; delete from[me]
 			}
 			delete entry[me]; next
 		}
 		if (ev == "sched_waking:") {
 			r = val("pid")
-			if (r == me || !(me in entry)) next
+			if (r == me || !(me in entry) || val("comm") != "kbbench") next
 			d = me == client ? "call" : "reply"
-			tasks[r] = 1
 			print d, "1-sender-entry-to-wake-up", ts - entry[me]
 			wake[r] = ts; dir[r] = d; from[r] = entry[me]; tail[me] = ts; tdir[me] = d
+			delete entry[me]
 			next
 		}
 		if (ev == "sched_switch:") {
 			p = val("prev_pid"); n = val("next_pid")
-			if (p in tail) { print tdir[p], "4-sender-wake-up-to-sleep", ts - tail[p]; delete tail[p] }
+			if (p in tail) {
+				if (val("prev_state") ~ /^S/)
+					print tdir[p], "4-sender-wake-up-to-sleep", ts - tail[p]
+				delete tail[p]
+			}
 			if (n in wake) {
 				print dir[n], "2-wake-up-to-running", ts - wake[n]
 				run[n] = ts; delete wake[n]
