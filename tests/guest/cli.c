@@ -12,28 +12,10 @@
 #include "sm_util.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include <kbinder/servicemanager.h>
-
-/* Read @fd to its end into @buf (NUL-terminated). */
-static void slurp(int fd, char *buf, size_t size)
-{
-	size_t len = 0;
-	ssize_t n;
-
-	while (len + 1 < size && (n = read(fd, buf + len, size - 1 - len)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-}
 
 /*
  * Run the tool with @args (NULL-terminated, without argv[0]); its stdout
@@ -43,7 +25,7 @@ static int tool(const char *const *args, char *out, size_t out_size,
 		char *err, size_t err_size)
 {
 	const char *argv[16] = { "kbinder" };
-	int o[2], e[2], status, i;
+	int o[2], e[2], i;
 	pid_t pid;
 
 	for (i = 0; args[i] && i < 14; i++)
@@ -62,12 +44,11 @@ static int tool(const char *const *args, char *out, size_t out_size,
 	}
 	close(o[1]);
 	close(e[1]);
-	slurp(e[0], err, err_size);	/* errors are short: no deadlock */
-	slurp(o[0], out, out_size);
+	kbt_read_all(e[0], err, err_size);	/* errors are short: no deadlock */
+	kbt_read_all(o[0], out, out_size);
 	close(o[0]);
 	close(e[0]);
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return kbt_reap(pid, 20000);
 }
 
 /* @s is exactly one line (one newline, at its end). */
@@ -179,5 +160,5 @@ TEST(an_unknown_service_is_one_line)
 	EXPECT_EQ(out[0], '\0');
 	EXPECT_EQ(tool(call, out, sizeof(out), err, sizeof(err)), 1);
 	EXPECT_ONE_LINE(err, "kbinder: no service 'kbt.nobody'\n");
-	kbt_sm_stop(sm);
+	kbt_kill(sm);
 }

@@ -362,6 +362,13 @@ int kbt_reap(pid_t pid, int timeout_ms);
 #define ASSERT_CHILD_OK(pid) ASSERT_EQ(kbt_reap((pid), 10000), 0)
 /** kbt_kill() - SIGKILL @pid and reap it; returns its kbt_reap() status. */
 int kbt_kill(pid_t pid);
+/**
+ * kbt_read_all() - read @fd to its end (or an error) into @buf of @size
+ * (at least 1), NUL-terminated. What does not fit is read and dropped,
+ * so the writer never blocks on a full pipe.
+ * Return: the bytes kept.
+ */
+size_t kbt_read_all(int fd, char *buf, size_t size);
 
 /**
  * struct kbt_chan - a two-way pipe pair between a test and one child.

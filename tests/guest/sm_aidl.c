@@ -230,7 +230,7 @@ TEST_TIMEOUT(a_client_finds_a_service_through_the_manager_at_every_api_level, 15
 		kbinder_proc_close(&p);
 		kbt_kill(svc);
 		kbt_chan_close(&chan);
-		kbt_sm_stop(smpid);
+		kbt_kill(smpid);
 	}
 }
 
@@ -338,7 +338,7 @@ TEST(every_object_answers_the_standard_transactions)
 	kbinder_proc_close(&p);
 	kbt_kill(svc);
 	kbt_chan_close(&chan);
-	kbt_sm_stop(smpid);
+	kbt_kill(smpid);
 }
 
 /* Wait for the callback's onRegistration; check it and return the handle. */
@@ -423,7 +423,7 @@ TEST_TIMEOUT(callbacks_fire_and_a_dead_service_is_forgotten, 120)
 		kbinder_proc_close(&p);
 		kbt_kill(svc);
 		kbt_chan_close(&chan);
-		kbt_sm_stop(smpid);
+		kbt_kill(smpid);
 	}
 }
 
@@ -463,7 +463,7 @@ TEST(the_manager_answers_errors_as_androids_does)
 	/* The same manager sees its own registrations only once each. */
 	ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.null", &handle), -ENOENT);
 	kbinder_proc_close(&p);
-	kbt_sm_stop(smpid);
+	kbt_kill(smpid);
 }
 
 struct cb_state {
@@ -560,7 +560,7 @@ TEST(an_object_passed_in_a_call_is_called_back_and_an_fd_passes_through)
 	kbinder_proc_close(&p);
 	kbt_kill(svc);
 	kbt_chan_close(&chan);
-	kbt_sm_stop(smpid);
+	kbt_kill(smpid);
 }
 
 /*
@@ -661,7 +661,7 @@ TEST_TIMEOUT(lookups_answer_the_service_union_of_their_release, 90)
 		kbinder_proc_close(&p);
 		kbt_kill(svc);
 		kbt_chan_close(&chan);
-		kbt_sm_stop(smpid);
+		kbt_kill(smpid);
 	}
 }
 
@@ -738,7 +738,7 @@ TEST_TIMEOUT(an_android_13_client_s_codes_reach_android_13_s_methods, 60)
 	kbinder_proc_close(&p);
 	kbt_kill(svc);
 	kbt_chan_close(&chan);
-	kbt_sm_stop(smpid);
+	kbt_kill(smpid);
 }
 
 /* checkServiceAccess(CallerContext, name, permission) at @w's code 17. */
@@ -790,12 +790,12 @@ TEST(check_service_access_is_code_17_from_16_qpr1)
 	ASSERT_EQ(ex, KBINDER_EX_SECURITY);
 	kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer);
 	kbinder_proc_close(&p);
-	kbt_sm_stop(smpid);
+	kbt_kill(smpid);
 	/* Android 16's first release has no code 17. */
 	smpid = kbt_sm_start(36);
 	kbt_client(&p, &t);
 	check_access_call(&t, &w, "find", &r);
 	ASSERT_EQ(status_of(&t, &r), KBINDER_STATUS_UNKNOWN_TRANSACTION);
 	kbinder_proc_close(&p);
-	kbt_sm_stop(smpid);
+	kbt_kill(smpid);
 }

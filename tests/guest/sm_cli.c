@@ -14,7 +14,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include <kbinder/servicemanager.h>
 
@@ -63,16 +62,9 @@ static pid_t spawn(char *const argv[], int level)
  */
 static int finish(pid_t pid, int fd, char *out, size_t size)
 {
-	size_t len = 0;
-	ssize_t n;
-	int status;
-
-	while (len + 1 < size && (n = read(fd, out + len, size - 1 - len)) > 0)
-		len += (size_t)n;
-	out[len] = '\0';
+	kbt_read_all(fd, out, size);
 	close(fd);
-	ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return kbt_reap(pid, 20000);
 }
 
 /* Run @argv with $KBINDER_API_LEVEL=@level; its stdout into @out. */
@@ -141,7 +133,7 @@ TEST_TIMEOUT(the_examples_and_the_cli_work_against_the_manager, 90)
 		ASSERT_EQ(run(unknown_argv, level, out, sizeof(out)), 1);
 		ASSERT_TRUE(strstr(out, "UNKNOWN_TRANSACTION") != NULL);
 		kbt_kill(svc);
-		kbt_sm_stop(smpid);
+		kbt_kill(smpid);
 	}
 }
 
@@ -211,7 +203,7 @@ TEST_TIMEOUT(monitor_shows_rates_or_failures_per_process, 60)
 		ASSERT_TRUE(strstr(out, "BR_DEAD_REPLY") != NULL);
 	}
 	kbinder_proc_close(&p);
-	kbt_sm_stop(smpid);
+	kbt_kill(smpid);
 }
 
 /*
@@ -250,7 +242,7 @@ TEST_TIMEOUT(detect_finds_the_release_of_the_manager, 150)
 		ASSERT_EQ(run(argv, 33, out, sizeof(out)), 0);
 		snprintf(line, sizeof(line), "%s (Android ", release);
 		ASSERT_EQ(strncmp(out, line, strlen(line)), 0);
-		kbt_sm_stop(smpid);
+		kbt_kill(smpid);
 	}
 }
 
@@ -282,5 +274,5 @@ TEST_TIMEOUT(a_recovery_managers_header_is_detected_and_spoken, 60)
 	ASSERT_EQ(strcmp(kbinder_wire_name(&sm.wire), "36-qpr1"), 0);
 	ASSERT_EQ(kbinder_sm_check(&sm, "kbinder.test.nobody", &handle), -ENOENT);
 	kbinder_proc_close(&p);
-	kbt_sm_stop(smpid);
+	kbt_kill(smpid);
 }

@@ -11,10 +11,8 @@
 #include "binder_util.h"	/* first: it sets _GNU_SOURCE */
 #include "sm_util.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include <kbinder/servicemanager.h>
 
@@ -33,12 +31,6 @@ static pid_t spawn_tool(const char *cmd, const char *arg)
 		_exit(127);
 	}
 	return pid;
-}
-
-static void stop(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
 }
 
 /* Look @name up (with @wait, until it resolves, up to 5 s): as kbinder_sm_check(). */
@@ -130,6 +122,6 @@ TEST_TIMEOUT(the_manager_takes_a_binder_only_from_a_translated_object, 60)
 	EXPECT_OK(check_service(&sm, "kbt.real", false));
 
 	kbinder_proc_close(&p);
-	stop(svc);
-	kbt_sm_stop(smpid);
+	kbt_kill(svc);
+	kbt_kill(smpid);
 }

@@ -32,14 +32,11 @@ const char *kbt_tool_path(void);
  * kbt_sm_start_release() - exec the real `kbinder servicemanager` at
  * release @name ("33", "35-qpr1"; NULL: the tool's default level) and
  * wait until it answers a ping.
- * Return: its pid, for kbt_sm_stop().
+ * Return: its pid (kbt_kill() stops it).
  */
 pid_t kbt_sm_start_release(const char *name);
 
 /** kbt_sm_start() - kbt_sm_start_release() at API level @level. */
 pid_t kbt_sm_start(int level);
-
-/** kbt_sm_stop() - kill the manager kbt_sm_start*() started and reap it. */
-void kbt_sm_stop(pid_t pid);
 
 #endif /* KBINDER_TEST_SM_UTIL_H */

@@ -8,7 +8,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -56,7 +55,6 @@ kbt_demo_exec(const char *env, const char *const *globs, int budget, int out_fd)
 int kbt_demo_run(const char *env, const char *const *globs, int budget,
 		 int term_ms, char *out, size_t size)
 {
-	size_t len = 0;
 	int p[2];
 	pid_t pid;
 
@@ -71,16 +69,7 @@ int kbt_demo_run(const char *env, const char *const *globs, int budget,
 		kbt_msleep(term_ms);
 		kill(pid, SIGTERM);
 	}
-	for (;;) {
-		ssize_t n = read(p[0], out + len, size - 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	out[len] = 0;
+	kbt_read_all(p[0], out, size);
 	close(p[0]);
 	return kbt_reap(pid, 20000);
 }

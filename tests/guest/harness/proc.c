@@ -98,6 +98,28 @@ int kbt_kill(pid_t pid)
 	return kbt_reap(pid, 10000);
 }
 
+size_t kbt_read_all(int fd, char *buf, size_t size)
+{
+	char drop[256];
+	size_t len = 0;
+	ssize_t n;
+
+	for (;;) {
+		bool room = len + 1 < size;
+
+		n = room ? read(fd, buf + len, size - 1 - len) :
+			   read(fd, drop, sizeof(drop));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (room)
+			len += (size_t)n;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
 void kbt_chan_init(struct kbt_chan *c)
 {
 	if (pipe2(c->up, O_CLOEXEC) || pipe2(c->down, O_CLOEXEC))
