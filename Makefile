@@ -449,6 +449,8 @@ check-deb: deb
 -include $(wildcard debug/*.mk)
 # The fuzzer: make fuzz DURATION=...
 -include $(wildcard fuzz/*.mk)
+# AOSP's own binder programs on both drivers: make check-aosp AOSP_OUT=DIR.
+-include $(wildcard interop/*/*.mk)
 
 # ---------------------------------------------------------------- misc
 .PHONY: deps lint clean help kernel-info
@@ -478,3 +480,4 @@ help:
 	@echo "  kernel-info (what KSERIES= and FLAVOUR= resolve to)"
 	@echo "  deb (Debian packages in build/deb) check-deb (them in a throwaway root)"
 	@echo "  host-dkms-check (DKMS add/build/install/remove, throwaway trees)"
+	@echo "  check-aosp AOSP_OUT=DIR (AOSP's Android 14 binder tests, both drivers)"

@@ -5,13 +5,15 @@
 # under test and the static test and tool programs.
 #
 # usage: mkinitramfs.sh -o OUT.cpio.gz [-m MODULE.ko]... [-t TESTDIR] [-b BINDIR]
-#                       [-p PROGRAM]...
+#                       [-p PROGRAM]... [-s SCRIPT]...
 #   -m  a kernel module, installed as /lib/modules/<name>.ko (repeatable)
 #   -t  a directory of static test programs, installed under /tests/
 #   -b  a directory of static tools, installed under /usr/bin/ (repeatable)
 #   -p  a dynamically linked host program (e.g. /usr/bin/perf for a bench
 #       profile), installed under /usr/bin/ with the shared libraries `ldd`
 #       lists (repeatable; never used by `make check`)
+#   -s  an extra guest script, installed as /scripts/<name> beside
+#       tests/vm/guest's, so run.sh can run it by name (repeatable)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,14 +22,16 @@ modules=()
 testdir=""
 bindirs=()
 programs=()
-while getopts "o:m:t:b:p:" opt; do
+scripts=()
+while getopts "o:m:t:b:p:s:" opt; do
 	case "$opt" in
 	o) out=$OPTARG ;;
 	m) modules+=("$OPTARG") ;;
 	t) testdir=$OPTARG ;;
 	b) bindirs+=("$OPTARG") ;;
 	p) programs+=("$OPTARG") ;;
-	*) echo "usage: $0 -o OUT [-m MODULE]... [-t TESTDIR] [-b BINDIR] [-p PROGRAM]..." >&2; exit 2 ;;
+	s) scripts+=("$OPTARG") ;;
+	*) echo "usage: $0 -o OUT [-m MODULE]... [-t TESTDIR] [-b BINDIR] [-p PROGRAM]... [-s SCRIPT]..." >&2; exit 2 ;;
 	esac
 done
 [ -n "$out" ] || { echo "mkinitramfs: -o is required" >&2; exit 2; }
@@ -39,6 +43,10 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,lib/modules,tes
 install -m 0755 /bin/busybox "$root/bin/busybox"
 install -m 0755 "$here/guest/init" "$root/init"
 install -m 0644 "$here"/guest/*.sh "$root/scripts/"
+for sc in "${scripts[@]}"; do
+	[ -r "$sc" ] || { echo "mkinitramfs: no such script: $sc" >&2; exit 1; }
+	install -m 0644 "$sc" "$root/scripts/$(basename "$sc")"
+done
 for m in "${modules[@]}"; do
 	[ -e "$m" ] || { echo "mkinitramfs: no such module: $m" >&2; exit 1; }
 	install -m 0644 "$m" "$root/lib/modules/$(basename "$m")"
