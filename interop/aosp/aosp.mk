@@ -5,6 +5,7 @@
 #   make check-aosp AOSP_OUT=DIR   DIR: the AOSP programs, built outside
 #                                  this repository; without it, says what
 #                                  to build and exits 0
+#   make bench-aosp AOSP_OUT=DIR   binderThroughputTest, both drivers, one boot
 # AOSP_KSERIES= AOSP_DRIVERS= AOSP_TESTS= choose the boots and phases
 # (interop/aosp/check.sh).
 
@@ -18,3 +19,9 @@ $(AOSP_CTL): interop/aosp/aosp-ctl.c $(wildcard include/uapi/linux/android/*.h)
 .PHONY: check-aosp
 check-aosp: $(if $(AOSP_OUT),$(AOSP_CTL))
 	@AOSP_OUT='$(AOSP_OUT)' interop/aosp/check.sh
+
+# binderThroughputTest on kbinder and the reference in one boot, with its
+# A/A control (interop/aosp/bench.sh; docs/performance.md).
+.PHONY: bench-aosp
+bench-aosp: $(if $(AOSP_OUT),$(AOSP_CTL))
+	@AOSP_OUT='$(AOSP_OUT)' KSERIES='$(KSERIES)' interop/aosp/bench.sh

@@ -17,9 +17,8 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-programs="servicemanager service binderDriverInterfaceTest binderLibTest
-	binderSafeInterfaceTest binderTextOutputTest binderClearBufTest
-	binderThroughputTest"
+# The AOSP programs every boot runs (one name a line).
+programs=$(cat "$here/programs.list")
 
 if [ -z "${AOSP_OUT:-}" ]; then
 	cat <<EOF
@@ -54,8 +53,7 @@ done
 series=${AOSP_KSERIES:-6.12 6.1}
 drivers=${AOSP_DRIVERS:-kbinder reference}
 logs=${AOSP_LOGS:-build/aosp/logs}
-build=build/aosp
-mkdir -p "$build" "$logs"
+mkdir -p "$logs"
 
 # The kernel's own SELinux with no policy: every process has a context, so
 # a context manager that asks for its callers' (BINDER_SET_CONTEXT_MGR_EXT,
@@ -66,18 +64,8 @@ append="lsm=lockdown,capability,landlock,yama,selinux,bpf selinux=1"
 rc=0
 runs=()
 for s in $series; do
-	make -s module tools KSERIES="$s" >/dev/null || exit 1
-	info=$(make -s kernel-info KSERIES="$s") || exit 1
-	kver=$(echo "$info" | sed -n 's/.*KVER=\([^ ]*\).*/\1/p')
-	ref=$(echo "$info" | sed -n 's/.*REFERENCE_KO=\([^ ]*\).*/\1/p')
-	[ -n "$ref" ] && { make -s "$ref" KSERIES="$s" >/dev/null || exit 1; }
-	if [ "$s" = 6.1 ]; then mod=driver/kbinder.ko; else mod=build/$s-amd64/driver/kbinder.ko; fi
-	initramfs=$build/initramfs-$s.cpio.gz
-	args=(-o "$initramfs" -m "$mod" -b build/tools/bin -b build/aosp/bin)
-	[ -n "$ref" ] && args+=(-m "$ref")
-	for p in $programs; do args+=(-p "$AOSP_OUT/$p"); done
-	for g in "$here"/guest/*.sh; do args+=(-s "$g"); done
-	nice tests/vm/mkinitramfs.sh "${args[@]}" || exit 1
+	made=$(AOSP_OUT=$AOSP_OUT "$here/initramfs.sh" "$s") || exit 1
+	read -r kver initramfs ref <<<"$made"
 	for d in $drivers; do
 		[ "$d" = reference ] && [ -z "$ref" ] && continue
 		log=$logs/$s-$d
