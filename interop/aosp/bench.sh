@@ -17,6 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ -n "${AOSP_OUT:-}" ] || { "$here/check.sh"; exit 0; }
 s=${KSERIES:-6.12}
 log=${AOSP_LOGS:-build/aosp/logs}/bench-$s
+mkdir -p build/vm
 made=$(AOSP_OUT=$AOSP_OUT "$here/initramfs.sh" "$s") || exit 1
 read -r kver initramfs ref <<<"$made"
 [ -n "$ref" ] || { echo "bench.sh: $s has no reference driver" >&2; exit 1; }

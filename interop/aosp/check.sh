@@ -53,7 +53,7 @@ done
 series=${AOSP_KSERIES:-6.12 6.1}
 drivers=${AOSP_DRIVERS:-kbinder reference}
 logs=${AOSP_LOGS:-build/aosp/logs}
-mkdir -p "$logs"
+mkdir -p "$logs" build/vm
 
 # The kernel's own SELinux with no policy: every process has a context, so
 # a context manager that asks for its callers' (BINDER_SET_CONTEXT_MGR_EXT,

@@ -112,7 +112,7 @@ show() {
 # The v2 cgroup freezer binderLibTest's Freeze case looks for (it skips
 # where /sys/fs/cgroup/uid_0/cgroup.freeze is missing).
 aosp_cgroup() {
-	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
+	grep -q ' /sys/fs/cgroup ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
 	mkdir -p /sys/fs/cgroup/uid_0
 }
 

@@ -35,6 +35,7 @@ echo "devices: $(echo /dev/*binder*)"
 aosp_suite() {
 	if ! "$2"; then
 		result FAIL "$1/(servicemanager)" "$2: the service manager did not answer"
+		sm_stop
 		return
 	fi
 	result PASS "$1/(servicemanager)"
