@@ -5,8 +5,9 @@
 # (interop/aosp/): without AOSP_OUT it says what to build and exits 0; an
 # AOSP_OUT that lacks a program fails naming it; and table.sh's verdict on
 # crafted boot logs: kbinder failing a case the reference passes fails, a
-# case failing on both is listed and passes, a kbinder-only case must pass,
-# a case kbinder never ran fails.
+# case failing on both is listed and passes, a kbinder-only case must pass
+# (or fail as the reference's aosp-suite run of it), a case kbinder never
+# ran fails.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 dir=build/host/aosp
@@ -79,6 +80,13 @@ check table_fails_a_case_kbinder_never_ran 1 'Nop: kbinder did not run it' \
 	interop/aosp/table.sh 6.12-kbinder="$missing" 6.12-reference="$ref"
 check table_fails_a_failing_kbinder_only_case 1 'extended_error: kbinder FAIL\(file-0,call-1\) \(kbinder only\)' \
 	interop/aosp/table.sh 6.12-kbinder="$onlybad" 6.12-reference="$ref"
+asref=$(boot asref 'aosp-suite binderLibTest BinderLibTest.Nop PASS' \
+	'aosp-suite binderLibTest BinderLibTest.InheritRt FAIL' \
+	'aosp-suite binderLibTest BinderLibTest.Freeze SKIP' \
+	'aosp-features binderLibTest BinderLibTest.InheritRt FAIL')
+check table_kbinder_only_case_failing_as_the_reference_suite_passes 0 \
+	'aosp-features \| binderLibTest \| BinderLibTest\.InheritRt \(FAIL / aosp-suite: FAIL\)' \
+	interop/aosp/table.sh 6.12-kbinder="$asref" 6.12-reference="$ref"
 check table_judges_each_series_apart 1 '^6 passed, 1 failed$' \
 	interop/aosp/table.sh 6.12-kbinder="$good" 6.12-reference="$ref" \
 	6.1-kbinder="$regressed" 6.1-reference="$ref"

@@ -7,7 +7,7 @@
 # /dev/hwbinder, /dev/vndbinder; each runs its own AOSP servicemanager,
 # services and binderLibTest. Then the host (this script, outside both)
 # freezes a process of one container by its host pid, as a freezer does,
-# and that container's libbinder sees the frozen process's errors. The
+# and that container's libbinder (service) sees the frozen process's errors. The
 # containers and the host take turns through files in /tmp (one tmpfs,
 # shared by every mount namespace here). AOSP-CASE lines, phase
 # aosp-containers (c1, c2: what each container saw; host: the host's).
@@ -56,23 +56,24 @@ ct_inside() {
 	ci_other=$((3 - ci_n))
 	aosp_check "$ci_phase" sees-own-service ': found' service check "c$ci_n.only"
 	aosp_check "$ci_phase" not-the-others ': not found' service check "c$ci_other.only"
-	aosp_check "$ci_phase" own-list-only '^0$' sh -c \
-		"service list | tee /dev/stderr | grep -c -e c$ci_other.only -e binderLibc$ci_other"
+	aosp_check "$ci_phase" own-list-only '^0$' count_lines "service list" \
+		"c$ci_other.only" "binderLibc$ci_other"
 	aosp_check "$ci_phase" own-pid-namespace 'ct_inside' tr '\0' ' ' </proc/1/cmdline
 	# Both containers' binderLibTest at the same time.
 	aosp_gtest "$ci_phase" binderLibTest
 	echo ok >"/tmp/c$ci_n.tested"
 	if [ "$ci_n" = 2 ]; then
-		# The host froze test.binderLibc2's process: a sync call fails
-		# with BR_FROZEN_REPLY, which libbinder reports, and with
-		# extended errors on (features/) logs the driver's record of it.
+		# The host froze c2.only's process: libbinder's first call to it
+		# (service asks its interface descriptor) fails with
+		# BR_FROZEN_REPLY (29202), and with extended errors on
+		# (features/) libbinder logs the driver's record of the failure.
 		ct_wait /tmp/c2.frozen
 		aosp_check "$ci_phase" call-frozen-fails 'Binder transaction failure: [0-9]+/29202/' \
-			service call test.binderLibc2 1
+			sh -c 'service call c2.only 1 s16 frozen; exit 0'
 		echo ok >/tmp/c2.called
 		ct_wait /tmp/c2.thawed
-		aosp_check "$ci_phase" call-thawed-works 'Result: Parcel' \
-			service call test.binderLibc2 1
+		aosp_check "$ci_phase" call-thawed-works 't\.h\.a\.w\.e\.d\.' \
+			service call c2.only 1 s16 thawed
 	fi
 	kill $ci_lib $ci_echo $ci_sm 2>/dev/null
 	wait $ci_lib $ci_echo $ci_sm 2>/dev/null
@@ -81,11 +82,11 @@ ct_inside() {
 	echo ok >"/tmp/c$ci_n.ended"
 }
 
-# ct_host_pid NAME: the host pid of the binderLibTest server NAME.
+# ct_host_pid NAME: the host pid of the echo service NAME (kbinder serve).
 ct_host_pid() {
 	for chp in /proc/[0-9]*; do
 		tr '\0' ' ' <"$chp/cmdline" 2>/dev/null |
-			grep -q "^binderLibTest --binderserver 0 3 0 $1 " && echo "${chp#/proc/}"
+			grep -q "^kbinder -a 34 serve $1 $" && echo "${chp#/proc/}"
 	done | head -n 1
 }
 
@@ -96,18 +97,18 @@ ct_host() {
 		aosp_case $ch_phase containers turns "FAIL(containers-did-not-finish)"
 		return
 	fi
-	ch_pid=$(ct_host_pid c2)
-	ch_c1=$(ct_host_pid c1)
+	ch_pid=$(ct_host_pid c2.only)
+	ch_c1=$(ct_host_pid c1.only)
 	# Each container's binderfs as the host reaches it: its root.
 	ch_dev2=/proc/$ch_pid/root/dev/binderfs/anbox-binder
 	ch_dev1=/proc/$ch_c1/root/dev/binderfs/anbox-binder
-	echo "host: c2's test.binderLibc2 is host pid $ch_pid"
+	echo "host: c2's c2.only (kbinder serve) is host pid $ch_pid"
 	aosp_check $ch_phase freeze-in-other-world-refused '' \
 		sh -c "! aosp-ctl freeze $ch_dev1 $ch_pid 1"
 	aosp_check $ch_phase freeze-by-host-pid '' aosp-ctl freeze "$ch_dev2" "$ch_pid" 1 1000
 	echo ok >/tmp/c2.frozen
 	ct_wait /tmp/c2.called
-	aosp_check $ch_phase frozen-info-counts-the-call 'sync_recv=1 ' \
+	aosp_check $ch_phase frozen-info-counts-the-call 'sync_recv=[13] ' \
 		aosp-ctl frozen-info "$ch_dev2" "$ch_pid"
 	aosp_check $ch_phase thaw-by-host-pid '' aosp-ctl freeze "$ch_dev2" "$ch_pid" 0
 	echo ok >/tmp/c2.thawed

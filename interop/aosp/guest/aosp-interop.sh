@@ -20,26 +20,27 @@ interop_servers() {
 
 # interop_clients PHASE: what every client does against the manager.
 interop_clients() {
-	aosp_check "$1" kbinder-list '^3$' sh -c "kbinder -a 34 list | tee /dev/stderr |
-		grep -c -e kbinder.echo -e example.greeter -e test.binderLibinterop"
+	aosp_check "$1" kbinder-list '^3$' count_lines "kbinder -a 34 list" \
+		kbinder.echo example.greeter test.binderLibinterop
 	aosp_check "$1" kbinder-ping-kbinder 'alive' kbinder -a 34 ping kbinder.echo
 	aosp_check "$1" kbinder-ping-libbinder 'alive' \
 		kbinder -a 34 ping test.binderLibinterop
 	aosp_check "$1" kbinder-call-echo 's16:"via-aosp"' \
 		kbinder -a 34 call kbinder.echo 1 s16:via-aosp
-	# binderLibTest's NOP (1) and GET_ID (10) through kbinder's tool
+	# binderLibTest's NOP (1) and GET_ID (11 in Android 14) through kbinder's tool
 	aosp_check "$1" kbinder-call-libbinder 'reply: 0 bytes' \
 		kbinder -a 34 call --raw test.binderLibinterop 1
 	aosp_check "$1" kbinder-call-libbinder-id 'i32:0' \
-		kbinder -a 34 call --raw test.binderLibinterop 10
+		kbinder -a 34 call --raw test.binderLibinterop 11
 	aosp_check "$1" greeter-client 'hello, world' env KBINDER_API_LEVEL=34 greeter-client
-	aosp_check "$1" service-list '^3$' sh -c "service list | tee /dev/stderr |
-		grep -c -e kbinder.echo -e example.greeter -e test.binderLibinterop"
+	aosp_check "$1" service-list '^3$' count_lines "service list" \
+		kbinder.echo example.greeter test.binderLibinterop
 	aosp_check "$1" service-check ': found' service check kbinder.echo
 	aosp_check "$1" service-check-missing ': not found' service check nosuchservice
-	aosp_check "$1" service-call-kbinder "f\\.r\\.o\\.m\\.-\\.a\\.o\\.s\\.p\\." \
+	# (the hex dump's text column, 16 bytes a line)
+	aosp_check "$1" service-call-kbinder "f\\.r\\.o\\.m\\." \
 		service call kbinder.echo 1 s16 from-aosp
-	aosp_check "$1" service-call-greeter "h\\.e\\.l\\.l\\.o\\." \
+	aosp_check "$1" service-call-greeter "h\\.e\\.l\\.l\\." \
 		service call example.greeter 1 s16 from-aosp
 }
 
@@ -55,25 +56,22 @@ interop_death() {
 	wait "$@" 2>/dev/null
 }
 
+# interop_with PHASE START: the servers and every client against the
+# service manager START starts (aosp_sm_start or kbinder_sm_start).
+interop_with() {
+	if "$2"; then
+		interop_servers
+		interop_clients "$1"
+		interop_death "$1"
+	else
+		aosp_case "$1" interop servicemanager "FAIL(no-answer)"
+	fi
+	sm_stop
+}
+
 aosp_interop() {
 	echo "################ kbinder's tool and services against AOSP's servicemanager"
-	if aosp_sm_start; then
-		interop_servers
-		interop_clients aosp-interop-aospsm
-		interop_death aosp-interop-aospsm
-		sm_stop
-	else
-		aosp_case aosp-interop-aospsm interop servicemanager "FAIL(no-answer)"
-		sm_stop
-	fi
+	interop_with aosp-interop-aospsm aosp_sm_start
 	echo "################ AOSP's clients against kbinder servicemanager --api-level 34"
-	if kbinder_sm_start; then
-		interop_servers
-		interop_clients aosp-interop-kbindersm
-		interop_death aosp-interop-kbindersm
-		sm_stop
-	else
-		aosp_case aosp-interop-kbindersm interop servicemanager "FAIL(no-answer)"
-		sm_stop
-	fi
+	interop_with aosp-interop-kbindersm kbinder_sm_start
 }

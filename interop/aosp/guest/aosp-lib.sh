@@ -22,10 +22,13 @@ aosp_case() {
 aosp_gtest() {
 	ag_phase=$1 ag_prog=$2
 	shift 2
+	# (files of their own: two containers run this at once)
 	ag_log=/tmp/aosp-$ag_phase-$ag_prog.log
+	ag_cases=/tmp/aosp-$ag_phase-$ag_prog.cases
+	ag_status=/tmp/aosp-$ag_phase-$ag_prog.status
 	"/usr/bin/$ag_prog" --gtest_list_tests 2>/dev/null |
-		awk '/^[^ ]/ { suite = $1 } /^  [^ ]/ { print suite $1 }' >/tmp/aosp-cases
-	echo "=== $ag_phase: $ag_prog $* ($(wc -l </tmp/aosp-cases) cases)"
+		awk '/^[^ ]/ { suite = $1 } /^  [^ ]/ { print suite $1 }' >"$ag_cases"
+	echo "=== $ag_phase: $ag_prog $* ($(wc -l <"$ag_cases") cases)"
 	kmsg_mark "aosp $ag_phase $ag_prog"
 	run_program "$ag_phase/$ag_prog" "$AOSP_TIMEOUT" \
 		sh -c 'exec "$0" "$@" >"'"$ag_log"'" 2>&1' "/usr/bin/$ag_prog" "$@"
@@ -43,13 +46,13 @@ aosp_gtest() {
 			if (n ~ /\./ && !(n in st)) st[n] = s
 			s = ""
 		}
-		END { for (n in st) print n, st[n] }' >/tmp/aosp-status
+		END { for (n in st) print n, st[n] }' >"$ag_status"
 	while read -r ag_case; do
-		ag_st=$(awk -v c="$ag_case" '$1 == c { print $2; exit }' /tmp/aosp-status)
+		ag_st=$(awk -v c="$ag_case" '$1 == c { print $2; exit }' "$ag_status")
 		[ -n "$ag_st" ] || ag_st="FAIL(no-result,exit-$ag_rc)"
 		aosp_case "$ag_phase" "$ag_prog" "$ag_case" "$ag_st"
-	done </tmp/aosp-cases
-	rm -f /tmp/aosp-cases /tmp/aosp-status
+	done <"$ag_cases"
+	rm -f "$ag_cases" "$ag_status"
 }
 
 # aosp_throughput PHASE: binderThroughputTest's one case, its exit status and
@@ -114,6 +117,19 @@ show() {
 aosp_cgroup() {
 	grep -q ' /sys/fs/cgroup ' /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
 	mkdir -p /sys/fs/cgroup/uid_0
+}
+
+# count_lines CMD PATTERN...: CMD's output, then how many of its lines match
+# one of the fixed strings PATTERN (0 is an answer, not a failure).
+count_lines() {
+	cl_cmd=$1
+	shift
+	sh -c "$cl_cmd" >/tmp/aosp-count.$$ 2>&1
+	cat /tmp/aosp-count.$$
+	for cl_p in "$@"; do echo "$cl_p"; done >/tmp/aosp-count.$$.p
+	grep -c -F -f /tmp/aosp-count.$$.p /tmp/aosp-count.$$
+	rm -f /tmp/aosp-count.$$ /tmp/aosp-count.$$.p
+	return 0
 }
 
 # aosp_check PHASE NAME PATTERN CMD...: one case of a transcript: CMD shown
