@@ -13,6 +13,10 @@
 # aosp-containers (c1, c2: what each container saw; host: the host's).
 
 CT_DEVICES="anbox-binder anbox-hwbinder anbox-vndbinder"
+# The turns' files: in the root file system, which every mount namespace
+# here shares (each container has a /tmp of its own: lib.sh's run_program
+# keeps its scratch files there under fixed names).
+CT=/run/aosp-ct
 
 # ct_wait FILE: wait for a turn's file, 10 min at most (binderLibTest runs
 # in between).
@@ -29,10 +33,11 @@ ct_wait() {
 ct_inside() {
 	ci_n=$1 ci_phase=aosp-containers-c$1
 	mount --make-rprivate /
+	mount -t tmpfs tmpfs /tmp
 	mkdir -p /dev/binderfs
 	if ! mount -t binder binder /dev/binderfs; then
 		aosp_case "$ci_phase" containers mount-binderfs FAIL
-		for ci_f in ready tested ended; do echo fail >"/tmp/c$ci_n.$ci_f"; done
+		for ci_f in ready tested ended; do echo fail >"$CT/c$ci_n.$ci_f"; done
 		return
 	fi
 	for ci_dev in $CT_DEVICES; do
@@ -51,8 +56,8 @@ ct_inside() {
 	binderLibTest --binderserver 0 3 0 "c$ci_n" 3>/dev/null &
 	ci_lib=$!
 	wait_for sh -c "service list | grep -q test.binderLibc$ci_n"
-	echo ok >"/tmp/c$ci_n.ready"
-	ct_wait /tmp/c1.ready && ct_wait /tmp/c2.ready
+	echo ok >"$CT/c$ci_n.ready"
+	ct_wait "$CT"/c1.ready && ct_wait "$CT"/c2.ready
 	ci_other=$((3 - ci_n))
 	aosp_check "$ci_phase" sees-own-service ': found' service check "c$ci_n.only"
 	aosp_check "$ci_phase" not-the-others ': not found' service check "c$ci_other.only"
@@ -61,25 +66,27 @@ ct_inside() {
 	aosp_check "$ci_phase" own-pid-namespace 'ct_inside' tr '\0' ' ' </proc/1/cmdline
 	# Both containers' binderLibTest at the same time.
 	aosp_gtest "$ci_phase" binderLibTest
-	echo ok >"/tmp/c$ci_n.tested"
+	echo ok >"$CT/c$ci_n.tested"
 	if [ "$ci_n" = 2 ]; then
 		# The host froze c2.only's process: libbinder's first call to it
 		# (service asks its interface descriptor) fails with
 		# BR_FROZEN_REPLY (29202), and with extended errors on
 		# (features/) libbinder logs the driver's record of the failure.
-		ct_wait /tmp/c2.frozen
+		ct_wait "$CT"/c2.frozen
 		aosp_check "$ci_phase" call-frozen-fails 'Binder transaction failure: [0-9]+/29202/' \
 			sh -c 'service call c2.only 1 s16 frozen; exit 0'
-		echo ok >/tmp/c2.called
-		ct_wait /tmp/c2.thawed
+		echo ok >"$CT"/c2.called
+		ct_wait "$CT"/c2.thawed
 		aosp_check "$ci_phase" call-thawed-works 't\.h\.a\.w\.e\.d\.' \
 			service call c2.only 1 s16 thawed
 	fi
+	# (up until the host's turn ends: it reaches both containers)
+	ct_wait "$CT/host.ended"
 	kill $ci_lib $ci_echo $ci_sm 2>/dev/null
 	wait $ci_lib $ci_echo $ci_sm 2>/dev/null
 	umount /dev/vndbinder /dev/hwbinder /dev/binder
 	umount /dev/binderfs
-	echo ok >"/tmp/c$ci_n.ended"
+	echo ok >"$CT/c$ci_n.ended"
 }
 
 # ct_host_pid NAME: the host pid of the echo service NAME (kbinder serve).
@@ -93,8 +100,9 @@ ct_host_pid() {
 # ct_host: the host's turn, once both containers have run their tests.
 ct_host() {
 	ch_phase=aosp-containers-host
-	if ! ct_wait /tmp/c1.tested || ! ct_wait /tmp/c2.tested; then
+	if ! ct_wait "$CT"/c1.tested || ! ct_wait "$CT"/c2.tested; then
 		aosp_case $ch_phase containers turns "FAIL(containers-did-not-finish)"
+		echo fail >"$CT/host.ended"
 		return
 	fi
 	ch_pid=$(ct_host_pid c2.only)
@@ -103,27 +111,30 @@ ct_host() {
 	ch_dev2=/proc/$ch_pid/root/dev/binderfs/anbox-binder
 	ch_dev1=/proc/$ch_c1/root/dev/binderfs/anbox-binder
 	echo "host: c2's c2.only (kbinder serve) is host pid $ch_pid"
-	aosp_check $ch_phase freeze-in-other-world-refused '' \
+	# c2's process through c1's device: the driver refuses (not the open)
+	aosp_check $ch_phase freeze-in-other-world-refused 'BINDER_FREEZE pid' \
 		sh -c "! aosp-ctl freeze $ch_dev1 $ch_pid 1"
 	aosp_check $ch_phase freeze-by-host-pid '' aosp-ctl freeze "$ch_dev2" "$ch_pid" 1 1000
-	echo ok >/tmp/c2.frozen
-	ct_wait /tmp/c2.called
+	echo ok >"$CT"/c2.frozen
+	ct_wait "$CT"/c2.called
 	aosp_check $ch_phase frozen-info-counts-the-call 'sync_recv=[13] ' \
 		aosp-ctl frozen-info "$ch_dev2" "$ch_pid"
 	aosp_check $ch_phase thaw-by-host-pid '' aosp-ctl freeze "$ch_dev2" "$ch_pid" 0
-	echo ok >/tmp/c2.thawed
+	echo ok >"$CT"/c2.thawed
+	echo ok >"$CT/host.ended"
 }
 
 aosp_containers() {
 	echo "################ two containers (binderfs, Waydroid's device names)"
-	rm -f /tmp/c[12].*
+	rm -rf "$CT"
+	mkdir -p "$CT"
 	for ac_n in 1 2; do
 		unshare --ipc --mount --pid --fork --mount-proc \
 			sh -c ". /scripts/lib.sh; . /scripts/aosp-lib.sh;
 				. /scripts/aosp-containers.sh; ct_inside $ac_n" &
 	done
 	ct_host
-	ct_wait /tmp/c1.ended && ct_wait /tmp/c2.ended ||
+	ct_wait "$CT"/c1.ended && ct_wait "$CT"/c2.ended ||
 		aosp_case aosp-containers-host containers end "FAIL(containers-did-not-end)"
 	wait
 }
