@@ -18,7 +18,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 # The AOSP programs every boot runs (one name a line).
-programs=$(cat "$here/programs.list")
+programs=$(grep -v "^#" "$here/programs.list")
 
 if [ -z "${AOSP_OUT:-}" ]; then
 	cat <<EOF

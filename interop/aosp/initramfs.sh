@@ -12,7 +12,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 s=$1
 # The AOSP programs every boot runs (one name a line).
-programs=$(cat "$here/programs.list")
+programs=$(grep -v "^#" "$here/programs.list")
 make -s module tools build/aosp/bin/aosp-ctl KSERIES="$s" >&2 || exit 1
 info=$(make -s kernel-info KSERIES="$s") || exit 1
 kver=$(echo "$info" | sed -n 's/.*KVER=\([^ ]*\).*/\1/p')
