@@ -450,16 +450,21 @@ static int kb_node_deliver(struct kb_work *work, struct kb_thread *thread,
 	return ret;
 }
 
-static void kb_node_cancel(struct kb_work *work)
+/*
+ * The item is embedded in the node, which its owner's teardown releases
+ * on its own (and may free once the item is off its list): never the
+ * canceller's.
+ */
+static bool kb_node_claim(struct kb_work *work)
 {
-	/* The notice is embedded in the node; the owner is going away. */
+	return false;
 }
 
 static const struct kb_work_ops kb_node_work_ops = {
 	.name = "node",
 	.take = kb_node_take,
 	.deliver = kb_node_deliver,
-	.cancel = kb_node_cancel,
+	.claim = kb_node_claim,
 };
 
 /**

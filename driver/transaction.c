@@ -804,5 +804,5 @@ static const struct kb_work_ops kb_transaction_ops = {
 	.deliver = kb_transaction_deliver,
 	.cancel = kb_transaction_cancel,
 	.outdated_by = kb_transaction_outdated_by,
-	.owned_by_list = true,
+	.needs_area = true,
 };
