@@ -654,21 +654,10 @@ void kb_proc_cancel_async(struct kb_proc *proc)
 void kb_node_debug_info(struct kb_proc *proc,
 			struct binder_node_debug_info *info)
 {
-	binder_uintptr_t after = info->ptr;
-	struct kb_node *node = NULL;
-	struct rb_node *rb;
+	/* One O(log n) search, however many nodes there are. */
+	struct kb_node *node = kb_node_next(proc, true, info->ptr);
 
 	memset(info, 0, sizeof(*info));
-	spin_lock(&proc->inner_lock);
-	for (rb = rb_first(kb_proc_nodes_locked(proc)); rb; rb = rb_next(rb)) {
-		node = rb_entry(rb, struct kb_node, rb);
-		if (node->ptr > after) {
-			refcount_inc(&node->mem);
-			break;
-		}
-		node = NULL;
-	}
-	spin_unlock(&proc->inner_lock);
 	if (!node)
 		return;
 	info->ptr = node->ptr;

@@ -370,6 +370,8 @@ void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list)
  * kb_proc_discard_list() - cancel the calls queued on a list
  * @proc: the process whose inner_lock protects @list
  * @list: a todo list (the process's or one of its threads')
+ * @calls: the count of calls on @list, if it keeps one (a thread's,
+ *	&kb_thread_inner.calls; protected by the same lock), or NULL
  *
  * For a process whose other threads may still make ioctls: only the items
  * that need the receive area, which is gone (calls, see
@@ -392,7 +394,8 @@ void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list)
  *
  * Return: whether notices were put back on @list.
  */
-bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list)
+bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list,
+			  u32 *calls)
 {
 	const struct kb_work_ops *ops = NULL;
 	struct kb_work *work, *found;
@@ -415,6 +418,8 @@ bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list)
 			if (work->ops->needs_area) {
 				ops = kb_proc_claim_locked(proc, work);
 				found = work;
+				if (calls)
+					(*calls)--;
 			} else {
 				list_move_tail(&work->entry, &kept);
 			}
@@ -465,7 +470,7 @@ void kb_proc_cancel_delivered(struct kb_proc *proc)
  */
 bool kb_proc_discard_todo(struct kb_proc *proc)
 {
-	return kb_proc_discard_list(proc, &proc->inner.todo);
+	return kb_proc_discard_list(proc, &proc->inner.todo, NULL);
 }
 
 /* ---- delivered notices, by kind and cookie ---- */

@@ -303,7 +303,8 @@ void kb_proc_last_sender_gone(struct kb_proc *proc);
 void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list);
 void kb_proc_cancel_todo(struct kb_proc *proc);
 void kb_proc_cancel_delivered(struct kb_proc *proc);
-bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list);
+bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list,
+			  u32 *calls);
 bool kb_proc_discard_todo(struct kb_proc *proc);
 
 void kb_delivered_init(struct kb_delivered *d, unsigned int kind,

@@ -452,7 +452,8 @@ void kb_thread_discard_owned(struct kb_thread *thread)
 	struct kb_proc *proc = thread->proc;
 	bool dead;
 
-	if (!kb_proc_discard_list(proc, &thread->inner.todo))
+	if (!kb_proc_discard_list(proc, &thread->inner.todo,
+				  &thread->inner.calls))
 		return;
 	spin_lock(&proc->inner_lock);
 	dead = thread->inner.is_dead;
