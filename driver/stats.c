@@ -22,6 +22,7 @@ static const char * const kb_obj_names[KB_OBJ_COUNT] = {
 	[KB_OBJ_WORK] = "work",
 	[KB_OBJ_DEATH] = "deaths",
 	[KB_OBJ_CONTEXT] = "contexts",
+	[KB_OBJ_SPARE] = "spares",
 };
 
 static struct dentry *kb_debugfs_dir;

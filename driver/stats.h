@@ -4,8 +4,8 @@
  *
  * Every object kind the driver allocates is counted when created and when
  * destroyed; /sys/kernel/debug/kbinder/live prints "<name> <live count>" so a
- * test can check that everything was freed (an object kept for reuse is not
- * live). /sys/kernel/debug/kbinder/reuse says whether freed objects are
+ * test can check that everything was freed (an object kept for reuse is
+ * counted as a spare, not as its kind). /sys/kernel/debug/kbinder/reuse says whether freed objects are
  * reused ("reuse on" or "reuse off") and how often one was ("reused N").
  * No kernel address is printed.
  */
@@ -29,6 +29,10 @@
  * @KB_OBJ_DEATH: death notification requests (struct kb_notice, death.c)
  * @KB_OBJ_CONTEXT: struct kb_context made at run time (binderfs devices,
  *	the worlds of IPC namespaces other than the initial one)
+ * @KB_OBJ_SPARE: freed transactions and completion notices that a thread
+ *	keeps for its next send (transaction.c): counted until they are
+ *	taken again or freed at the thread's exit, so a spare that an exit
+ *	forgot shows at unload
  * @KB_OBJ_COUNT: number of kinds
  */
 enum kb_obj {
@@ -41,6 +45,7 @@ enum kb_obj {
 	KB_OBJ_WORK,
 	KB_OBJ_DEATH,
 	KB_OBJ_CONTEXT,
+	KB_OBJ_SPARE,
 	KB_OBJ_COUNT
 };
 
