@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
@@ -60,8 +61,67 @@ static int __init kb_selftest(void)
 	pr_info("allocator self-test passed\n");
 	return 0;
 }
+
+/*
+ * Fault injection for the start-up's unwinding (tests/vm/guest/testbuild.sh):
+ * the step named by fail_step= is not run; the load fails there instead,
+ * after holding up to fail_hold_ms, so that a test can try to reach
+ * whatever the steps before it made. The hold is writable: the test ends
+ * it by writing 0 once it has tried.
+ */
+static char *fail_step = "";
+module_param(fail_step, charp, 0444);
+MODULE_PARM_DESC(fail_step, "fail the load at this start-up step instead of running it (test builds only)");
+static uint fail_hold_ms;
+module_param(fail_hold_ms, uint, 0644);
+MODULE_PARM_DESC(fail_hold_ms, "wait up to this long before failing at fail_step; writing 0 ends the wait (test builds only)");
+
+static int __init kb_test_fail_step(const char *step)
+{
+	unsigned int waited = 0;
+
+	if (strcmp(fail_step, step))
+		return 0;
+	pr_info("test build: holding before failing step %s\n", step);
+	while (waited < READ_ONCE(fail_hold_ms)) {
+		msleep(10);
+		waited += 10;
+	}
+	pr_info("test build: failing step %s as asked\n", step);
+	return -ECANCELED;
+}
+
+/*
+ * A fail_step= that names no step of @steps (space-separated) fails the
+ * load at once: a test never passes by a typo.
+ */
+static int __init kb_test_fail_step_known(const char *steps)
+{
+	size_t len = strlen(fail_step);
+	const char *at;
+
+	if (!len)
+		return 0;
+	for (at = strstr(steps, fail_step); at; at = strstr(at + 1, fail_step))
+		if ((at == steps || at[-1] == ' ') &&
+		    (at[len] == ' ' || !at[len]))
+			return 0;
+	pr_err("test build: fail_step=%s names no step; the steps: %s\n",
+	       fail_step, steps);
+	return -EINVAL;
+}
 #else
 static inline int kb_selftest(void)
+{
+	return 0;
+}
+
+static inline int kb_test_fail_step(const char *step)
+{
+	return 0;
+}
+
+static inline int kb_test_fail_step_known(const char *steps)
 {
 	return 0;
 }
@@ -71,30 +131,37 @@ static int __init kb_init(void)
 {
 	int ret;
 
-	ret = kb_transaction_module_init();
+	ret = kb_test_fail_step_known("transactions processes shrinker selftest debugfs netlink devices binderfs") ?:
+		kb_test_fail_step("transactions") ?: kb_transaction_module_init();
 	if (ret)
 		return ret;
-	ret = kb_proc_module_init(&kb_file_fops, &kb_file_fs_fops);
+	ret = kb_test_fail_step("processes") ?:
+		kb_proc_module_init(&kb_file_fops, &kb_file_fs_fops);
 	if (ret)
 		goto err_txn;
-	ret = kb_alloc_shrinker_register();
+	ret = kb_test_fail_step("shrinker") ?: kb_alloc_shrinker_register();
 	if (ret)
 		goto err_proc;
 	/* The allocator's self-test (test builds), on the LRU just set up. */
-	ret = kb_selftest();
+	ret = kb_test_fail_step("selftest") ?: kb_selftest();
+	if (ret)
+		goto err_alloc;
+	ret = kb_test_fail_step("debugfs");
 	if (ret)
 		goto err_alloc;
 	kb_stats_init();
 	/* Before the devices: a failed call may be reported at once. */
-	ret = kb_netlink_init();
+	ret = kb_test_fail_step("netlink") ?: kb_netlink_init();
 	if (ret)
 		goto err_stats;
 	/* Last: once a device exists, userspace can open it. */
-	ret = kb_devices_create(devices, &kb_file_fops, isolate_ipc_ns,
-				mode & 0777);
+	ret = kb_test_fail_step("devices") ?:
+		kb_devices_create(devices, &kb_file_fops, isolate_ipc_ns,
+				  mode & 0777);
 	if (ret)
 		goto err_netlink;
-	ret = kb_binderfs_init(binderfs_type, devices, &kb_file_fs_fops);
+	ret = kb_test_fail_step("binderfs") ?:
+		kb_binderfs_init(binderfs_type, devices, &kb_file_fs_fops);
 	if (ret)
 		goto err_devices;
 	return 0;
