@@ -40,6 +40,8 @@ struct kb_device {
 
 static LIST_HEAD(kb_devices);
 static bool kb_per_ipc_ns;
+/* The devices may be opened (kb_devices_enable()). */
+static bool kb_devices_enabled;
 
 static struct kb_context *kb_context_alloc(const char *name)
 {
@@ -156,8 +158,8 @@ static struct kb_context *kb_device_find(struct kb_device *dev,
  * reference on its namespace, so the namespace, the key, cannot be freed
  * and its address reused for another while the world exists.
  *
- * Return: the context with a reference for the caller, or
- * ERR_PTR(-ENOMEM).
+ * Return: the context with a reference for the caller, ERR_PTR(-ENODEV)
+ * before kb_devices_enable(), or ERR_PTR(-ENOMEM).
  */
 struct kb_context *kb_device_context(struct miscdevice *misc)
 {
@@ -165,6 +167,9 @@ struct kb_context *kb_device_context(struct miscdevice *misc)
 	struct ipc_namespace *ns = current->nsproxy->ipc_ns;
 	struct kb_context *ctx, *spare;
 
+	/* Pairs with kb_devices_enable(): the start-up is complete. */
+	if (!smp_load_acquire(&kb_devices_enabled))
+		return ERR_PTR(-ENODEV);
 	if (!kb_per_ipc_ns || ns->ns.inum == PROC_IPC_INIT_INO)
 		return kb_context_get(dev->host);
 
@@ -240,7 +245,8 @@ static int kb_device_create(const char *name,
 }
 
 /**
- * kb_devices_create() - create one binder misc device per name
+ * kb_devices_create() - create one binder misc device per name, closed
+ *	(an open fails with -ENODEV until kb_devices_enable())
  * @names: comma-separated device names
  * @fops: the file operations of an open device (the file layer's)
  * @per_ipc_ns: give each IPC namespace its own world (else one shared
@@ -280,11 +286,35 @@ int kb_devices_create(const char *names, const struct file_operations *fops,
 }
 
 /**
+ * kb_devices_enable() - let the misc devices be opened
+ *
+ * The start-up's last step, once nothing can fail any more: a failed
+ * start-up frees the module without waiting for the files opened on it.
+ * Until then an open fails; misc_open() calls ours under misc_mtx, which
+ * misc_deregister() takes too, so once kb_devices_destroy() returns no
+ * open is in flight either.
+ */
+void kb_devices_enable(void)
+{
+	/* Pairs with kb_device_context(): what the start-up made is seen. */
+	smp_store_release(&kb_devices_enabled, true);
+}
+
+/**
+ * kb_devices_disable() - refuse new opens again (module exit)
+ */
+void kb_devices_disable(void)
+{
+	WRITE_ONCE(kb_devices_enabled, false);
+}
+
+/**
  * kb_devices_destroy() - remove every binder misc device
  *
  * Called at module exit, after the last process was torn down: open files
  * pin the module, and their processes pin the worlds of other namespaces,
- * so none of those is left.
+ * so none of those is left. Called also when the start-up fails after
+ * kb_devices_create(): the devices were closed, so no process exists.
  */
 void kb_devices_destroy(void)
 {

@@ -90,6 +90,8 @@ void kb_context_put(struct kb_context *ctx);
 struct kb_context *kb_device_context(struct miscdevice *misc);
 int kb_devices_create(const char *names, const struct file_operations *fops,
 		      bool per_ipc_ns, umode_t mode);
+void kb_devices_enable(void);
+void kb_devices_disable(void);
 void kb_devices_destroy(void);
 
 #endif /* _KB_CONTEXT_H */

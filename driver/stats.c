@@ -72,14 +72,13 @@ DEFINE_SHOW_ATTRIBUTE(kb_reuse);
 /**
  * kb_stats_init() - create the debugfs directory kbinder and its files
  *
- * Return: 0 (failures of debugfs are not fatal).
+ * Cannot fail: a failure of debugfs is not fatal.
  */
-int kb_stats_init(void)
+void kb_stats_init(void)
 {
 	kb_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("live", 0444, kb_debugfs_dir, NULL, &kb_live_fops);
 	debugfs_create_file("reuse", 0444, kb_debugfs_dir, NULL, &kb_reuse_fops);
-	return 0;
 }
 
 /**

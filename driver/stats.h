@@ -92,7 +92,7 @@ static inline void kb_stats_reused(void)
 }
 
 int kb_new_debug_id(void);
-int kb_stats_init(void);
+void kb_stats_init(void);
 void kb_stats_exit(void);
 
 #endif /* _KB_STATS_H */
