@@ -4,7 +4,10 @@
  */
 #include "internal.h"
 
+#include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/seq_file.h>
 
 #include "stats.h"
@@ -36,6 +39,29 @@ int kb_new_debug_id(void)
 {
 	return atomic_inc_return(&kb_last_debug_id);
 }
+
+#ifdef KBINDER_SELFTEST
+/*
+ * Test builds only: where the debug ids stand, so that a test can take
+ * them round their wrap (tests/guest/world_ids.c). Write-only, root only.
+ */
+static int kb_set_debug_id_next(const char *val, const struct kernel_param *kp)
+{
+	u32 next;
+	int ret = kstrtou32(val, 0, &next);
+
+	if (ret)
+		return ret;
+	atomic_set(&kb_last_debug_id, (int)(next - 1));
+	return 0;
+}
+
+static const struct kernel_param_ops kb_debug_id_next_ops = {
+	.set = kb_set_debug_id_next,
+};
+module_param_cb(debug_id_next, &kb_debug_id_next_ops, NULL, 0200);
+MODULE_PARM_DESC(debug_id_next, "the next debug id (test builds only)");
+#endif
 
 static int kb_live_show(struct seq_file *m, void *unused)
 {

@@ -18,20 +18,79 @@
 #   init/every_step_fails_cleanly  each of those loads fails, says that it
 #       failed at S, and leaves nothing behind (module, devices, filesystem
 #       type, device numbers, debugfs); then a plain load and unload work.
+# world_ids (runs when $KBT_TESTS selects "world_ids"): the program
+#   /tests/world_ids with the test build loaded (in the main run it skips:
+#   it needs the test build's knobs); its results are reported as
+#   testbuild/world_ids/<test>, and the live counters must be back at 0
+#   after it (testbuild/world_ids_left_nothing).
 # Called by check.sh after modparams.sh.
 . /scripts/lib.sh
 
 [ "$KBT_DRIVER" = kbinder ] || exit 0
-selected init_unwind || exit 0
 ko=/lib/modules/kbinder-selftest.ko
-if [ -e /sys/module/kbinder ]; then
-	result FAIL "init/(all)" "kbinder is still loaded (see vm/module_unloads)"
-	exit 0
+
+# ready GROUP: nothing of kbinder is loaded and the test build is there
+# (else a FAIL for GROUP).
+ready() {
+	if [ -e /sys/module/kbinder ]; then
+		result FAIL "$1/(all)" "kbinder is still loaded (see vm/module_unloads)"
+		return 1
+	fi
+	if [ ! -e "$ko" ]; then
+		result FAIL "$1/(all)" "$ko is not in the initramfs"
+		return 1
+	fi
+}
+
+# unload GROUP: rmmod kbinder (a FAIL for GROUP if it keeps refusing).
+unload() {
+	ul_tries=50
+	until rmmod kbinder 2>/dev/null; do
+		ul_tries=$((ul_tries - 1))
+		if [ $ul_tries -le 0 ]; then
+			result FAIL "$1/(all)" "rmmod kbinder refused"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+world_ids() {
+	kmsg_mark "world_ids: load the test build"
+	if ! out=$(insmod "$ko" 2>&1); then
+		result FAIL "testbuild/world_ids/(all)" "insmod: $out"
+		return
+	fi
+	wi_saved=$KBINDER_RESULTS
+	export KBINDER_RESULTS=/tmp/world_ids.results
+	: >"$KBINDER_RESULTS"
+	run_program "testbuild/world_ids" 120 /tests/world_ids
+	export KBINDER_RESULTS=$wi_saved
+	tr -d '\r' </tmp/world_ids.results >/tmp/world_ids.lines
+	wi_seen=0
+	while read -r wi_status wi_rest; do
+		wi_name=${wi_rest%%: *}
+		wi_why=""
+		[ "$wi_name" = "$wi_rest" ] || wi_why=${wi_rest#*: }
+		result "$wi_status" "testbuild/$wi_name" "$wi_why"
+		wi_seen=$((wi_seen + 1))
+	done </tmp/world_ids.lines
+	[ $wi_seen -gt 0 ] ||
+		result FAIL "testbuild/world_ids/(program)" "no results (status $rc)"
+	if live_counters_are_zero || { sleep 1 && live_counters_are_zero; }; then
+		result PASS testbuild/world_ids_left_nothing
+	else
+		result FAIL testbuild/world_ids_left_nothing \
+			"$(awk '$2 != 0 { printf "%s=%s ", $1, $2 }' /sys/kernel/debug/kbinder/live)"
+	fi
+	unload testbuild/world_ids
+}
+
+if selected world_ids && ready testbuild/world_ids; then
+	world_ids
 fi
-if [ ! -e "$ko" ]; then
-	result FAIL "init/(all)" "$ko is not in the initramfs"
-	exit 0
-fi
+selected init_unwind || exit 0
+ready init || exit 0
 
 devs="kbtinit0 kbtinit1"
 fstype=kbtinitfs
