@@ -7,6 +7,7 @@
  */
 #include "internal.h"
 
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/ipc_namespace.h>
 #include <linux/nsproxy.h>
@@ -47,13 +48,16 @@ static struct kb_context *kb_context_alloc(const char *name)
 {
 	size_t len = strlen(name);
 	struct kb_context *ctx;
+	u64 id = kb_new_world_id();
 
+	if (!id)
+		return ERR_PTR(-ENOSPC);
 	ctx = kzalloc(struct_size(ctx, name, len + 1), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	memcpy(ctx->name, name, len + 1);
 	refcount_set(&ctx->ref, 1);
-	ctx->id = kb_new_debug_id();
+	ctx->id = id;
 	mutex_init(&ctx->mgr_lock);
 	ctx->mgr_uid = INVALID_UID;
 	INIT_LIST_HEAD(&ctx->entry);
@@ -64,13 +68,14 @@ static struct kb_context *kb_context_alloc(const char *name)
  * kb_context_create() - a new binder world, counted as a live object
  * @name: the device name it is reached by (copied)
  *
- * Return: the context with one reference, or NULL (out of memory).
+ * Return: the context with one reference, ERR_PTR(-ENOMEM), or
+ * ERR_PTR(-ENOSPC) when no world id is left (kb_new_world_id()).
  */
 struct kb_context *kb_context_create(const char *name)
 {
 	struct kb_context *ctx = kb_context_alloc(name);
 
-	if (ctx) {
+	if (!IS_ERR(ctx)) {
 		ctx->counted = true;
 		kb_stats_created(KB_OBJ_CONTEXT);
 	}
@@ -159,7 +164,8 @@ static struct kb_context *kb_device_find(struct kb_device *dev,
  * and its address reused for another while the world exists.
  *
  * Return: the context with a reference for the caller, ERR_PTR(-ENODEV)
- * before kb_devices_enable(), or ERR_PTR(-ENOMEM).
+ * before kb_devices_enable(), or ERR_PTR(-ENOMEM) or ERR_PTR(-ENOSPC)
+ * (kb_context_create()).
  */
 struct kb_context *kb_device_context(struct miscdevice *misc)
 {
@@ -180,8 +186,8 @@ struct kb_context *kb_device_context(struct miscdevice *misc)
 		return ctx;
 
 	spare = kb_context_create(dev->host->name);
-	if (!spare)
-		return ERR_PTR(-ENOMEM);
+	if (IS_ERR(spare))
+		return spare;
 	spin_lock(&dev->lock);
 	ctx = kb_device_find(dev, ns);
 	if (!ctx) {
@@ -213,9 +219,10 @@ static int kb_device_create(const char *name,
 	if (!dev)
 		return -ENOMEM;
 	dev->host = kb_context_alloc(name);
-	if (!dev->host) {
+	if (IS_ERR(dev->host)) {
+		ret = PTR_ERR(dev->host);
 		kfree(dev);
-		return -ENOMEM;
+		return ret;
 	}
 	spin_lock_init(&dev->lock);
 	INIT_LIST_HEAD(&dev->contexts);

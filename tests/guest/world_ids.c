@@ -8,17 +8,23 @@
  * ids: those advance with every transaction, wrap after 2^32, and any
  * process reads them through BINDER_GET_EXTENDED_ERROR.
  *
- * Needs kbinder's test build, whose write-only parameter debug_id_next
- * sets where the debug ids stand (tests/vm/guest/testbuild.sh loads it
- * and runs this program). With the default kbinder.ko, and on the
- * reference driver (no binderfs), every test skips.
+ * World ids come from a 64-bit counter of their own, which does not wrap:
+ * when it is spent, no new world is made.
+ *
+ * Needs kbinder's test build, whose write-only parameters debug_id_next
+ * and world_id_next set where the counters stand
+ * (tests/vm/guest/testbuild.sh loads it and runs this program). With the
+ * default kbinder.ko, and on the reference driver (no binderfs), every
+ * test skips.
  */
 #include "binder_util.h"
 
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/android/binderfs.h>
 #include <sched.h>
 #include <stdio.h>
+#include <sys/wait.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
@@ -202,4 +208,85 @@ TEST(two_mounts_never_share_a_domain)
 	stop_holder(&in_a, pid);
 	umount_fs(dir_b);
 	umount_fs(dir_a);
+}
+
+/* The next world id is @next (the test build's knob). */
+static void set_world_id_next(uint64_t next)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)next);
+	kbt_write_file(PARAMS "world_id_next", text);
+}
+
+/* Open $BINDER_DEVICE in a new IPC namespace (a new world): 0 or -errno. */
+static int open_in_new_ipc_ns(void)
+{
+	pid_t pid = fork();
+	int st, fd;
+
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		if (unshare(CLONE_NEWIPC))
+			_exit(100);
+		fd = open(kbinder_proc_default_device(), O_RDWR | O_CLOEXEC);
+		_exit(fd >= 0 ? 0 : errno);
+	}
+	ASSERT_EQ(waitpid(pid, &st, 0), pid);
+	ASSERT_TRUE(WIFEXITED(st));
+	ASSERT_NE(WEXITSTATUS(st), 100);
+	return -WEXITSTATUS(st);
+}
+
+/*
+ * With the last world id given out, no new world is made (ENOSPC): not a
+ * mount, not a device of a mount, not the world of a new IPC namespace;
+ * the worlds that exist go on. No id wraps to 0 or to one in use.
+ */
+TEST(world_ids_run_out_rather_than_wrap)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	struct binderfs_device dev;
+	int fd, ctl, ret;
+
+	require_test_build(PARAMS "world_id_next");
+	ASSERT_EQ(unshare(CLONE_NEWNS), 0);
+	ASSERT_EQ(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+	mount_fs(dir);
+	ASSERT_EQ(open_in_new_ipc_ns(), 0);
+
+	set_world_id_next(UINT64_MAX);		/* the last one */
+	snprintf(path, sizeof(path), "%s/binder-control", dir);
+	ctl = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_GE(ctl, 0);
+	memset(&dev, 0, sizeof(dev));
+	strcpy(dev.name, "last");
+	EXPECT_EQ(ioctl(ctl, BINDER_CTL_ADD, &dev), 0);	/* gets it */
+	strcpy(dev.name, "none");
+	ret = ioctl(ctl, BINDER_CTL_ADD, &dev) ? -errno : 0;
+	EXPECT_EQ(ret, -ENOSPC);
+	close(ctl);
+	snprintf(path, sizeof(path), "%s/world_ids_none", "/tmp");
+	ASSERT_EQ(mkdir(path, 0700), 0);
+	ret = mount(FSTYPE, path, FSTYPE, 0, NULL) ? -errno : 0;
+	EXPECT_EQ(ret, -ENOSPC);
+	if (!ret)
+		ASSERT_EQ(umount2(path, MNT_DETACH), 0);
+	ASSERT_EQ(rmdir(path), 0);
+	EXPECT_EQ(open_in_new_ipc_ns(), -ENOSPC);
+
+	/* The worlds made before still work. */
+	snprintf(path, sizeof(path), "%s/last", dir);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	EXPECT_GE(fd, 0);
+	if (fd >= 0)
+		close(fd);
+	fd = open(kbinder_proc_default_device(), O_RDWR | O_CLOEXEC);
+	EXPECT_GE(fd, 0);
+	if (fd >= 0)
+		close(fd);
+
+	/* Ids nobody had yet, for what runs after this test. */
+	set_world_id_next(1ull << 40);
+	umount_fs(dir);
 }
