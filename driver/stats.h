@@ -7,12 +7,14 @@
  * test can check that everything was freed (an object kept for reuse is
  * counted as a spare, not as its kind). /sys/kernel/debug/kbinder/reuse says whether freed objects are
  * reused ("reuse on" or "reuse off") and how often one was ("reused N").
- * No kernel address is printed.
+ * No kernel address is printed. Also the two id counters: debug ids
+ * (wrapping, for debug output) and world ids (unique).
  */
 #ifndef _KB_STATS_H
 #define _KB_STATS_H
 
 #include <linux/percpu.h>
+#include <linux/types.h>
 
 /**
  * enum kb_obj - the object kinds that are counted
@@ -97,7 +99,8 @@ static inline void kb_stats_reused(void)
 }
 
 int kb_new_debug_id(void);
-int kb_stats_init(void);
+u64 kb_new_world_id(void);
+void kb_stats_init(void);
 void kb_stats_exit(void);
 
 #endif /* _KB_STATS_H */
