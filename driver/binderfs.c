@@ -218,9 +218,9 @@ static int kb_fs_add_device(struct super_block *sb,
 	if (minor < 0)
 		return minor;
 	ctx = kb_context_create(req->name);
-	if (!ctx) {
+	if (IS_ERR(ctx)) {
 		kb_fs_release_minor(sb, minor, true);
-		return -ENOMEM;
+		return PTR_ERR(ctx);
 	}
 	ctx->fs_id = kb_fs_info(sb)->logs.fs_id;
 	inode = kb_fs_char_inode(sb, minor, minor + KB_FS_INO_OFFSET,
@@ -508,7 +508,10 @@ static int kb_fs_fill_super(struct super_block *sb, struct fs_context *fc)
 		return -ENOMEM;
 	sb->s_fs_info = info;
 	info->opts = *opts;
-	info->logs.fs_id = kb_new_debug_id();
+	/* Unique, never 0: the domain of the mount's worlds. */
+	info->logs.fs_id = kb_new_world_id();
+	if (!info->logs.fs_id)
+		return -ENOSPC;
 	info->logs.all = opts->stats_global;
 	info->root_uid = make_kuid(sb->s_user_ns, 0);
 	if (!uid_valid(info->root_uid))

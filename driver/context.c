@@ -7,6 +7,7 @@
  */
 #include "internal.h"
 
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/ipc_namespace.h>
 #include <linux/nsproxy.h>
@@ -40,18 +41,23 @@ struct kb_device {
 
 static LIST_HEAD(kb_devices);
 static bool kb_per_ipc_ns;
+/* The devices may be opened (kb_devices_enable()). */
+static bool kb_devices_enabled;
 
 static struct kb_context *kb_context_alloc(const char *name)
 {
 	size_t len = strlen(name);
 	struct kb_context *ctx;
+	u64 id = kb_new_world_id();
 
+	if (!id)
+		return ERR_PTR(-ENOSPC);
 	ctx = kzalloc(struct_size(ctx, name, len + 1), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	memcpy(ctx->name, name, len + 1);
 	refcount_set(&ctx->ref, 1);
-	ctx->id = kb_new_debug_id();
+	ctx->id = id;
 	mutex_init(&ctx->mgr_lock);
 	ctx->mgr_uid = INVALID_UID;
 	INIT_LIST_HEAD(&ctx->entry);
@@ -62,13 +68,14 @@ static struct kb_context *kb_context_alloc(const char *name)
  * kb_context_create() - a new binder world, counted as a live object
  * @name: the device name it is reached by (copied)
  *
- * Return: the context with one reference, or NULL (out of memory).
+ * Return: the context with one reference, ERR_PTR(-ENOMEM), or
+ * ERR_PTR(-ENOSPC) when no world id is left (kb_new_world_id()).
  */
 struct kb_context *kb_context_create(const char *name)
 {
 	struct kb_context *ctx = kb_context_alloc(name);
 
-	if (ctx) {
+	if (!IS_ERR(ctx)) {
 		ctx->counted = true;
 		kb_stats_created(KB_OBJ_CONTEXT);
 	}
@@ -156,8 +163,9 @@ static struct kb_context *kb_device_find(struct kb_device *dev,
  * reference on its namespace, so the namespace, the key, cannot be freed
  * and its address reused for another while the world exists.
  *
- * Return: the context with a reference for the caller, or
- * ERR_PTR(-ENOMEM).
+ * Return: the context with a reference for the caller, ERR_PTR(-ENODEV)
+ * before kb_devices_enable(), or ERR_PTR(-ENOMEM) or ERR_PTR(-ENOSPC)
+ * (kb_context_create()).
  */
 struct kb_context *kb_device_context(struct miscdevice *misc)
 {
@@ -165,6 +173,9 @@ struct kb_context *kb_device_context(struct miscdevice *misc)
 	struct ipc_namespace *ns = current->nsproxy->ipc_ns;
 	struct kb_context *ctx, *spare;
 
+	/* Pairs with kb_devices_enable(): the start-up is complete. */
+	if (!smp_load_acquire(&kb_devices_enabled))
+		return ERR_PTR(-ENODEV);
 	if (!kb_per_ipc_ns || ns->ns.inum == PROC_IPC_INIT_INO)
 		return kb_context_get(dev->host);
 
@@ -175,8 +186,8 @@ struct kb_context *kb_device_context(struct miscdevice *misc)
 		return ctx;
 
 	spare = kb_context_create(dev->host->name);
-	if (!spare)
-		return ERR_PTR(-ENOMEM);
+	if (IS_ERR(spare))
+		return spare;
 	spin_lock(&dev->lock);
 	ctx = kb_device_find(dev, ns);
 	if (!ctx) {
@@ -208,9 +219,10 @@ static int kb_device_create(const char *name,
 	if (!dev)
 		return -ENOMEM;
 	dev->host = kb_context_alloc(name);
-	if (!dev->host) {
+	if (IS_ERR(dev->host)) {
+		ret = PTR_ERR(dev->host);
 		kfree(dev);
-		return -ENOMEM;
+		return ret;
 	}
 	spin_lock_init(&dev->lock);
 	INIT_LIST_HEAD(&dev->contexts);
@@ -240,7 +252,8 @@ static int kb_device_create(const char *name,
 }
 
 /**
- * kb_devices_create() - create one binder misc device per name
+ * kb_devices_create() - create one binder misc device per name, closed
+ *	(an open fails with -ENODEV until kb_devices_enable())
  * @names: comma-separated device names
  * @fops: the file operations of an open device (the file layer's)
  * @per_ipc_ns: give each IPC namespace its own world (else one shared
@@ -280,11 +293,35 @@ int kb_devices_create(const char *names, const struct file_operations *fops,
 }
 
 /**
+ * kb_devices_enable() - let the misc devices be opened
+ *
+ * The start-up's last step, once nothing can fail any more: a failed
+ * start-up frees the module without waiting for the files opened on it.
+ * Until then an open fails; misc_open() calls ours under misc_mtx, which
+ * misc_deregister() takes too, so once kb_devices_destroy() returns no
+ * open is in flight either.
+ */
+void kb_devices_enable(void)
+{
+	/* Pairs with kb_device_context(): what the start-up made is seen. */
+	smp_store_release(&kb_devices_enabled, true);
+}
+
+/**
+ * kb_devices_disable() - refuse new opens again (module exit)
+ */
+void kb_devices_disable(void)
+{
+	WRITE_ONCE(kb_devices_enabled, false);
+}
+
+/**
  * kb_devices_destroy() - remove every binder misc device
  *
  * Called at module exit, after the last process was torn down: open files
  * pin the module, and their processes pin the worlds of other namespaces,
- * so none of those is left.
+ * so none of those is left. Called also when the start-up fails after
+ * kb_devices_create(): the devices were closed, so no process exists.
  */
 void kb_devices_destroy(void)
 {

@@ -30,9 +30,12 @@ struct kb_node;
  * @ref: the openers (one per process) and the creator (a misc device for
  *	its initial-namespace context, a binderfs inode); the last put frees
  *	the context
- * @id: a small number naming the context in debug output (never an address)
+ * @id: the world's id, unique (kb_new_world_id()), naming it in debug
+ *	output (never an address) (constant)
  * @fs_id: the id of the binderfs mount whose binder-control made it, or 0
- *	(constant after creation; what that mount's binder_logs/ shows)
+ *	for the plain devices' worlds; never another mount's (constant after
+ *	creation; the domain of kb_context_same_domain(), and what that
+ *	mount's binder_logs/ shows)
  * @counted: made at run time (binderfs, another IPC namespace), so counted
  *	in the live-object table (constant)
  * @mgr_lock: serialises setting and clearing the context manager
@@ -53,8 +56,8 @@ struct kb_node;
  */
 struct kb_context {
 	refcount_t ref;
-	int id;
-	int fs_id;
+	u64 id;
+	u64 fs_id;
 	bool counted;
 	struct mutex mgr_lock; /* see kernel-doc above */
 	struct kb_node __rcu *mgr_node;
@@ -90,6 +93,8 @@ void kb_context_put(struct kb_context *ctx);
 struct kb_context *kb_device_context(struct miscdevice *misc);
 int kb_devices_create(const char *names, const struct file_operations *fops,
 		      bool per_ipc_ns, umode_t mode);
+void kb_devices_enable(void);
+void kb_devices_disable(void);
 void kb_devices_destroy(void);
 
 #endif /* _KB_CONTEXT_H */

@@ -50,9 +50,10 @@
 
 /**
  * struct kb_log_entry - one transaction as transaction_log remembers it
- * @debug_id: the transaction's id (0: an unused slot)
+ * @debug_id: the transaction's id (debug ids wrap: it may be 0)
  * @ctx_id: the world's id
- * @fs_id: the world's binderfs mount id, or 0
+ * @fs_id: the world's binderfs mount id, or 0 (never reused by a later
+ *	mount, so a new mount never shows an old one's transactions)
  * @from_tgid: the sending process (pid reference)
  * @from_tid: the sending thread (pid reference)
  * @to_tgid: the target process, or NULL (pid reference)
@@ -68,8 +69,8 @@
  */
 struct kb_log_entry {
 	int debug_id;
-	int ctx_id;
-	int fs_id;
+	u64 ctx_id;
+	u64 fs_id;
 	struct pid *from_tgid;
 	struct pid *from_tid;
 	struct pid *to_tgid;
@@ -117,7 +118,7 @@ struct kb_logs_walk {
 	bool txns_only;
 };
 
-static bool kb_logs_in_scope(const struct kb_logs_scope *scope, int fs_id)
+static bool kb_logs_in_scope(const struct kb_logs_scope *scope, u64 fs_id)
 {
 	return scope->all || (fs_id && fs_id == scope->fs_id);
 }
@@ -294,7 +295,7 @@ static void kb_logs_print_proc(struct kb_proc *proc, struct kb_proc_visitor *v)
 	nr = kb_logs_proc_nr(proc, w->ns);
 	if (!nr)
 		return;
-	seq_printf(w->m, "proc %d\ncontext %s (world %d)\n", nr, ctx->name,
+	seq_printf(w->m, "proc %d\ncontext %s (world %llu)\n", nr, ctx->name,
 		   ctx->id);
 	/* One thread per critical section: a process has as many as it likes. */
 	while ((thread = kb_thread_next(proc, after))) {
@@ -521,13 +522,14 @@ static int kb_logs_ring_show(struct seq_file *m, struct kb_log_ring *ring)
 	start = ring->next > KB_LOGS_RING ? ring->next - KB_LOGS_RING : 0;
 	for (i = start; i != ring->next; i++) {
 		e = &ring->entries[i % KB_LOGS_RING];
-		if (!e->debug_id || !kb_logs_in_scope(scope, e->fs_id))
+		/* Slots from @start to @next were all written. */
+		if (!kb_logs_in_scope(scope, e->fs_id))
 			continue;
 		/* A sender outside the reader's namespace is not shown. */
 		if (!pid_nr_ns(e->from_tgid, ns))
 			continue;
 		from = kb_logs_live_nr(e->from_tgid, PIDTYPE_TGID, ns);
-		seq_printf(m, "%d: %s from %d:%d to %d:%d world %d node %d handle %u size %llu code %u flags 0x%x ret %u err %d\n",
+		seq_printf(m, "%d: %s from %d:%d to %d:%d world %llu node %d handle %u size %llu code %u flags 0x%x ret %u err %d\n",
 			   e->debug_id, e->reply ? "reply" : "call", from,
 			   kb_logs_live_nr(e->from_tid, PIDTYPE_PID, ns),
 			   kb_logs_live_nr(e->to_tgid, PIDTYPE_TGID, ns),

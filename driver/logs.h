@@ -22,11 +22,12 @@ struct kb_thread;
 
 /**
  * struct kb_logs_scope - what one mount's binder_logs/ shows
- * @fs_id: the mount's id; worlds made by its binder-control carry it
+ * @fs_id: the mount's id (kb_new_world_id()); worlds made by its
+ *	binder-control carry it
  * @all: stats=global: every world, the plain devices' included
  */
 struct kb_logs_scope {
-	int fs_id;
+	u64 fs_id;
 	bool all;
 };
 

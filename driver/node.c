@@ -450,16 +450,21 @@ static int kb_node_deliver(struct kb_work *work, struct kb_thread *thread,
 	return ret;
 }
 
-static void kb_node_cancel(struct kb_work *work)
+/*
+ * The item is embedded in the node, which its owner's teardown releases
+ * on its own (and may free once the item is off its list): never the
+ * canceller's.
+ */
+static bool kb_node_claim(struct kb_work *work)
 {
-	/* The notice is embedded in the node; the owner is going away. */
+	return false;
 }
 
 static const struct kb_work_ops kb_node_work_ops = {
 	.name = "node",
 	.take = kb_node_take,
 	.deliver = kb_node_deliver,
-	.cancel = kb_node_cancel,
+	.claim = kb_node_claim,
 };
 
 /**
@@ -649,21 +654,10 @@ void kb_proc_cancel_async(struct kb_proc *proc)
 void kb_node_debug_info(struct kb_proc *proc,
 			struct binder_node_debug_info *info)
 {
-	binder_uintptr_t after = info->ptr;
-	struct kb_node *node = NULL;
-	struct rb_node *rb;
+	/* One O(log n) search, however many nodes there are. */
+	struct kb_node *node = kb_node_next(proc, true, info->ptr);
 
 	memset(info, 0, sizeof(*info));
-	spin_lock(&proc->inner_lock);
-	for (rb = rb_first(kb_proc_nodes_locked(proc)); rb; rb = rb_next(rb)) {
-		node = rb_entry(rb, struct kb_node, rb);
-		if (node->ptr > after) {
-			refcount_inc(&node->mem);
-			break;
-		}
-		node = NULL;
-	}
-	spin_unlock(&proc->inner_lock);
 	if (!node)
 		return;
 	info->ptr = node->ptr;

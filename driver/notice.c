@@ -21,8 +21,10 @@
  *   clear      BC_CLEAR_*_NOTIFICATION: the ref lets go of it; its "clear
  *              done" is queued at once, or after the DONE if it is out
  *              (kb_notice_clear())
- *   free       its ref goes away (kb_notice_free()), or the process is
- *              torn down (the cancel ops)
+ *   free       its ref goes away (kb_notice_free()); a cleared one, which
+ *              no ref holds, once its "clear done" is read or the process
+ *              is torn down (kb_notice_claim() says which notices a
+ *              teardown may free)
  *
  * Locks: a notice's state is protected by the requesting process's
  * inner_lock; the ref's pointer to it by the ref's process's refs_lock and
@@ -257,6 +259,9 @@ void kb_notice_free(struct kb_notice *n)
 	struct kb_proc *proc = n->proc;
 
 	spin_lock(&proc->inner_lock);
+	/* The other half of kb_notice_claim()'s rule: a ref frees its own. */
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
+		WARN_ON_ONCE(n->cleared);
 	kb_proc_forget_delivered_locked(proc, &n->delivered);
 	kb_work_dequeue(proc, &n->work);
 	spin_unlock(&proc->inner_lock);
@@ -290,24 +295,44 @@ void kb_notice_take(struct kb_work *work, struct kb_thread *thread,
 }
 
 /**
- * kb_notice_cancel() - &kb_work_ops.cancel of a notice
- * @work: the notice's work, taken off the list of a process or thread
- *	that is going away
+ * kb_notice_claim() - &kb_work_ops.claim of a notice and of its "clear
+ *	done"
+ * @work: the notice's work, just taken off a list of a process that is
+ *	going away (its inner_lock held)
  *
- * The request still belongs to its ref, unless it was cleared meanwhile.
+ * Whose the notice is, is decided here, under the lock that its ref's
+ * free takes too. A request that was not cleared belongs to its ref, and
+ * the ref may go as soon as the lock is dropped (a sender's failed call
+ * releasing the last count of a ref of this process, say): it only leaves
+ * the index of delivered notices here, and the teardown never touches it
+ * again; kb_notice_free() frees it. A cleared one belongs to the list it
+ * was on: to the teardown now.
+ *
+ * Return: true if @work is the teardown's, to free with kb_notice_cancel().
+ */
+bool kb_notice_claim(struct kb_work *work)
+{
+	struct kb_notice *n = container_of(work, struct kb_notice, work);
+
+	lockdep_assert_held(&n->proc->inner_lock);
+	kb_proc_forget_delivered_locked(n->proc, &n->delivered);
+	return n->cleared;
+}
+
+/**
+ * kb_notice_cancel() - &kb_work_ops.cancel of a notice and of its "clear
+ *	done"
+ * @work: the work of a cleared notice that kb_notice_claim() gave to a
+ *	teardown: nothing else reaches it
  */
 void kb_notice_cancel(struct kb_work *work)
 {
 	struct kb_notice *n = container_of(work, struct kb_notice, work);
-	struct kb_proc *proc = n->proc;
-	bool destroy;
 
-	spin_lock(&proc->inner_lock);
-	kb_proc_forget_delivered_locked(proc, &n->delivered);
-	destroy = n->cleared;
-	spin_unlock(&proc->inner_lock);
-	if (destroy)
-		kb_notice_destroy(n);
+	/* The rule of kb_notice_claim(): a request its ref holds is not ours. */
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
+		WARN_ON_ONCE(!data_race(n->cleared));
+	kb_notice_destroy(n);
 }
 
 /**
@@ -332,13 +357,4 @@ int kb_notice_clear_deliver(struct kb_work *work, struct kb_thread *thread,
 	kb_notice_destroy(n);
 	ret = kb_wbuf_put_u32(out, cmd);
 	return ret ? ret : kb_wbuf_put(out, &cookie, sizeof(cookie));
-}
-
-/**
- * kb_notice_clear_cancel() - &kb_work_ops.cancel of a "clear done"
- * @work: the notice's work
- */
-void kb_notice_clear_cancel(struct kb_work *work)
-{
-	kb_notice_destroy(container_of(work, struct kb_notice, work));
 }

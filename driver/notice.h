@@ -32,11 +32,12 @@ enum kb_notice_kind {
 
 /**
  * struct kb_notice_ops - what one kind of notice does differently
- * @notice: the work of the notice itself: take kb_notice_take(), cancel
- *	kb_notice_cancel(), the kind's own deliver and name
+ * @notice: the work of the notice itself: take kb_notice_take(), claim
+ *	kb_notice_claim(), cancel kb_notice_cancel(), the kind's own deliver
+ *	and name
  * @clear_done: the work of its "clear done": deliver
- *	kb_notice_clear_deliver(), cancel kb_notice_clear_cancel(), the
- *	kind's name
+ *	kb_notice_clear_deliver(), claim and cancel as @notice, the kind's
+ *	name
  * @requested: called when a request is hung off its ref, under the ref's
  *	node's lock, with the node's owner (NULL once it died): fire the
  *	notice if it has something to say already
@@ -81,6 +82,8 @@ struct kb_notice_ops {
  *	freed (written once, same lock)
  *
  * Owned by its ref while the ref points to it, then by the list it is on.
+ * A teardown that takes a notice off a list decides which under the lock
+ * (kb_notice_claim()), and does not touch one its ref owns after it.
  */
 struct kb_notice {
 	struct kb_work work;
@@ -108,11 +111,11 @@ void kb_notice_free(struct kb_notice *n);
 
 void kb_notice_take(struct kb_work *work, struct kb_thread *thread,
 		    union kb_work_snap *snap);
+bool kb_notice_claim(struct kb_work *work);
 void kb_notice_cancel(struct kb_work *work);
 int kb_notice_clear_deliver(struct kb_work *work, struct kb_thread *thread,
 			    struct kb_wbuf *out,
 			    const union kb_work_snap *snap);
-void kb_notice_clear_cancel(struct kb_work *work);
 
 /**
  * kb_notice_cookie() - the cookie a notice was requested with

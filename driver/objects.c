@@ -16,7 +16,9 @@
 #include <linux/fdtable.h>
 #include <linux/file.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/uaccess.h>
 #include <linux/security.h>
 
@@ -360,13 +362,67 @@ static struct kb_status kb_translate_fda(struct kb_objects_ctx *ctx,
 	return KB_OK;
 }
 
+/**
+ * struct kb_fda_close - the file of a closed fd-array descriptor, kept
+ *	until the ioctl that closed it has returned
+ * @twork: the task work that drops it, on the way back to userspace
+ * @file: the file (the reference its descriptor held)
+ */
+struct kb_fda_close {
+	struct callback_head twork;
+	struct file *file;
+};
+
+static void kb_fda_close_done(struct callback_head *twork)
+{
+	struct kb_fda_close *c = container_of(twork, struct kb_fda_close,
+					      twork);
+
+	fput(c->file);
+	kfree(c);
+	/* Last: this is the module's own code. */
+	module_put(THIS_MODULE);
+}
+
+/*
+ * Close descriptor @fd of the receiver (current, freeing its buffer) as
+ * close(2) would, but keep its file until the ioctl has returned. The
+ * receiver may have made @fd name a binder file of its own, the very one
+ * whose ioctl this is: that ioctl reached its file through fdget(), which
+ * takes no reference when the file table is not shared, so dropping the
+ * last reference here would leave the rest of the ioctl on a file nothing
+ * holds. The reference goes in a task work (as upstream does, since
+ * 2019), which holds the module as well: it is our code, and may run after
+ * the file that pinned the module was released. Without memory for it,
+ * the descriptor stays open (as upstream): the receiver's to close.
+ */
+static void kb_fda_close_fd(u32 fd)
+{
+	struct kb_fda_close *c = kmalloc(sizeof(*c), GFP_KERNEL);
+
+	if (!c)
+		return;
+	c->file = file_close_fd(fd);
+	if (!c->file) {
+		kfree(c);
+		return;
+	}
+	get_file(c->file);
+	filp_close(c->file, current->files);
+	init_task_work(&c->twork, kb_fda_close_done);
+	/* The ioctl's file holds the module until then. */
+	__module_get(THIS_MODULE);
+	if (task_work_add(current, &c->twork, TWA_RESUME))
+		/* Exiting, so in no ioctl: drop it now. */
+		kb_fda_close_done(&c->twork);
+}
+
 /* The receiver owns the descriptors of a delivered fd array: close them. */
 static void kb_release_fda(struct kb_objects_ctx *ctx, union kb_object *obj)
 {
 	struct binder_fd_array_object *fda = &obj->fda;
 	struct binder_buffer_object parent;
 	size_t parent_off, fda_off;
-	struct file *file;
 	u64 i;
 	u32 fd;
 
@@ -381,9 +437,7 @@ static void kb_release_fda(struct kb_objects_ctx *ctx, union kb_object *obj)
 					      fda_off + i * sizeof(fd),
 					      sizeof(fd)))
 			return;
-		file = file_close_fd(fd);
-		if (file)
-			filp_close(file, current->files);
+		kb_fda_close_fd(fd);
 	}
 }
 

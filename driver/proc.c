@@ -314,15 +314,37 @@ void kb_proc_abort(struct kb_proc *proc)
 
 /* ---- cancelling queued work ---- */
 
+/*
+ * Take @work off its list for a teardown, and decide under the lock whose
+ * it is (&kb_work_ops.claim). Return the ops whose cancel the caller
+ * calls once it dropped the lock, or NULL: the item is someone else's
+ * (a notice its ref holds, a node's or a thread's own item), who may free
+ * it as soon as the lock is dropped, and the caller must not touch it.
+ * The ops are read here too: a node's item leaves with its node.
+ */
+static const struct kb_work_ops *kb_proc_claim_locked(struct kb_proc *proc,
+						      struct kb_work *work)
+	__must_hold(&proc->inner_lock)
+{
+	const struct kb_work_ops *ops = work->ops;
+
+	lockdep_assert_held(&proc->inner_lock);
+	list_del_init(&work->entry);
+	if (ops->claim && !ops->claim(work))
+		return NULL;
+	return ops;
+}
+
 /**
  * kb_proc_cancel_list() - cancel every item of a list that is going away
  * @proc: the process whose inner_lock protects the list
  * @list: the list
  *
- * One item per critical section (a notice may leave the list, and its
- * memory, as soon as the lock is dropped, so no batch is kept outside
- * it), and a chance to reschedule after every KB_WORK_BATCH: the list is
- * as long as an attacker made it, and this runs in the release kworker.
+ * One item per critical section, and a chance to reschedule after every
+ * KB_WORK_BATCH: the list is as long as an attacker made it, and this runs
+ * in the release kworker. Whether an item is the caller's to cancel is
+ * decided in the critical section that takes it off the list
+ * (kb_proc_claim_locked()); one that is not, is not touched after it.
  */
 void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list)
 {
@@ -333,33 +355,28 @@ void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list)
 	for (;;) {
 		spin_lock(&proc->inner_lock);
 		work = list_first_entry_or_null(list, struct kb_work, entry);
-		if (work) {
-			list_del_init(&work->entry);
-			/*
-			 * Read under the lock: a node's notice is embedded in
-			 * the node, which may be retired and freed as soon as
-			 * its notice is off the list (its cancel does nothing).
-			 */
-			ops = work->ops;
-		}
+		ops = work ? kb_proc_claim_locked(proc, work) : NULL;
 		spin_unlock(&proc->inner_lock);
 		if (!work)
 			return;
-		ops->cancel(work);
+		if (ops)
+			ops->cancel(work);
 		if (!(++n % KB_WORK_BATCH))
 			cond_resched();
 	}
 }
 
 /**
- * kb_proc_discard_list() - cancel the items of a list that the list owns
+ * kb_proc_discard_list() - cancel the calls queued on a list
  * @proc: the process whose inner_lock protects @list
  * @list: a todo list (the process's or one of its threads')
+ * @calls: the count of calls on @list, if it keeps one (a thread's,
+ *	&kb_thread_inner.calls; protected by the same lock), or NULL
  *
- * For a process whose other threads may still make ioctls: only items
- * that belong to whoever takes them off the list (transactions, see
- * &kb_work_ops.owned_by_list) are cancelled; notices stay for the
- * teardown, which runs when no thread is left.
+ * For a process whose other threads may still make ioctls: only the items
+ * that need the receive area, which is gone (calls, see
+ * &kb_work_ops.needs_area), are cancelled; notices stay for the teardown,
+ * which runs when no thread is left.
  *
  * One pass over the list, however long: the list is moved aside at once,
  * and taken from the head, at most KB_WORK_BATCH items per critical
@@ -377,7 +394,8 @@ void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list)
  *
  * Return: whether notices were put back on @list.
  */
-bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list)
+bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list,
+			  u32 *calls)
 {
 	const struct kb_work_ops *ops = NULL;
 	struct kb_work *work, *found;
@@ -397,10 +415,11 @@ bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list)
 							struct kb_work, entry);
 			if (!work)
 				break;
-			if (work->ops->owned_by_list) {
-				list_del_init(&work->entry);
-				ops = work->ops;
+			if (work->ops->needs_area) {
+				ops = kb_proc_claim_locked(proc, work);
 				found = work;
+				if (calls)
+					(*calls)--;
 			} else {
 				list_move_tail(&work->entry, &kept);
 			}
@@ -411,7 +430,7 @@ bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list)
 			list_splice_init(&kept, list);
 		}
 		spin_unlock(&proc->inner_lock);
-		if (found)
+		if (found && ops)
 			ops->cancel(found);
 		cond_resched();
 	} while (!done);
@@ -451,7 +470,7 @@ void kb_proc_cancel_delivered(struct kb_proc *proc)
  */
 bool kb_proc_discard_todo(struct kb_proc *proc)
 {
-	return kb_proc_discard_list(proc, &proc->inner.todo);
+	return kb_proc_discard_list(proc, &proc->inner.todo, NULL);
 }
 
 /* ---- delivered notices, by kind and cookie ---- */

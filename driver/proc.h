@@ -47,6 +47,17 @@
  *
  * An open that fails after kb_proc_create() goes from LIVE to AREA_FREED
  * at once (kb_proc_abort()): nothing was queued to it, nothing mapped.
+ *
+ * The rule of every cancel: an item a teardown takes off a list is
+ * either the teardown's or someone else's, and which is decided in the
+ * critical section that takes it off (&kb_work_ops.claim,
+ * kb_proc_cancel_list()). A notice whose ref still holds it, a node's or
+ * a thread's own item, is not the list's: its owner frees it whenever it
+ * likes (another process's failed call may drop the ref at any moment),
+ * so the teardown leaves it once the lock is dropped and never touches it
+ * again. Only an item it claimed reaches its cancel. Kernels with lock
+ * proving check both halves for notices (kb_notice_cancel(),
+ * kb_notice_free()).
  */
 #ifndef _KB_PROC_H
 #define _KB_PROC_H
@@ -292,7 +303,8 @@ void kb_proc_last_sender_gone(struct kb_proc *proc);
 void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list);
 void kb_proc_cancel_todo(struct kb_proc *proc);
 void kb_proc_cancel_delivered(struct kb_proc *proc);
-bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list);
+bool kb_proc_discard_list(struct kb_proc *proc, struct list_head *list,
+			  u32 *calls);
 bool kb_proc_discard_todo(struct kb_proc *proc);
 
 void kb_delivered_init(struct kb_delivered *d, unsigned int kind,

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Live-object and reuse counters exported through debugfs.
+ * Live-object and reuse counters exported through debugfs; the debug ids
+ * and the world ids.
  */
 #include "internal.h"
 
+#include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/seq_file.h>
 
 #include "stats.h"
@@ -22,20 +26,86 @@ static const char * const kb_obj_names[KB_OBJ_COUNT] = {
 	[KB_OBJ_WORK] = "work",
 	[KB_OBJ_DEATH] = "deaths",
 	[KB_OBJ_CONTEXT] = "contexts",
+	[KB_OBJ_SPARE] = "spares",
 };
 
 static struct dentry *kb_debugfs_dir;
 static atomic_t kb_last_debug_id;
+/* The last world id given out (as a u64; U64_MAX: none is left). */
+static atomic64_t kb_last_world_id;
 
 /**
  * kb_new_debug_id() - a fresh id for debug output (never an address)
  *
- * Return: the id.
+ * Return: the id. One counter for nodes, refs and transactions; it wraps
+ * after 2^32 ids, as upstream's does. Never for what must be unique:
+ * kb_new_world_id().
  */
 int kb_new_debug_id(void)
 {
 	return atomic_inc_return(&kb_last_debug_id);
 }
+
+/**
+ * kb_new_world_id() - a fresh id for a world or a binderfs mount
+ *
+ * Return: the id, or 0 if none is left. Ids count up from 1 on a 64-bit
+ * counter of their own, apart from the debug ids (which every transaction
+ * takes, BINDER_GET_EXTENDED_ERROR shows, and which wrap): no world or
+ * mount gets 0 (the mount id of the plain devices' worlds), and no two
+ * get the same one, even after the one that had it is gone. The counter
+ * does not wrap: once 2^64 - 1 ids are given out there is none for a new
+ * world.
+ */
+u64 kb_new_world_id(void)
+{
+	s64 last = atomic64_fetch_add_unless(&kb_last_world_id, 1, -1);
+
+	return last == -1 ? 0 : (u64)last + 1;
+}
+
+#ifdef KBINDER_SELFTEST
+/*
+ * Test builds only: where the debug ids and the world ids stand, so that
+ * a test can take them to their ends (tests/guest/world_ids.c).
+ * Write-only, root only.
+ */
+static int kb_set_debug_id_next(const char *val, const struct kernel_param *kp)
+{
+	u32 next;
+	int ret = kstrtou32(val, 0, &next);
+
+	if (ret)
+		return ret;
+	atomic_set(&kb_last_debug_id, (int)(next - 1));
+	return 0;
+}
+
+static const struct kernel_param_ops kb_debug_id_next_ops = {
+	.set = kb_set_debug_id_next,
+};
+module_param_cb(debug_id_next, &kb_debug_id_next_ops, NULL, 0200);
+MODULE_PARM_DESC(debug_id_next, "the next debug id (test builds only)");
+
+static int kb_set_world_id_next(const char *val, const struct kernel_param *kp)
+{
+	u64 next;
+	int ret = kstrtou64(val, 0, &next);
+
+	if (ret)
+		return ret;
+	if (!next)
+		return -EINVAL;
+	atomic64_set(&kb_last_world_id, (s64)(next - 1));
+	return 0;
+}
+
+static const struct kernel_param_ops kb_world_id_next_ops = {
+	.set = kb_set_world_id_next,
+};
+module_param_cb(world_id_next, &kb_world_id_next_ops, NULL, 0200);
+MODULE_PARM_DESC(world_id_next, "the next world id, not 0 (test builds only)");
+#endif
 
 static int kb_live_show(struct seq_file *m, void *unused)
 {
@@ -72,14 +142,13 @@ DEFINE_SHOW_ATTRIBUTE(kb_reuse);
 /**
  * kb_stats_init() - create the debugfs directory kbinder and its files
  *
- * Return: 0 (failures of debugfs are not fatal).
+ * Cannot fail: a failure of debugfs is not fatal.
  */
-int kb_stats_init(void)
+void kb_stats_init(void)
 {
 	kb_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("live", 0444, kb_debugfs_dir, NULL, &kb_live_fops);
 	debugfs_create_file("reuse", 0444, kb_debugfs_dir, NULL, &kb_reuse_fops);
-	return 0;
 }
 
 /**

@@ -4,15 +4,17 @@
  *
  * Every object kind the driver allocates is counted when created and when
  * destroyed; /sys/kernel/debug/kbinder/live prints "<name> <live count>" so a
- * test can check that everything was freed (an object kept for reuse is not
- * live). /sys/kernel/debug/kbinder/reuse says whether freed objects are
+ * test can check that everything was freed (an object kept for reuse is
+ * counted as a spare, not as its kind). /sys/kernel/debug/kbinder/reuse says whether freed objects are
  * reused ("reuse on" or "reuse off") and how often one was ("reused N").
- * No kernel address is printed.
+ * No kernel address is printed. Also the two id counters: debug ids
+ * (wrapping, for debug output) and world ids (unique).
  */
 #ifndef _KB_STATS_H
 #define _KB_STATS_H
 
 #include <linux/percpu.h>
+#include <linux/types.h>
 
 /**
  * enum kb_obj - the object kinds that are counted
@@ -29,6 +31,10 @@
  * @KB_OBJ_DEATH: death notification requests (struct kb_notice, death.c)
  * @KB_OBJ_CONTEXT: struct kb_context made at run time (binderfs devices,
  *	the worlds of IPC namespaces other than the initial one)
+ * @KB_OBJ_SPARE: freed transactions and completion notices that a thread
+ *	keeps for its next send (transaction.c): counted until they are
+ *	taken again or freed at the thread's exit, so a spare that an exit
+ *	forgot shows at unload
  * @KB_OBJ_COUNT: number of kinds
  */
 enum kb_obj {
@@ -41,6 +47,7 @@ enum kb_obj {
 	KB_OBJ_WORK,
 	KB_OBJ_DEATH,
 	KB_OBJ_CONTEXT,
+	KB_OBJ_SPARE,
 	KB_OBJ_COUNT
 };
 
@@ -92,7 +99,8 @@ static inline void kb_stats_reused(void)
 }
 
 int kb_new_debug_id(void);
-int kb_stats_init(void);
+u64 kb_new_world_id(void);
+void kb_stats_init(void);
 void kb_stats_exit(void);
 
 #endif /* _KB_STATS_H */

@@ -42,20 +42,25 @@ static int kb_return_deliver(struct kb_work *work, struct kb_thread *thread,
 	return kb_wbuf_put_u32(out, snap->cmd);
 }
 
-static void kb_return_cancel(struct kb_work *work)
+/*
+ * The item is embedded in its thread, which outlives the list: it is
+ * reset in the critical section that took it off, and never the
+ * canceller's.
+ */
+static bool kb_return_claim(struct kb_work *work)
 {
 	struct kb_return_work *rw = container_of(work, struct kb_return_work,
 						 work);
 
-	/* The thread is dead: nobody else looks at it. */
 	rw->cmd = BR_OK;
+	return false;
 }
 
 static const struct kb_work_ops kb_return_ops = {
 	.name = "return",
 	.take = kb_return_take,
 	.deliver = kb_return_deliver,
-	.cancel = kb_return_cancel,
+	.claim = kb_return_claim,
 };
 
 /**
@@ -447,7 +452,8 @@ void kb_thread_discard_owned(struct kb_thread *thread)
 	struct kb_proc *proc = thread->proc;
 	bool dead;
 
-	if (!kb_proc_discard_list(proc, &thread->inner.todo))
+	if (!kb_proc_discard_list(proc, &thread->inner.todo,
+				  &thread->inner.calls))
 		return;
 	spin_lock(&proc->inner_lock);
 	dead = thread->inner.is_dead;

@@ -43,6 +43,12 @@ struct kb_return_work {
 /**
  * struct kb_thread_inner - thread state protected by the process inner_lock
  * @todo: work for this thread only
+ * @calls: calls and replies (&kb_work_ops.needs_area) on @todo, or set
+ *	aside from it by a discard that has not cancelled them yet: while
+ *	there are, the thread may not send a synchronous call
+ *	(kb_transaction_queued_on()); counted, as @todo is as long as the
+ *	unread completions of one-way calls make it (not kept up once the
+ *	thread is released: nothing reads it then)
  * @process_todo: @todo holds work that should wake the thread (deferred
  *	transaction-complete notices do not)
  * @need_return: the next read returns even without work
@@ -56,6 +62,7 @@ struct kb_return_work {
  */
 struct kb_thread_inner {
 	struct list_head todo;
+	u32 calls;
 	bool process_todo;
 	bool need_return;
 	u32 looper;
@@ -346,23 +353,31 @@ kb_thread_todo_locked(struct kb_thread *thread)
 }
 
 /**
- * kb_thread_has_queued_locked() - whether an item of one kind waits on
- *	the thread's own todo list
+ * kb_thread_has_queued_locked() - whether an item of one kind waits among
+ *	the first items of the thread's own todo list
  * @thread: the thread
  * @ops: the kind
+ * @max: how many items to look at, at most
+ *
+ * For checks on kernels with lock proving: the list is as long as an
+ * attacker made it.
  *
  * Return: true if one does.
  */
 static inline bool kb_thread_has_queued_locked(struct kb_thread *thread,
-					       const struct kb_work_ops *ops)
+					       const struct kb_work_ops *ops,
+					       unsigned int max)
 	__must_hold(&thread->proc->inner_lock)
 {
 	struct kb_work *work;
 
 	lockdep_assert_held(&thread->proc->inner_lock);
-	list_for_each_entry(work, &thread->inner.todo, entry)
+	list_for_each_entry(work, &thread->inner.todo, entry) {
 		if (work->ops == ops)
 			return true;
+		if (!--max)
+			break;
+	}
 	return false;
 }
 
@@ -377,6 +392,7 @@ static inline void kb_enqueue_thread(struct kb_thread *thread,
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
 	list_add_tail(&work->entry, &thread->inner.todo);
+	thread->inner.calls += work->ops->needs_area;
 	thread->inner.process_todo = true;
 }
 
@@ -509,6 +525,11 @@ static inline void kb_thread_take_work_locked(struct kb_thread *thread,
 	__must_hold(&thread->proc->inner_lock)
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
+	/* The thread's own items come first (kb_thread_next_work_locked()). */
+	if (work->ops->needs_area &&
+	    work == list_first_entry_or_null(&thread->inner.todo,
+					     struct kb_work, entry))
+		thread->inner.calls--;
 	list_del_init(&work->entry);
 	if (list_empty(&thread->inner.todo))
 		thread->inner.process_todo = false;

@@ -94,6 +94,7 @@ static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
 	if (kb_reuse_objects() && !thread->spare_notice) {
 		thread->spare_notice = work;
 		kb_stats_destroyed(KB_OBJ_WORK);
+		kb_stats_created(KB_OBJ_SPARE);
 	} else {
 		kb_tcomplete_free(work);
 	}
@@ -152,6 +153,7 @@ struct kb_work *kb_tcomplete_new(struct kb_thread *thread)
 		tc = container_of(thread->spare_notice, struct kb_tcomplete, work);
 		thread->spare_notice = NULL;
 		memset(tc, 0, sizeof(*tc));
+		kb_stats_destroyed(KB_OBJ_SPARE);
 		kb_stats_reused();
 	} else {
 		tc = kmem_cache_zalloc(kb_tcomplete_cache, GFP_KERNEL);
@@ -244,6 +246,7 @@ struct kb_transaction *kb_transaction_new(struct kb_thread *thread,
 		t = thread->spare_txn;
 		thread->spare_txn = NULL;
 		memset(t, 0, sizeof(*t));
+		kb_stats_destroyed(KB_OBJ_SPARE);
 		kb_stats_reused();
 	} else {
 		t = kmem_cache_zalloc(kb_transaction_cache, GFP_KERNEL);
@@ -305,10 +308,12 @@ void kb_transaction_free_to(struct kb_transaction *t, struct kb_thread *thread)
 {
 	kb_thread_assert_own(thread);
 	kb_transaction_release(t);
-	if (kb_reuse_objects() && !thread->spare_txn)
+	if (kb_reuse_objects() && !thread->spare_txn) {
 		thread->spare_txn = t;
-	else
+		kb_stats_created(KB_OBJ_SPARE);
+	} else {
 		kmem_cache_free(kb_transaction_cache, t);
+	}
 }
 
 /**
@@ -442,7 +447,18 @@ int kb_transaction_free_user_buffer(struct kb_thread *thread,
 bool kb_transaction_queued_on(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
-	return kb_thread_has_queued_locked(thread, &kb_transaction_ops);
+	lockdep_assert_held(&thread->proc->inner_lock);
+	/*
+	 * Counted, not looked for: the walk took as long as the unread
+	 * completions before the call (one per one-way call sent). Kernels
+	 * with lock proving check the count against the first items.
+	 */
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
+		WARN_ON_ONCE(!thread->inner.calls &&
+			     kb_thread_has_queued_locked(thread,
+							 &kb_transaction_ops,
+							 KB_WORK_BATCH));
+	return thread->inner.calls;
 }
 
 /**
@@ -583,13 +599,17 @@ void kb_transaction_thread_exit(struct kb_thread *thread)
 	if (send_reply)
 		kb_transaction_failed_reply(send_reply, BR_DEAD_REPLY);
 	/* Nothing can take the spares any more: the thread is detached. */
-	if (thread->spare_txn)
+	if (thread->spare_txn) {
 		kmem_cache_free(kb_transaction_cache, thread->spare_txn);
+		kb_stats_destroyed(KB_OBJ_SPARE);
+	}
 	thread->spare_txn = NULL;
-	if (thread->spare_notice)
+	if (thread->spare_notice) {
 		kmem_cache_free(kb_tcomplete_cache,
 				container_of(thread->spare_notice,
 					     struct kb_tcomplete, work));
+		kb_stats_destroyed(KB_OBJ_SPARE);
+	}
 	thread->spare_notice = NULL;
 }
 
@@ -804,5 +824,5 @@ static const struct kb_work_ops kb_transaction_ops = {
 	.deliver = kb_transaction_deliver,
 	.cancel = kb_transaction_cancel,
 	.outdated_by = kb_transaction_outdated_by,
-	.owned_by_list = true,
+	.needs_area = true,
 };

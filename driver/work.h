@@ -119,16 +119,26 @@ union kb_work_snap {
  *	a negative errno. An item that @take put on another list may have
  *	changed kind or been freed by then: its deliver uses only @snap
  *	(the read loop read @deliver itself under the lock)
- * @cancel: @work was removed from the list of a thread or process that is
- *	going away; called without locks; answer the sender or free it
+ * @claim: optional; called under the inner_lock of the list's process
+ *	right after a teardown took @work off a list that is going away
+ *	(kb_proc_cancel_list()): undo, under the lock, what ties the item to
+ *	that process, and say whether the item now belongs to the teardown.
+ *	One that does not (a notice its ref still holds, a node's or a
+ *	thread's own item) is never touched again once the lock is dropped:
+ *	its owner may free it at any moment. Without @claim an item belongs
+ *	to whoever takes it off its list
+ * @cancel: called without locks on an item that a teardown took off its
+ *	list and claimed (see @claim): answer the sender or free it; may be
+ *	NULL for a kind whose @claim never gives the item away
  * @outdated_by: optional: whether @work, waiting on a node's one-way
  *	queue, is superseded by @newer, an item about to join that queue
  *	(TF_UPDATE_TXN, kb_node_take_outdated_locked()); called under the
  *	node's lock, must not take any
- * @owned_by_list: an item taken off its list belongs to the taker alone
- *	(a transaction), unlike a notice that its ref may free at any time;
- *	only such items are discarded while the process's other threads may
- *	still run (kb_proc_discard_list())
+ * @needs_area: the item delivers a buffer in the receive area (a call):
+ *	once the area is gone nobody can read it, and the discard cancels it
+ *	while the process's other threads may still run
+ *	(kb_proc_discard_list()); other items (notices) wait for the
+ *	teardown
  */
 struct kb_work_ops {
 	const char *name;
@@ -136,10 +146,11 @@ struct kb_work_ops {
 		     union kb_work_snap *snap);
 	int (*deliver)(struct kb_work *work, struct kb_thread *thread,
 		       struct kb_wbuf *out, const union kb_work_snap *snap);
+	bool (*claim)(struct kb_work *work);
 	void (*cancel)(struct kb_work *work);
 	bool (*outdated_by)(const struct kb_work *work,
 			    const struct kb_work *newer);
-	bool owned_by_list;
+	bool needs_area;
 };
 
 /**

@@ -10,6 +10,9 @@
  * the workqueue and rmmod.
  */
 #include "binder_util.h"
+#include "driver_features.h"
+#include "kdelay.h"
+#include "live.h"
 
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
@@ -29,30 +32,62 @@ struct stalled {
 	void *page;
 	uint32_t handle;	/* whom the call goes to */
 	bool oneway;		/* a one-way call, else a synchronous one */
+	bool sg;		/* BC_TRANSACTION_SG: a node of ours, then a
+				 * BINDER_TYPE_PTR buffer on the page; else
+				 * BC_TRANSACTION with its data on the page */
 	uint32_t status;	/* how the stalled call ended */
 	int err;
+};
+
+/*
+ * The data of an SG call: a node of the sender's, translated (a ref made
+ * in the receiver) before the buffer whose copy stalls.
+ */
+struct sg_data {
+	struct flat_binder_object node;
+	struct binder_buffer_object buf;
 };
 
 /* A call whose payload is on a page that faults into userfaultfd. */
 static void *stalled_sender(void *arg)
 {
 	struct stalled *st = arg;
-	struct binder_transaction_data tr;
+	struct binder_transaction_data_sg sg;
+	struct binder_transaction_data *tr = &sg.transaction_data;
+	struct sg_data data = {
+		.node.hdr.type = BINDER_TYPE_BINDER,
+		.node.binder = NODE_PTR,
+		.node.cookie = NODE_COOKIE,
+		.buf.hdr.type = BINDER_TYPE_PTR,
+		.buf.buffer = (binder_uintptr_t)(uintptr_t)st->page,
+		.buf.length = 64,
+	};
+	binder_size_t offsets[] = { offsetof(struct sg_data, node),
+				    offsetof(struct sg_data, buf) };
 	struct kbinder_thread t;
 	struct kbinder_writer w;
 	struct kbinder_return ret;
 	uint8_t cmds[128];
 	int err;
 
-	memset(&tr, 0, sizeof(tr));
-	tr.target.handle = st->handle;
-	tr.code = 1;
-	tr.flags = st->oneway ? TF_ONE_WAY : 0;
-	tr.data_size = 64;
-	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)st->page;
+	memset(&sg, 0, sizeof(sg));
+	tr->target.handle = st->handle;
+	tr->code = 1;
+	tr->flags = st->oneway ? TF_ONE_WAY : 0;
 	kbinder_thread_init(&t, st->fd);
 	kbinder_writer_init(&w, cmds, sizeof(cmds));
-	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
+	if (st->sg) {
+		tr->data_size = sizeof(data);
+		tr->data.ptr.buffer = (binder_uintptr_t)(uintptr_t)&data;
+		tr->offsets_size = sizeof(offsets);
+		tr->data.ptr.offsets = (binder_uintptr_t)(uintptr_t)offsets;
+		sg.buffers_size = data.buf.length;
+		kbinder_writer_put_txn_sg(&w, BC_TRANSACTION_SG, &sg);
+	} else {
+		tr->data_size = 64;
+		tr->data.ptr.buffer = (binder_uintptr_t)(uintptr_t)st->page;
+		kbinder_writer_put_txn(&w, BC_TRANSACTION, tr);
+	}
 	/* Sleeps in the copy of the payload until the page is served. */
 	err = kbinder_ioctl_write(st->fd, cmds, w.len, NULL);
 	while (!err) {
@@ -117,7 +152,8 @@ static void serve_page(int uffd, void *page, size_t len)
  * Start @st's call (@st->fd, @st->handle, @st->oneway set) with its
  * payload on a fresh page that faults into a userfaultfd, and return once
  * the sender sleeps in the copy of it. Where there is no userfaultfd, the
- * test ends skipped (after quitting @s and closing the client @p/@t).
+ * test ends skipped (after quitting @s, if any, and closing the client
+ * @p/@t).
  * Return: the userfaultfd.
  */
 static int stall_start(struct stalled *st, pthread_t *sender,
@@ -133,7 +169,10 @@ static int stall_start(struct stalled *st, pthread_t *sender,
 	uffd = open_uffd(st->page, len);
 	if (uffd == -ENOSYS || uffd == -EPERM) {
 		munmap(st->page, len);
-		kbt_stop_with_client(t, s, p);
+		if (s)
+			kbt_stop_with_client(t, s, p);
+		else
+			kbinder_proc_close(p);
 		SKIP("no userfaultfd: %s", kbt_strerr(uffd));
 	}
 	ASSERT_GE(uffd, 0);
@@ -336,4 +375,122 @@ TEST_TIMEOUT(a_stalled_call_outlives_the_ref_it_was_sent_through, 60)
 TEST_TIMEOUT(a_stalled_call_outlives_its_ref_and_its_node, 60)
 {
 	stalled_call_outlives_its_ref(true);
+}
+
+/*
+ * Issue 29: a notice queued to a dying process belongs to its ref, not to
+ * the list it waits on, and the ref may go at any moment. Here the ref's
+ * only count is a stalled sender's buffer. The sender S calls the manager
+ * P with BC_TRANSACTION_SG: a node of S (P gets a ref to it, handle 1,
+ * counted by the buffer alone) and then a buffer whose copy stalls. P asks
+ * for freeze notifications on handle 1: the notice fires at once and waits
+ * unread on P's todo list. P closes its binder file; its teardown cancels
+ * that list while S's copy resumes, S's call fails (P is dead), and its
+ * cleanup drops the ref and frees the notice. (A notice P read waits on
+ * its list of delivered notices, which the teardown cancels only after it
+ * dropped every ref, and with them every notice a ref held.) kbinder once
+ * took the notice off the list under the lock and then, unlocked, handed
+ * it to its cancel, which read the freed notice (a general protection
+ * fault with slub_debug=P, a KASAN report on the debug kernel). A BPF
+ * delay on that cancel (kdelay.h) holds the teardown there while S's
+ * cleanup runs; a kbinder that decides under the lock that the ref owns
+ * the notice never gets there with it, and the delay waits for nothing.
+ */
+#define FREEZE_COOKIE 0xf4ee2e
+
+static void notice_victim(void *arg)
+{
+	struct binder_handle_cookie hc = { .handle = 1, .cookie = FREEZE_COOKIE };
+	struct kbt_chan *chan = arg;
+	struct kbinder_proc p;
+	struct kbinder_writer w;
+	uint8_t cmds[32];
+
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, NULL));
+	ASSERT_SIGNAL(chan, 'R');
+	ASSERT_WAIT(chan, 'S');	/* S's node is our handle 1 now */
+	kbinder_writer_init(&w, cmds, sizeof(cmds));
+	ASSERT_OK(kbinder_writer_put(&w, BC_REQUEST_FREEZE_NOTIFICATION,
+				     &hc, sizeof(hc)));
+	ASSERT_OK(kbinder_ioctl_write(p.fd, cmds, w.len, NULL));
+	ASSERT_SIGNAL(chan, 'N');
+	ASSERT_WAIT(chan, 'C');
+	kbinder_proc_close(&p);	/* with the notice, and S's call to come */
+}
+
+/* Skip before anything is started where there is no userfaultfd. */
+static void require_uffd(void)
+{
+	int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+
+	if (uffd < 0 && (errno == ENOSYS || errno == EPERM))
+		SKIP("no userfaultfd: %s", strerror(errno));
+	ASSERT_GE(uffd, 0);
+	close(uffd);
+}
+
+/* Wait up to @ms for the delayed function to be entered once. */
+static bool delay_is_held(const struct kbt_kdelay *d, int ms)
+{
+	int64_t end = kbt_now_ms() + ms;
+
+	while (kbt_kdelay_calls(d) < 1) {
+		if (kbt_now_ms() > end)
+			return false;
+		kbt_msleep(1);
+	}
+	return true;
+}
+
+static void notice_outlived_by_its_ref(void)
+{
+	struct kbt_chan chan;
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct stalled st = { .sg = true };
+	struct kbt_kdelay d;
+	struct kbt_live base;
+	bool delayed = false, held = false;
+	pthread_t sender;
+	int uffd;
+	pid_t v;
+
+	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
+	require_uffd();
+	if (!kbt_is_reference())
+		ASSERT_OK(kbt_live_read(&base));
+	kbt_chan_init(&chan);
+	v = kbt_fork(notice_victim, &chan);
+	ASSERT_WAIT(&chan, 'R');
+	kbt_client(&p, &t);
+	st.fd = p.fd;
+	uffd = stall_start(&st, &sender, NULL, &p, &t);
+	ASSERT_SIGNAL(&chan, 'S');
+	ASSERT_WAIT(&chan, 'N');
+	if (!kbt_is_reference())
+		delayed = !kbt_kdelay_attach(&d, "kb_notice_cancel", false,
+					     -1, 1);
+	ASSERT_SIGNAL(&chan, 'C');
+	ASSERT_CHILD_OK(v);
+	if (delayed)
+		held = delay_is_held(&d, 3000);
+	/* S's call fails now, and its cleanup drops P's ref. */
+	stall_end(&st, sender, uffd);
+	EXPECT_EQ(st.status, BR_DEAD_REPLY);
+	if (delayed)
+		kbt_kdelay_detach(&d);
+	kbt_log("the teardown %s", !delayed ? "ran without a delay" :
+		held ? "was held in the notice's cancel during the cleanup" :
+		"never handed the notice to its cancel");
+	kbinder_proc_close(&p);
+	kbt_chan_close(&chan);
+	/* Waits for P's teardown, past the delay: a report comes before. */
+	if (!kbt_is_reference())
+		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
+}
+
+TEST_TIMEOUT(a_dying_receivers_queued_notice_is_freed_by_its_ref_alone, 60)
+{
+	notice_outlived_by_its_ref();
 }

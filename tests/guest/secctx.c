@@ -159,3 +159,88 @@ TEST(secctx_node_without_a_credential_context_fails_the_call)
 }
 
 /* A node without the flag gets a plain BR_TRANSACTION: see every other test. */
+
+/*
+ * A reused call carries no security context (issue 29). On kbinder a
+ * thread keeps the last transaction it freed for its next send: the
+ * manager's thread keeps call 7, which carried the client's context, when
+ * it replies, and its next call, to a node of the client's that asks for
+ * no context, is made in it. That call must come as a plain
+ * BR_TRANSACTION: a context left over would hand the client an address
+ * in the manager's buffer, and another process's context. The same on
+ * the reference, which reuses nothing.
+ */
+#define CODE_BACK 8
+#define CLIENT_NODE 0x5ec1000ull
+
+static void calling_receiver(void *arg)
+{
+	struct secctx_server *s = arg;
+	struct flat_binder_object ext = {
+		.hdr.type = BINDER_TYPE_BINDER,
+		.flags = FLAT_BINDER_FLAG_TXN_SECURITY_CTX,
+	};
+	const struct binder_transaction_data *tr;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
+	uint32_t handle;
+
+	kbt_open(&p);
+	ASSERT_OK(kbt_become_ctxmgr(p.fd, &ext));
+	kbinder_thread_init(&t, p.fd);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	ASSERT_SIGNAL(&s->chan, 'R');
+	kbt_expect(&t, BR_TRANSACTION_SEC_CTX, &ret);
+	tr = &ret.u.txn_secctx.transaction_data;
+	ASSERT_NE(ret.u.txn_secctx.secctx, 0);
+	handle = kbt_keep_sent_handle(&t, tr);
+	ASSERT_NE(handle, KBT_NO_HANDLE);
+	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, tr->data.ptr.buffer));
+	/* Made in what call 7 was, where objects are kept for reuse. */
+	EXPECT_EQ(kbt_call_status(&t, handle, CODE_BACK, NULL, 0), BR_REPLY);
+	ASSERT_OK(kbt_wait(&s->chan, 'Q', KBT_WAIT_MS));
+	kbinder_proc_close(&p);
+}
+
+TEST(a_reused_call_carries_no_security_context)
+{
+	struct secctx_server s;
+	struct kbinder_return ret;
+	struct kbinder_parcel d;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
+	char lsms[256];
+	pid_t pid;
+
+	if (!lsm_has_cred_contexts(lsms, sizeof(lsms)))
+		SKIP("no active LSM gives credentials a security context (active: \"%s\"; needs selinux or smack)",
+		     lsms);
+	kbt_chan_init(&s.chan);
+	pid = kbt_fork(calling_receiver, &s);
+	ASSERT_WAIT(&s.chan, 'R');
+	kbt_client(&p, &t);
+	ASSERT_OK(kbinder_thread_enter_looper(&t));
+	kbinder_parcel_init(&d);
+	kbinder_parcel_write_binder(&d, CLIENT_NODE, CLIENT_NODE + 1, 0, false);
+	EXPECT_EQ(kbt_call_status(&t, 0, 7, &d, 0), BR_REPLY);
+	kbinder_parcel_fini(&d);
+	/* The manager's call back: plain, to our node, no context. */
+	do {
+		ASSERT_OK(kbinder_thread_next(&t, &ret, KBT_WAIT_MS));
+		if (ret.cmd == BR_TRANSACTION_SEC_CTX)
+			kbt_fail(__FILE__, __LINE__, true,
+				 "the call back came with a security context");
+		if (ret.cmd != BR_TRANSACTION)
+			kbt_default_event(&t, &ret, NULL);
+	} while (ret.cmd != BR_TRANSACTION);
+	EXPECT_EQ(ret.u.txn.code, CODE_BACK);
+	EXPECT_EQ(ret.u.txn.target.ptr, CLIENT_NODE);
+	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, ret.u.txn.data.ptr.buffer));
+	ASSERT_SIGNAL(&s.chan, 'Q');
+	ASSERT_CHILD_OK(pid);
+	kbt_chan_close(&s.chan);
+	kbinder_proc_close(&p);
+}

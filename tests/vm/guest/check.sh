@@ -45,10 +45,12 @@ sh /scripts/addrscan.sh # no kernel address in logs, debugfs, reports
 
 kmsg_mark "tests done"
 [ "$KBT_DRIVER" = kbinder ] && check_kbinder_teardown
-# Module load and unload with binderfs (binderfs_module.sh), and the
-# module parameters, a load each (modparams.sh).
+# Module load and unload with binderfs (binderfs_module.sh), the module
+# parameters, a load each (modparams.sh), and what needs the test build's
+# knobs (testbuild.sh).
 sh /scripts/binderfs_module.sh
 sh /scripts/modparams.sh
+sh /scripts/testbuild.sh
 # A variant initramfs (e.g. the debug kernel's) may add its own checks.
 [ -f /scripts/post-check.sh ] && sh /scripts/post-check.sh
 exit 0
