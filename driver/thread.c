@@ -445,7 +445,8 @@ void kb_thread_release(struct kb_thread *thread, bool polled)
  * thread): they are cancelled here. is_dead is read under the lock the
  * exit sets it under, after the put-back, so one of the two cancels sees
  * every item (both take one item per critical section). A thread that is
- * still there is woken: it may have gone to sleep while its list was aside.
+ * still there is told it has work again and woken: it may have read its
+ * list while it was aside, found it empty and gone to sleep.
  */
 void kb_thread_discard_owned(struct kb_thread *thread)
 {
@@ -457,6 +458,12 @@ void kb_thread_discard_owned(struct kb_thread *thread)
 		return;
 	spin_lock(&proc->inner_lock);
 	dead = thread->inner.is_dead;
+	/*
+	 * A read while the list was aside found nothing and said so
+	 * (process_todo): what was put back is for it.
+	 */
+	if (!dead)
+		thread->inner.process_todo = true;
 	spin_unlock(&proc->inner_lock);
 	if (dead)
 		kb_proc_cancel_list(proc, &thread->inner.todo);
