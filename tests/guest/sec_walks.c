@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Security regression (issue 29): no command walks a list an attacker
- * grows under a spinlock. Two walks did, each on every call:
+ * Security regression (issue 29): a call does not walk a list an
+ * attacker grows, under a spinlock. Two walks did, each on every call:
  *
  * - a synchronous call looked for a call queued on the sender's own todo
  *   list (it may not be sent while one waits there) by walking that list
@@ -10,6 +10,10 @@
  *   was as long as the completions the sender left unread;
  * - BINDER_GET_NODE_DEBUG_INFO walked the process's nodes from the first
  *   to the one after the pointer it was given (upstream does the same).
+ *
+ * One such walk is left, as upstream has it: a TF_UPDATE_TXN one-way call
+ * to a frozen process looks through its node's queue of waiting one-way
+ * calls for the one it supersedes (kb_node_take_outdated_locked()).
  *
  * Measured against the same call without the long list, alternating, in
  * one run: a walk made the long case many times dearer, a lookup leaves
