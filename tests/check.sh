@@ -114,39 +114,40 @@ expect_lines() {
 	echo "PASS runner/$name"
 }
 
-# Crafted console logs, one per splat pattern of tests/vm/scan-kernel-log.sh:
-# NAME|LINE|LINE...; the lines follow a "kbinder-test: start demo/NAME"
-# marker, have no Call Trace (each pattern must catch its splat alone, as a
-# WARN_ONCE or a console that dropped the trace leaves it), and the scan
-# must report exactly one FAIL, charged to demo/NAME, quoting the first.
+# Crafted console logs, one per example of each splat pattern in
+# tests/vm/splats.list (runner/scan_fails_NAME, NAME_2, ... for a
+# pattern's further examples), and the cases one line cannot hold
+# (SCAN_CASES): NAME|LINE|LINE...; the lines follow a "kbinder-test: start
+# demo/NAME" marker, have no Call Trace (each pattern must catch its splat
+# alone, as a WARN_ONCE or a console that dropped the trace leaves it),
+# and the scan must report exactly one FAIL, charged to demo/NAME, quoting
+# the first. A list example must also be caught by its own pattern, not
+# only by another one: each pattern earns its place.
 SCAN_CASES=(
-	'kernel_bug_at|[   12.000001] kernel BUG at drivers/android/kbinder/work.c:397!'
-	'oops_header|[   12.000001] invalid opcode: 0000 [#1] PREEMPT SMP NOPTI'
-	'list_add_corruption|[   12.000001] list_add corruption. prev->next should be next (ffff888004a1c008), but was ffff888004a1c000. (prev=ffff888004a1c008).'
-	'list_del_corruption|[   12.000001] list_del corruption, ffff888004a1c000->next is LIST_POISON1 (dead000000000100)'
-	'list_add_double_add|[   12.000001] list_add double add: new=ffff888004a1c000, prev=ffff888004a1c000, next=ffff888004a1c010.'
-	'rcu_self_detected_stall|[   80.000001] rcu: INFO: rcu_sched self-detected stall on CPU|[   80.000002] rcu: 	1-....: (20999 ticks this GP) idle=4e4c/1/0x4000000000000000'
-	'rcu_preempt_stall|[   80.000001] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:'
-	'rcu_stall_without_info|[   80.000001] rcu_tasks detected stalls on CPU 1'
-	'soft_lockup|[   40.000001] watchdog: BUG: soft lockup - CPU#1 stuck for 26s! [kworker/1:2:87]'
-	'hard_lockup|[   40.000001] NMI watchdog: Watchdog detected hard LOCKUP on cpu 1'
-	'refcount_underflow|[   12.000001] refcount_t: underflow; use-after-free.'
-	'refcount_saturated|[   12.000001] refcount_t: saturated; leaking memory.'
-	'slub_redzone|[   12.000001] BUG kmalloc-64 (Tainted: G           O      ): Redzone overwritten'
-	'slub_poison|[   12.000001] BUG kb_transaction (Not tainted): Poison overwritten'
-	'slub_padding|[   12.000001] BUG kmalloc-128 (Tainted: G    B      O      ): Object padding overwritten'
-	'slub_reason_alone|[   12.000001] Redzone overwritten'
-	'slub_freepointer|[   12.000001] Freepointer corrupt'
-	'slub_double_free|[   12.000001] Object already free'
-	'slub_objects_remaining|[   12.000001] Objects remaining in kb_node on __kmem_cache_shutdown()'
 	'splat_inside_the_dump_window|[   12.000000] kbinder-test: expect stack dump|[   12.000001] kernel BUG at lib/list_debug.c:30!|[   12.000002] Call Trace:|[   12.000003] kbinder-test: expect end'
 )
 
-# Every case of SCAN_CASES through scan-kernel-log.sh.
+# scan_cases: every case, NAME<TAB>PATTERN<TAB>LINE|LINE... (PATTERN -
+# for SCAN_CASES).
+scan_cases() {
+	tests/vm/splats.sh --names >"$results/splats.names" || return 1
+	tests/vm/splats.sh --examples | awk -F '\t' -v names="$results/splats.names" '
+		BEGIN { while ((getline l < names) > 0) { split(l, f, "\t"); pat[f[1]] = f[2] } }
+		{
+			k = ++seen[$1]
+			printf "%s%s\t%s\t[   12.000001] %s\n", $1, (k > 1 ? "_" k : ""), pat[$1], $2
+		}' || return 1
+	printf '%s\n' "${SCAN_CASES[@]}" | sed 's/|/\t-\t/'
+}
+
+# Every case of scan_cases through scan-kernel-log.sh.
 scan_pattern_tests() {
-	local dir=$1 case name lines first out want
-	for case in "${SCAN_CASES[@]}"; do
-		name=${case%%|*} lines=${case#*|}
+	local dir=$1 name pattern lines first out want
+	if ! scan_cases >"$dir/cases"; then
+		echo "FAIL runner/scan_cases: tests/vm/splats.sh cannot read the splat list"
+		return
+	fi
+	while IFS=$'\t' read -r name pattern lines; do
 		{
 			echo "[   11.000000] kbinder-test: start demo/$name"
 			echo "$lines" | tr '|' '\n'
@@ -156,12 +157,15 @@ scan_pattern_tests() {
 			head -n 1 | sed 's/^\[[ 0-9.]*\] //')
 		want="FAIL demo/$name: kernel log: $first"
 		out=$(tests/vm/scan-kernel-log.sh "$dir/scan-$name.log")
-		if [ "$out" = "$want" ]; then
-			echo "PASS runner/scan_fails_$name"
-		else
+		if [ "$out" != "$want" ]; then
 			echo "FAIL runner/scan_fails_$name: scan-kernel-log.sh said '$(echo "$out" | tr '\n' ' ')', want '$want'"
+		elif [ "$pattern" != - ] && ! PATTERN=$pattern awk 'BEGIN { p = ENVIRON["PATTERN"] }
+			$0 ~ p { hit = 1 } END { exit !hit }' <<<"$first"; then
+			echo "FAIL runner/scan_fails_$name: caught, but not by its own pattern '$pattern'"
+		else
+			echo "PASS runner/scan_fails_$name"
 		fi
-	done
+	done <"$dir/cases"
 }
 
 # The guest-stage judgement itself: a missing result file, a runner that

@@ -19,7 +19,8 @@
  * when the budget is spent are reported "FAIL ...: not run"; SIGTERM ends
  * the running test the same way. Before a test the harness writes
  * "kbinder-test: start <suite>/<test>" to /dev/kmsg; after it, any new kernel
- * log record with a splat (BUG:, WARNING:, Oops, KASAN, ...) fails the test.
+ * log record with a splat (BUG:, WARNING:, Oops, KASAN, ...: every pattern
+ * of tests/vm/splats.list) fails the test.
  * A test passes only if its body returned: a body that ends with exit(0)
  * or _exit(0) (its assertions after that never ran) fails, and a status of
  * 77 is a skip only when SKIP() ended it.
@@ -206,9 +207,9 @@ void kbt_expect_stack_dump(bool on);
  * its start marker; exposed for the harness's own tests
  * (harness_verdict.c), which feed it crafted records.
  * @why:  gets "kernel log: <the first splat>"
- * Return: true if a record is a splat (tests/vm/scan-kernel-log.sh's
- * patterns; in a kbt_expect_stack_dump() window the trace of a plain
- * stack dump passes).
+ * Return: true if a record is a splat (a pattern of tests/vm/splats.list,
+ * the list the host's console scan reads too; in a kbt_expect_stack_dump()
+ * window the trace of a plain stack dump passes).
  */
 bool kbt_kmsg_scan(int fd, char *why, size_t size);
 
