@@ -208,6 +208,36 @@ run_program() {
 		[ $rp_timed_out -eq 1 ] ||
 			result FAIL "$rp_name/(program)" "left processes running after it ended: ${rp_what}(killed)"
 		echo "run_program: killed what $rp_name left: $rp_what"
+		# ...and wait until they are gone: one still there (stuck in the
+		# kernel) would run into the next program or the driver's unload.
+		rp_grace=100
+		while [ $rp_grace -gt 0 ] && still_running /tmp/kbt-left; do
+			sleep 0.1
+			rp_grace=$((rp_grace - 1))
+		done
+		if still_running /tmp/kbt-left; then
+			rp_what=$(still_running /tmp/kbt-left | tr '\n' ' ')
+			result FAIL "$rp_name/(program)" "what it left did not die within 10 s of SIGKILL: $rp_what"
+		fi
 	fi
 	rm -f /tmp/kbt-before /tmp/kbt-left
+}
+
+# still_running FILE: those of FILE's "pid(comm)" lines still running, with
+# their state and kernel wait channel; false if none is.
+still_running() {
+	sr_any=1
+	while read -r sr_line; do
+		sr_pid=${sr_line%%(*}
+		running "$sr_pid" || continue
+		# (wchan has no newline: read fills the variable and says false)
+		sr_wchan=
+		{ read -r sr_wchan <"/proc/$sr_pid/wchan"; } 2>/dev/null
+		{ read -r sr_stat <"/proc/$sr_pid/stat"; } 2>/dev/null || sr_stat=
+		# shellcheck disable=SC2086
+		set -- ${sr_stat##*) }
+		echo "$sr_line state ${1:-?} in ${sr_wchan:-?}"
+		sr_any=0
+	done <"$1"
+	return $sr_any
 }
