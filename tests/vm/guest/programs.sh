@@ -7,6 +7,11 @@
 # - a program that hangs past its limit is killed with every process it
 #   started, in its session or out of it;
 # - a program that leaves a process behind fails, and the process dies;
+# - a splat the console shows fails the run, charged to the test that was
+#   running;
+# - a task blocked uninterruptibly for longer than the hung-task threshold
+#   (run.sh) inside one test's time is reported, and fails that test, in
+#   the harness and in the host's console scan;
 # - a splat the console never showed (printk 1, as in the bench) still
 #   fails: the host scans the kernel log handed over on ttyS1.
 . /scripts/lib.sh
@@ -52,6 +57,22 @@ if [ -z "$left" ]; then
 else
 	result FAIL runner/leftovers_were_killed "still running: $left"
 fi
+
+echo "kbinder-test: start runner/fake_splat" >/dev/kmsg
+echo "<4>WARNING: CPU: 0 PID: 1 at kbinder-runner-selftest (fake splat)" >/dev/kmsg
+result PASS runner/fake_splat
+
+# The demo's own result line stays here (no KBINDER_RESULTS): what it
+# said is judged below, and the host judges the console.
+KBT_VERDICT_DEMO=1 KBINDER_RESULTS='' /tests/harness_verdict demo_a_hung_task >/tmp/hung.out 2>&1
+hung='^FAIL harness_verdict/demo_a_hung_task: kernel log: INFO: task .* blocked for more than'
+if grep -q "$hung" /tmp/hung.out; then
+	result PASS runner/hung_task_fails_its_test
+else
+	result FAIL runner/hung_task_fails_its_test \
+		"the demo said: $(grep -E '^(PASS|FAIL|SKIP) |writer|hung' /tmp/hung.out | tr '\n' ' ' | cut -c1-300)"
+fi
+cat /tmp/hung.out
 
 echo 1 >/proc/sys/kernel/printk
 echo "kbinder-test: start runner/quiet_splat" >/dev/kmsg
