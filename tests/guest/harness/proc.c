@@ -48,22 +48,33 @@ struct kbt_child {
 };
 static struct kbt_child *kbt_children;
 static size_t kbt_nchildren, kbt_children_cap;
+/* Threads of a test may fork too; a child starts with it unlocked. */
+static int kbt_children_lock;
 
 static void kbt_child_add(pid_t pid, const char *name)
 {
+	bool ok = true;
+
+	while (__atomic_exchange_n(&kbt_children_lock, 1, __ATOMIC_ACQUIRE))
+		;
 	if (kbt_nchildren == kbt_children_cap) {
 		size_t cap = kbt_children_cap ? 2 * kbt_children_cap : 16;
 		struct kbt_child *c = realloc(kbt_children, cap * sizeof(*c));
 
-		if (!c)
-			kbt_fail(__FILE__, __LINE__, true,
-				 "no memory to track child %s", name);
-		kbt_children = c;
-		kbt_children_cap = cap;
+		if (c) {
+			kbt_children = c;
+			kbt_children_cap = cap;
+		}
+		ok = c != NULL;
 	}
-	kbt_children[kbt_nchildren].pid = pid;
-	kbt_children[kbt_nchildren].name = name;
-	kbt_nchildren++;
+	if (ok) {
+		kbt_children[kbt_nchildren].pid = pid;
+		kbt_children[kbt_nchildren].name = name;
+		kbt_nchildren++;
+	}
+	__atomic_store_n(&kbt_children_lock, 0, __ATOMIC_RELEASE);
+	if (!ok)
+		kbt_fail(__FILE__, __LINE__, true, "no memory to track child %s", name);
 }
 
 /* How @c ended (wait status @st), as a failure, or nothing if it ended well. */
@@ -141,7 +152,9 @@ pid_t kbt_fork_named(void (*fn)(void *arg), void *arg, const char *name)
 		char who[128];
 		int ret;
 
-		kbt_nchildren = 0;	/* its parent's children are not its own */
+		/* its parent's children are not its own */
+		kbt_nchildren = 0;
+		__atomic_store_n(&kbt_children_lock, 0, __ATOMIC_RELAXED);
 		ret = kbt_fd_snapshot(&before);
 		if (ret)
 			kbt_fail(__FILE__, __LINE__, true,
