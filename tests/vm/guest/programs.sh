@@ -19,6 +19,20 @@
 run_program harness_fdcheck 60 /tests/harness_fdcheck \
 	a_test_body_that_closes_what_it_opens_passes
 
+# A task blocked past the hung-task threshold: harness_verdict's demo,
+# started now and judged once the next two checks are done (it waits
+# about 11 s for the kernel's report; they need no CPU meanwhile). Its
+# own result line stays here (no KBINDER_RESULTS): what it said is
+# judged below, and the host judges the console, where its start marker
+# is the last before the report.
+KBT_VERDICT_DEMO=1 KBINDER_RESULTS='' /tests/harness_verdict demo_a_hung_task >/tmp/hung.out 2>&1 &
+hung_pid=$!
+hung_wait=100
+while [ $hung_wait -gt 0 ] && ! grep -q 'blocked uninterruptibly' /tmp/hung.out; do
+	sleep 0.1
+	hung_wait=$((hung_wait - 1))
+done
+
 # sleeping_marked: the pids of the processes this test started (their
 # command line ends with the marker argument 4242).
 sleeping_marked() {
@@ -58,13 +72,7 @@ else
 	result FAIL runner/leftovers_were_killed "still running: $left"
 fi
 
-echo "kbinder-test: start runner/fake_splat" >/dev/kmsg
-echo "<4>WARNING: CPU: 0 PID: 1 at kbinder-runner-selftest (fake splat)" >/dev/kmsg
-result PASS runner/fake_splat
-
-# The demo's own result line stays here (no KBINDER_RESULTS): what it
-# said is judged below, and the host judges the console.
-KBT_VERDICT_DEMO=1 KBINDER_RESULTS='' /tests/harness_verdict demo_a_hung_task >/tmp/hung.out 2>&1
+wait $hung_pid
 hung='^FAIL harness_verdict/demo_a_hung_task: kernel log: INFO: task .* blocked for more than'
 if grep -q "$hung" /tmp/hung.out; then
 	result PASS runner/hung_task_fails_its_test
@@ -73,6 +81,11 @@ else
 		"the demo said: $(grep -E '^(PASS|FAIL|SKIP) |writer|hung' /tmp/hung.out | tr '\n' ' ' | cut -c1-300)"
 fi
 cat /tmp/hung.out
+
+echo "kbinder-test: start runner/fake_splat" >/dev/kmsg
+echo "<4>WARNING: CPU: 0 PID: 1 at kbinder-runner-selftest (fake splat)" >/dev/kmsg
+result PASS runner/fake_splat
+
 
 echo 1 >/proc/sys/kernel/printk
 echo "kbinder-test: start runner/quiet_splat" >/dev/kmsg
