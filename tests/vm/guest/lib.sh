@@ -115,8 +115,9 @@ check_kbinder_teardown() {
 kbinder_selftest() {
 	st_ko=/lib/modules/kbinder-selftest.ko
 	st_hung=/proc/sys/kernel/hung_task_timeout_secs
-	st_hung_was=
-	{ read -r st_hung_was <"$st_hung"; } 2>/dev/null
+	# (cat, not read: read takes a byte at a time, and a sysctl file
+	# read at an offset past 0 is at its end: "10" would read as "1")
+	st_hung_was=$(cat "$st_hung" 2>/dev/null)
 	kmsg_mark "kbinder self-test"
 	[ -n "$st_hung_was" ] && echo 120 >"$st_hung"
 	if [ ! -e "$st_ko" ]; then
