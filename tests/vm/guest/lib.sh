@@ -134,7 +134,11 @@ kbinder_selftest() {
 		result FAIL vm/module_selftest \
 			"$out; $(dmesg | grep 'kbinder' | tail -n 3 | tr '\n' ' ')"
 	fi
-	[ -n "$st_hung_was" ] && echo "$st_hung_was" >"$st_hung"
+	if [ -n "$st_hung_was" ]; then
+		echo "$st_hung_was" >"$st_hung"
+		[ "$(cat "$st_hung")" = "$st_hung_was" ] ||
+			result FAIL vm/module_selftest "the hung-task threshold is $(cat "$st_hung") s after the self-test, not $st_hung_was s"
+	fi
 }
 
 # user_pids: the pids of every user-space process but this shell (kernel
