@@ -262,9 +262,16 @@ GUEST_LIB_OBJS := $(patsubst tests/guest/%.c,$(BUILD)/guest/%.o,$(GUEST_LIB_SRCS
 GUEST_LIB := $(BUILD)/guest/libkbt.a
 GUEST_SOURCES := $(wildcard tests/guest/*.c)
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST_BIN)/%,$(GUEST_SOURCES))
+# What counts as a kernel splat: tests/vm/splats.list, the one list, which
+# the host's scan reads and the build turns into a header for the harness
+# and kbfuzz.
+SPLATS_H := $(BUILD)/gen/kbt_splats.h
+$(SPLATS_H): tests/vm/splats.list tests/vm/splats.sh
+	@mkdir -p $(@D)
+	tests/vm/splats.sh --c-header $< >$@.tmp && mv $@.tmp $@
 GUEST_HEADERS := $(wildcard tests/guest/*.h tests/guest/*/*.h lib/include/kbinder/*.h \
-	include/uapi/linux/android/*.h include/kbinder/*.h)
-GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest
+	include/uapi/linux/android/*.h include/kbinder/*.h) $(SPLATS_H)
+GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest -I$(BUILD)/gen
 
 guest-tests: $(GUEST_TESTS)
 $(GUEST_LIB_OBJS): $(BUILD)/guest/%.o: tests/guest/%.c $(GUEST_HEADERS)

@@ -42,9 +42,10 @@ FUZZ_DEBUG_MARGIN ?= 600
 
 .PHONY: fuzz-program fuzz check-fuzz
 fuzz-program: $(FUZZ_PROGRAM)
-$(FUZZ_PROGRAM): $(FUZZ_SOURCES) $(wildcard fuzz/*.h include/uapi/linux/android/*.h include/kbinder/*.h)
+# (the splat list is tests/vm/splats.list's, as the harness's: SPLATS_H)
+$(FUZZ_PROGRAM): $(FUZZ_SOURCES) $(wildcard fuzz/*.h include/uapi/linux/android/*.h include/kbinder/*.h) $(SPLATS_H)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $(STATIC_LDFLAGS) -o $@ $(FUZZ_SOURCES)
+	$(CC) $(USER_CFLAGS) -I$(dir $(SPLATS_H)) $(STATIC_LDFLAGS) -o $@ $(FUZZ_SOURCES)
 
 # One initramfs per driver: the reference one does not need kbinder.ko to build.
 $(BUILD)/fuzz/initramfs-reference.cpio.gz: $(FUZZ_PROGRAM) $(TOOLS) $(VM_INPUTS)

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "kbt_splats.h"	/* generated from tests/vm/splats.list */
 
 struct fz_config fz_cfg = {
 	.device = NULL,
@@ -43,21 +44,6 @@ struct fz_config fz_cfg = {
 };
 
 struct fz_shared *fz_sh;
-
-/* tests/vm/scan-kernel-log.sh's patterns, as substrings (harness.c too). */
-static const char *const splats[] = {
-	"BUG:", "kernel BUG at", "WARNING:", "Oops", "invalid opcode:",
-	"general protection", "Kernel panic", "KASAN", "UBSAN",
-	"possible circular locking", "possible recursive locking",
-	"inconsistent lock state", "hung task", "blocked for more than",
-	"soft lockup", "hard LOCKUP", "rcu: INFO:", "self-detected stall",
-	"detected stall", "list_add corruption", "list_del corruption",
-	"list_add double add",
-	"refcount_t:", "(Not tainted): ", "(Tainted: ", "Redzone overwritten",
-	"Poison overwritten", "Padding overwritten", "padding overwritten",
-	"Freepointer corrupt", "Object already free", "Invalid object pointer",
-	"Objects remaining in", "Call Trace", "unreferenced object",
-};
 
 struct supervisor {
 	struct fz_rng rng;
@@ -414,12 +400,10 @@ static void kmsg_scan(struct supervisor *sv)
 			continue;
 		}
 		secs = (double)(fz_now_ns() - sv->start) / 1e9;
-		for (size_t i = 0; i < sizeof(splats) / sizeof(splats[0]); i++) {
-			if (strstr(msg, splats[i])) {
-				fz_finding(-1, -1, "kernel log after %.1f s: %s", secs, msg);
-				sv->context_lines = 60;
-				break;
-			}
+		/* tests/vm/splats.list: the harness and the host scan read it too */
+		if (kbt_splat_match(msg)) {
+			fz_finding(-1, -1, "kernel log after %.1f s: %s", secs, msg);
+			sv->context_lines = 60;
 		}
 		/* the driver reporting its own broken state (pr_err and worse;
 		 * what userspace did wrong is never logged at that level) */

@@ -114,39 +114,40 @@ expect_lines() {
 	echo "PASS runner/$name"
 }
 
-# Crafted console logs, one per splat pattern of tests/vm/scan-kernel-log.sh:
-# NAME|LINE|LINE...; the lines follow a "kbinder-test: start demo/NAME"
-# marker, have no Call Trace (each pattern must catch its splat alone, as a
-# WARN_ONCE or a console that dropped the trace leaves it), and the scan
-# must report exactly one FAIL, charged to demo/NAME, quoting the first.
+# Crafted console logs, one per example of each splat pattern in
+# tests/vm/splats.list (runner/scan_fails_NAME, NAME_2, ... for a
+# pattern's further examples), and the cases one line cannot hold
+# (SCAN_CASES): NAME|LINE|LINE...; the lines follow a "kbinder-test: start
+# demo/NAME" marker, have no Call Trace (each pattern must catch its splat
+# alone, as a WARN_ONCE or a console that dropped the trace leaves it),
+# and the scan must report exactly one FAIL, charged to demo/NAME, quoting
+# the first. A list example must also be caught by its own pattern, not
+# only by another one: each pattern earns its place.
 SCAN_CASES=(
-	'kernel_bug_at|[   12.000001] kernel BUG at drivers/android/kbinder/work.c:397!'
-	'oops_header|[   12.000001] invalid opcode: 0000 [#1] PREEMPT SMP NOPTI'
-	'list_add_corruption|[   12.000001] list_add corruption. prev->next should be next (ffff888004a1c008), but was ffff888004a1c000. (prev=ffff888004a1c008).'
-	'list_del_corruption|[   12.000001] list_del corruption, ffff888004a1c000->next is LIST_POISON1 (dead000000000100)'
-	'list_add_double_add|[   12.000001] list_add double add: new=ffff888004a1c000, prev=ffff888004a1c000, next=ffff888004a1c010.'
-	'rcu_self_detected_stall|[   80.000001] rcu: INFO: rcu_sched self-detected stall on CPU|[   80.000002] rcu: 	1-....: (20999 ticks this GP) idle=4e4c/1/0x4000000000000000'
-	'rcu_preempt_stall|[   80.000001] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:'
-	'rcu_stall_without_info|[   80.000001] rcu_tasks detected stalls on CPU 1'
-	'soft_lockup|[   40.000001] watchdog: BUG: soft lockup - CPU#1 stuck for 26s! [kworker/1:2:87]'
-	'hard_lockup|[   40.000001] NMI watchdog: Watchdog detected hard LOCKUP on cpu 1'
-	'refcount_underflow|[   12.000001] refcount_t: underflow; use-after-free.'
-	'refcount_saturated|[   12.000001] refcount_t: saturated; leaking memory.'
-	'slub_redzone|[   12.000001] BUG kmalloc-64 (Tainted: G           O      ): Redzone overwritten'
-	'slub_poison|[   12.000001] BUG kb_transaction (Not tainted): Poison overwritten'
-	'slub_padding|[   12.000001] BUG kmalloc-128 (Tainted: G    B      O      ): Object padding overwritten'
-	'slub_reason_alone|[   12.000001] Redzone overwritten'
-	'slub_freepointer|[   12.000001] Freepointer corrupt'
-	'slub_double_free|[   12.000001] Object already free'
-	'slub_objects_remaining|[   12.000001] Objects remaining in kb_node on __kmem_cache_shutdown()'
 	'splat_inside_the_dump_window|[   12.000000] kbinder-test: expect stack dump|[   12.000001] kernel BUG at lib/list_debug.c:30!|[   12.000002] Call Trace:|[   12.000003] kbinder-test: expect end'
 )
 
-# Every case of SCAN_CASES through scan-kernel-log.sh.
+# scan_cases: every case, NAME<TAB>PATTERN<TAB>LINE|LINE... (PATTERN -
+# for SCAN_CASES).
+scan_cases() {
+	tests/vm/splats.sh --names >"$results/splats.names" || return 1
+	tests/vm/splats.sh --examples | awk -F '\t' -v names="$results/splats.names" '
+		BEGIN { while ((getline l < names) > 0) { split(l, f, "\t"); pat[f[1]] = f[2] } }
+		{
+			k = ++seen[$1]
+			printf "%s%s\t%s\t[   12.000001] %s\n", $1, (k > 1 ? "_" k : ""), pat[$1], $2
+		}' || return 1
+	printf '%s\n' "${SCAN_CASES[@]}" | sed 's/|/\t-\t/'
+}
+
+# Every case of scan_cases through scan-kernel-log.sh.
 scan_pattern_tests() {
-	local dir=$1 case name lines first out want
-	for case in "${SCAN_CASES[@]}"; do
-		name=${case%%|*} lines=${case#*|}
+	local dir=$1 name pattern lines first out want
+	if ! scan_cases >"$dir/cases"; then
+		echo "FAIL runner/scan_cases: tests/vm/splats.sh cannot read the splat list"
+		return
+	fi
+	while IFS=$'\t' read -r name pattern lines; do
 		{
 			echo "[   11.000000] kbinder-test: start demo/$name"
 			echo "$lines" | tr '|' '\n'
@@ -156,12 +157,15 @@ scan_pattern_tests() {
 			head -n 1 | sed 's/^\[[ 0-9.]*\] //')
 		want="FAIL demo/$name: kernel log: $first"
 		out=$(tests/vm/scan-kernel-log.sh "$dir/scan-$name.log")
-		if [ "$out" = "$want" ]; then
-			echo "PASS runner/scan_fails_$name"
-		else
+		if [ "$out" != "$want" ]; then
 			echo "FAIL runner/scan_fails_$name: scan-kernel-log.sh said '$(echo "$out" | tr '\n' ' ')', want '$want'"
+		elif [ "$pattern" != - ] && ! PATTERN=$pattern awk 'BEGIN { p = ENVIRON["PATTERN"] }
+			$0 ~ p { hit = 1 } END { exit !hit }' <<<"$first"; then
+			echo "FAIL runner/scan_fails_$name: caught, but not by its own pattern '$pattern'"
+		else
+			echo "PASS runner/scan_fails_$name"
 		fi
-	done
+	done <"$dir/cases"
 }
 
 # The guest-stage judgement itself: a missing result file, a runner that
@@ -260,12 +264,14 @@ FAIL demo/after: kernel log: Call Trace:" ]; then
 	# otherwise pass with the script's own checks alone.
 	mkdir -p "$dir/bin" "$dir/nothing"
 	printf '#!/bin/sh\necho demo/one\n' >"$dir/bin/demo" && chmod +x "$dir/bin/demo"
+	export KBT_GUEST_SRC=$dir/no-sources
 	tests/vm/judge.sh --list "$dir/bin" 'demo/one' check kbinder >"$dir/nothing.expected"
 	grep -vx 'vm/selection' "$dir/nothing.expected" | sed 's/^/PASS /' >"$dir/nothing/judged.log"
 	tests/vm/judge.sh 0 "$dir/nothing" "$dir/nothing.out" "$dir/nothing.expected" >/dev/null
 	tests/vm/judge.sh --list "$dir/bin" 'de*' check kbinder >"$dir/some.expected"
 	tests/vm/judge.sh --list "$dir/bin" 'the' check kbinder >"$dir/word.expected"
 	tests/vm/judge.sh --list "$dir/bin" 'addrscan' check kbinder >"$dir/group.expected"
+	unset KBT_GUEST_SRC
 	if [ "$(grep '^FAIL ' "$dir/nothing.out")" = "FAIL vm/selection: the run's TESTS select no test program and no guest script" ] &&
 		grep -qx 'demo/one' "$dir/some.expected" && ! grep -qx 'vm/selection' "$dir/some.expected" &&
 		grep -qx 'vm/selection' "$dir/word.expected" &&
@@ -273,6 +279,42 @@ FAIL demo/after: kernel log: Call Trace:" ]; then
 		echo "PASS runner/a_selection_of_no_test_fails"
 	else
 		echo "FAIL runner/a_selection_of_no_test_fails: judge.sh said: $(grep '^FAIL ' "$dir/nothing.out" | tr '\n' ' ')"
+	fi
+	# A build of no test program cannot pass: the judgement fails it, and
+	# coverage does not say that every built test ran.
+	mkdir -p "$dir/empty-bin" "$dir/empty"
+	tests/vm/judge.sh --list "$dir/empty-bin" '*' check kbinder >"$dir/empty.expected"
+	grep -v '^FAIL ' "$dir/empty.expected" | sed 's/^/PASS /' >"$dir/empty/judged.log"
+	tests/vm/judge.sh 0 "$dir/empty" "$dir/empty.out" "$dir/empty.expected" >/dev/null
+	tests/vm/judge.sh --list "$dir/empty-bin" '*' >"$dir/empty.built"
+	out=$(tests/vm/coverage.sh "$dir/empty.built" "kbinder:$dir/empty.out")
+	if [ "$(grep '^FAIL ' "$dir/empty.out")" = "FAIL vm/(programs): no test program in $dir/empty-bin: a run of none would pass" ] &&
+		grep -q '^FAIL coverage/vm/(programs): no test program' <<<"$out" &&
+		! grep -q '^PASS ' <<<"$out"; then
+		echo "PASS runner/a_run_with_no_test_program_fails"
+	else
+		echo "FAIL runner/a_run_with_no_test_program_fails: judge.sh said: $(grep '^FAIL ' "$dir/empty.out" | tr '\n' ' '); coverage.sh said: $(echo "$out" | tr '\n' ' ')"
+	fi
+	# Every tests/guest/*.c must build a program that lists a test: one
+	# that lists none, one whose -l fails, a source with no program fail.
+	mkdir -p "$dir/src" "$dir/bin2" "$dir/listed"
+	printf '#!/bin/sh\nexit 0\n' >"$dir/bin2/silent"
+	printf '#!/bin/sh\necho "broken: no test registered" >&2; exit 1\n' >"$dir/bin2/broken"
+	printf '#!/bin/sh\necho good/one\n' >"$dir/bin2/good"
+	chmod +x "$dir/bin2/silent" "$dir/bin2/broken" "$dir/bin2/good"
+	touch "$dir/src/silent.c" "$dir/src/broken.c" "$dir/src/good.c" "$dir/src/unbuilt.c"
+	KBT_GUEST_SRC=$dir/src tests/vm/judge.sh --list "$dir/bin2" '*' check kbinder >"$dir/listed.expected"
+	grep -v '^FAIL ' "$dir/listed.expected" | sed 's/^/PASS /' >"$dir/listed/judged.log"
+	tests/vm/judge.sh 0 "$dir/listed" "$dir/listed.out" "$dir/listed.expected" >/dev/null
+	KBT_GUEST_SRC=$dir/src tests/vm/judge.sh --list "$dir/bin2" '*' >"$dir/listed.built"
+	out=$(tests/vm/coverage.sh "$dir/listed.built" "kbinder:$dir/listed.out")
+	if [ "$(grep '^FAIL ' "$dir/listed.out")" = "FAIL unbuilt/(program): unbuilt.c is a test program, but $dir/bin2/unbuilt was not built
+FAIL broken/(list): 'broken -l' failed (status 1): broken: no test registered
+FAIL silent/(list): 'silent -l' lists no test: a program of none would pass" ] &&
+		[ "$(grep -c '^FAIL coverage/' <<<"$out")" -eq 3 ] && ! grep -q '^PASS ' <<<"$out"; then
+		echo "PASS runner/a_program_that_lists_no_test_fails"
+	else
+		echo "FAIL runner/a_program_that_lists_no_test_fails: judge.sh said: $(grep '^FAIL ' "$dir/listed.out" | tr '\n' ' '); coverage.sh said: $(echo "$out" | tr '\n' ' ')"
 	fi
 	# A built test that every boot skipped ran nowhere: it fails.
 	printf '%s\n' demo/ran demo/skipped_everywhere demo/failed >"$dir/built.txt"
@@ -316,6 +358,15 @@ FAIL coverage/demo/skipped_everywhere: ran in no boot (skipped in kbinder kbinde
 	expect_lines leftover_processes_fail_their_program "$dir/judged.log" \
 		'^FAIL runner_leave/(program): left processes running after it ended: [0-9]*(sleep)' \
 		'^PASS runner/leftovers_were_killed'
+	# A splat on the console fails the run, charged to its test.
+	expect_lines fails_on_kernel_splat "$dir/judged.log" \
+		'^FAIL runner/fake_splat: kernel log: WARNING: CPU: 0 PID: 1 at kbinder-runner-selftest (fake splat)'
+	# A task blocked past the hung-task threshold inside one test fails it:
+	# the harness's scan (the demo's line, judged in the guest) and the
+	# host's console scan both.
+	expect_lines hung_task_fails_its_test "$dir/judged.log" \
+		'^PASS runner/hung_task_fails_its_test' \
+		'^FAIL harness_verdict/demo_a_hung_task: kernel log: INFO: task .* blocked for more than 10 seconds'
 	# Not on the console (printk 1), only in the log handed over.
 	if grep -q 'a splat the console hid' "$dir/console.log"; then
 		echo "FAIL runner/a_splat_the_console_hid_fails: the console showed it: not the case under test"
@@ -325,16 +376,62 @@ FAIL coverage/demo/skipped_everywhere: ran in no boot (skipped in kbinder kbinde
 	fi
 }
 
+# One boot's judgement (tests/vm/judge-boot.sh, what run.sh runs after
+# every boot) on crafted logs: a guest script that ended with a status but
+# 0 fails the run; a kernel log handed over without its end marker keeps
+# its last line (a panic's), and fails.
+boot_judgement_tests() {
+	local dir=$BUILD/vm/runner-boot.$$ rc clean=ok
+	# boot_dir NAME VERDICT: a fresh log directory, its results.log holding
+	# one PASS and the verdict line VERDICT (none if empty)
+	boot_dir() {
+		mkdir -p "$dir/$1" && : >"$dir/$1/console.log" && : >"$dir/$1/output.log"
+		{ printf 'PASS demo/one\r\n'; [ -z "$2" ] || printf '%s\r\n' "$2"; } >"$dir/$1/results.log"
+	}
+	boot_dir clean 'KBT-VERDICT: done 0'
+	tests/vm/judge-boot.sh "$dir/clean" 0 900 "guest script check" || clean="exit $?"
+	[ "$(cat "$dir/clean/judged.log")" = "PASS demo/one" ] || clean="said $(tr '\n' ' ' <"$dir/clean/judged.log")"
+	boot_dir status 'KBT-VERDICT: done 2'
+	tests/vm/judge-boot.sh "$dir/status" 0 900 "guest script check"
+	rc=$?
+	if [ "$clean" != ok ]; then
+		echo "FAIL runner/a_guest_script_that_failed_fails_the_run: a clean boot did not pass: $clean"
+	elif [ $rc -ne 0 ] && [ "$(grep '^FAIL ' "$dir/status/judged.log")" = \
+		"FAIL vm/verdict: guest script check ended with status 2: 'KBT-VERDICT: done 2'" ]; then
+		echo "PASS runner/a_guest_script_that_failed_fails_the_run"
+	else
+		echo "FAIL runner/a_guest_script_that_failed_fails_the_run: judge-boot.sh exit $rc, said: $(tr '\n' ' ' <"$dir/status/judged.log")"
+	fi
+	# The handover as the guest prints it (CRLF), cut after a panic's line;
+	# then a whole one, whose last line is a splat too.
+	boot_dir cut 'KBT-VERDICT: done 0'
+	printf '%s\r\n' 'KBT-KMSG: begin' '[    1.000000] kbinder-test: start demo/cut' \
+		'[    2.000000] Kernel panic - not syncing: Fatal exception' >"$dir/cut/output.log"
+	tests/vm/judge-boot.sh "$dir/cut" 0 900 >/dev/null
+	rc=$?
+	boot_dir whole 'KBT-VERDICT: done 0'
+	printf '%s\r\n' 'KBT-KMSG: begin' '[    1.000000] kbinder-test: start demo/whole' \
+		'[    2.000000] refcount_t: underflow; use-after-free.' 'KBT-KMSG: end' >"$dir/whole/output.log"
+	tests/vm/judge-boot.sh "$dir/whole" 0 900 >/dev/null
+	if [ $rc -ne 0 ] &&
+		grep -qx 'FAIL demo/cut: kernel log: Kernel panic - not syncing: Fatal exception' "$dir/cut/judged.log" &&
+		grep -q '^FAIL vm/kmsg_handover: the kernel log handed over on ttyS1 has no end marker' "$dir/cut/judged.log" &&
+		[ "$(grep '^FAIL ' "$dir/whole/judged.log")" = 'FAIL demo/whole: kernel log: refcount_t: underflow; use-after-free.' ]; then
+		echo "PASS runner/a_kernel_log_handover_cut_short_keeps_its_last_line"
+	else
+		echo "FAIL runner/a_kernel_log_handover_cut_short_keeps_its_last_line: judge-boot.sh exit $rc, said: $(tr '\n' ' ' <"$dir/cut/judged.log"); whole: $(tr '\n' ' ' <"$dir/whole/judged.log")"
+	fi
+}
+
 stage_runner() {
 	echo "--- runner self-tests"
 	mkdir -p "$BUILD/vm"
 	{
-		expect_runner_failure fails_on_kernel_splat splat \
-			'^FAIL runner/fake_splat: kernel log: WARNING:'
 		expect_runner_failure fails_without_verdict noverdict \
 			'^FAIL vm/verdict: no verdict: the guest stopped early.*last line: .*Power down'
 		mkdir -p "$BUILD/vm/runner-scan.$$"
 		scan_pattern_tests "$BUILD/vm/runner-scan.$$"
+		boot_judgement_tests
 		runner_judgement_tests
 	} | tee "$results/runner.log"
 	# The stage reports every self-test, or fails.
@@ -348,8 +445,11 @@ stage_runner() {
 			leftover_processes_fail_their_program \
 			a_vanished_script_result_fails an_undeclared_script_result_fails \
 			a_test_skipped_in_every_boot_fails a_splat_the_console_hid_fails \
-			a_selection_of_no_test_fails
-		printf '%s\n' "${SCAN_CASES[@]}" | sed 's/|.*//; s|^|runner/scan_fails_|'
+			a_selection_of_no_test_fails hung_task_fails_its_test \
+			a_run_with_no_test_program_fails a_program_that_lists_no_test_fails \
+			a_guest_script_that_failed_fails_the_run \
+			a_kernel_log_handover_cut_short_keeps_its_last_line
+		scan_cases | cut -f 1 | sed 's|^|runner/scan_fails_|'
 	} >"$results/runner.expected"
 	tests/vm/missing-results.sh "$results/runner.expected" "$results/runner.log" |
 		tee -a "$results/runner.log"

@@ -315,6 +315,7 @@ uint32_t kbt_transact(struct kbinder_thread *t, const struct kbt_txn *x,
 /** ASSERT_STATUS() - an outcome is @want; the message names both. */
 #define ASSERT_STATUS(got, want) do {					\
 	uint32_t _g = (got), _w = (want);				\
+	kbt_asserted();							\
 	if (_g != _w)							\
 		kbt_fail(__FILE__, __LINE__, true, "%s: got %s, want %s", \
 			 #got, kbinder_return_name(_g),			\

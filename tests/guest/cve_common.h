@@ -149,6 +149,7 @@ struct cve_info cve_info(struct kbinder_thread *t, uint32_t slot);
 
 #define ASSERT_INFO_EQ(a, b) do {					\
 	struct cve_info _x = (a), _y = (b);				\
+	kbt_asserted();							\
 	if (_x.err != _y.err || _x.strong != _y.strong || _x.weak != _y.weak) \
 		kbt_fail(__FILE__, __LINE__, true,			\
 			 "node counts changed: err %d strong %u weak %u, " \

@@ -19,16 +19,25 @@
  * when the budget is spent are reported "FAIL ...: not run"; SIGTERM ends
  * the running test the same way. Before a test the harness writes
  * "kbinder-test: start <suite>/<test>" to /dev/kmsg; after it, any new kernel
- * log record with a splat (BUG:, WARNING:, Oops, KASAN, ...) fails the test.
+ * log record with a splat (BUG:, WARNING:, Oops, KASAN, ...: every pattern
+ * of tests/vm/splats.list) fails the test.
  * A test passes only if its body returned: a body that ends with exit(0)
  * or _exit(0) (its assertions after that never ran) fails, and a status of
- * 77 is a skip only when SKIP() ended it.
+ * 77 is a skip only when SKIP() ended it. A test that made no assertion
+ * (an empty body, an early return) fails, unless it said that its verdict
+ * is the harness's end-of-test checks (END_CHECKS_ARE_THE_VERDICT()).
+ * Every kbt_fork() child must have ended when the body (or the child that
+ * forked it) returns: the harness reaps it and judges its status, and one
+ * still running fails the test; so does any other process the test left
+ * running, and one the harness could not end.
  *
  * Result lines (stdout, and appended to $KBINDER_RESULTS when set):
  *	PASS <suite>/<test>
  *	FAIL <suite>/<test>: <why>
  *	SKIP <suite>/<test>: <why>
  * The suite is the program name. Exit status: 0 if nothing failed, else 1.
+ * A program that has no test, or whose GLOBs select none, fails ("FAIL
+ * <suite>/(program): ran no test ..."), and so does its -l.
  *
  * Usage: <program> [-l] [GLOB...]  (-l lists tests; GLOBs select tests)
  */
@@ -94,12 +103,33 @@ void kbt_skip(const char *why, ...) __attribute__((format(printf, 1, 2), noretur
 bool kbt_failed(void);
 /** kbt_log() - a diagnostic line on stderr, prefixed with the test name. */
 void kbt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/**
+ * kbt_asserted() - count one assertion made by the running test (every
+ * ASSERT_* and EXPECT_* does, passing or not, in any of its processes).
+ * A test that returns without having made one fails: it checked nothing.
+ */
+void kbt_asserted(void);
+/**
+ * kbt_end_checks_are_the_verdict() - see END_CHECKS_ARE_THE_VERDICT().
+ * @why: what the end-of-test checks catch here (logged)
+ */
+void kbt_end_checks_are_the_verdict(const char *why);
+/**
+ * END_CHECKS_ARE_THE_VERDICT() - this test asserts nothing itself: it
+ * passes when its body returns and the harness's end-of-test checks find
+ * nothing (no splat in the kernel log, no fd leaked, every child ended
+ * cleanly). Only for tests whose point is exactly that (a stress run, a
+ * teardown under load); @why says what would show up there. Without it, a
+ * test that made no assertion fails.
+ */
+#define END_CHECKS_ARE_THE_VERDICT(why) kbt_end_checks_are_the_verdict(why)
 
 #define SKIP(...) kbt_skip(__VA_ARGS__)
 
 #define KBT_CMP(fatal, kind, a, op, b) do {				\
 	long long _kbt_a = (long long)(a);				\
 	long long _kbt_b = (long long)(b);				\
+	kbt_asserted();							\
 	if (!(_kbt_a op _kbt_b))					\
 		kbt_fail(__FILE__, __LINE__, fatal,			\
 			 kind "(%s, %s): %lld (0x%llx) vs %lld (0x%llx)", \
@@ -122,6 +152,7 @@ void kbt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define KBT_BOOL(fatal, kind, cond, want) do {				\
 	bool _kbt_c = (cond) ? true : false;				\
+	kbt_asserted();							\
 	if (_kbt_c != (want))						\
 		kbt_fail(__FILE__, __LINE__, fatal, kind "(%s)", #cond); \
 } while (0)
@@ -136,6 +167,7 @@ long kbt_mem_diff(const void *a, const void *b, size_t n);
 
 #define KBT_MEM(fatal, kind, a, b, n) do {				\
 	long _kbt_at = kbt_mem_diff((a), (b), (n));			\
+	kbt_asserted();							\
 	if (_kbt_at >= 0)						\
 		kbt_fail(__FILE__, __LINE__, fatal,			\
 			 kind "(%s, %s, %zu): first difference at byte %ld: 0x%02x vs 0x%02x", \
@@ -149,6 +181,7 @@ long kbt_mem_diff(const void *a, const void *b, size_t n);
 
 #define KBT_OK(fatal, expr) do {					\
 	long _kbt_r = (long)(expr);					\
+	kbt_asserted();							\
 	if (_kbt_r != 0)						\
 		kbt_fail(__FILE__, __LINE__, fatal, "%s: returned %ld (%s)", \
 			 #expr, _kbt_r, kbt_strerr(_kbt_r));		\
@@ -206,9 +239,9 @@ void kbt_expect_stack_dump(bool on);
  * its start marker; exposed for the harness's own tests
  * (harness_verdict.c), which feed it crafted records.
  * @why:  gets "kernel log: <the first splat>"
- * Return: true if a record is a splat (tests/vm/scan-kernel-log.sh's
- * patterns; in a kbt_expect_stack_dump() window the trace of a plain
- * stack dump passes).
+ * Return: true if a record is a splat (a pattern of tests/vm/splats.list,
+ * the list the host's console scan reads too; in a kbt_expect_stack_dump()
+ * window the trace of a plain stack dump passes).
  */
 bool kbt_kmsg_scan(int fd, char *why, size_t size);
 
@@ -348,9 +381,21 @@ long kbt_fd_changes_since(const struct kbt_fd_snap *before, int *added_fd);
  * otherwise. Its failures are recorded for the test too. Its fd table is
  * checked as the test body's is (see above): what it held when it started
  * it must hold when @fn returns; failures name it "child <fn>".
+ * Reap it (ASSERT_CHILD_OK(), kbt_reap()) or stop it (kbt_kill()) before
+ * the process that forked it returns: when the test body (or a child's
+ * @fn) returns, the harness waits up to KBT_CHILD_GRACE_MS for each of its
+ * kbt_fork() children that nobody reaped, fails the test for one that
+ * ended badly (a status but 0 or 77, a signal) and for one still running
+ * (whatever it would still have checked is lost), and reaps them.
  * Return: the child's pid.
  */
 #define kbt_fork(fn, arg) kbt_fork_named((fn), (arg), #fn)
+/*
+ * How long a returning test (or child) waits for its processes that are
+ * still running before it fails for them (KBT_CHILD_GRACE_MS in the
+ * environment: the harness's own tests).
+ */
+#define KBT_CHILD_GRACE_MS 2000
 /** kbt_fork_named() - kbt_fork() with the child's name for fd reports. */
 pid_t kbt_fork_named(void (*fn)(void *arg), void *arg, const char *name);
 /**
@@ -439,6 +484,11 @@ void kbt_expect_demo_at(const char *file, int line, const char *env,
 			const char *name, const char *want);
 #define EXPECT_DEMO(env, name, want)					\
 	kbt_expect_demo_at(__FILE__, __LINE__, (env), (name), (want))
+/** EXPECT_DEMO_MATCH() - demo @name's result line matches fnmatch() @glob. */
+void kbt_expect_demo_match_at(const char *file, int line, const char *env,
+			      const char *name, const char *glob);
+#define EXPECT_DEMO_MATCH(env, name, glob)				\
+	kbt_expect_demo_match_at(__FILE__, __LINE__, (env), (name), (glob))
 
 /**
  * kbt_start_child() - for an object @x with a channel @x->chan and a pid

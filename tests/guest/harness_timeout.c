@@ -81,6 +81,7 @@ static void demo_short_timeout(void)
 
 static void demo_passes(void)
 {
+	END_CHECKS_ARE_THE_VERDICT("a stand-in: whether it ran, and how, is the point");
 }
 
 static struct kbt_test demos[] = {

@@ -9,7 +9,9 @@
 # SKIP did not run it). Prints how many of the built tests each boot ran,
 # and a FAIL for every built test that ran in no boot at all (a test that
 # skips everywhere tests nothing, and make check would pass without it), or
-# PASS coverage/every_built_test_ran.
+# PASS coverage/every_built_test_ran. BUILT's own FAIL lines (judge.sh
+# --list: no program built, one that lists no test) fail here too, and so
+# does a BUILT of no test at all: nothing ran is not everything ran.
 set -u
 built=$1
 shift
@@ -21,8 +23,10 @@ for arg in "$@"; do
 		name = $2; sub(/:$/, "", name); print label, $1, name }'
 done | awk -v built="$built" '
 	BEGIN {
-		while ((getline line < built) > 0)
+		while ((getline line < built) > 0) {
+			if (line ~ /^FAIL /) { broken[++nbroken] = line; continue }
 			if (line != "" && !(line in want)) { want[line] = 1; order[++n] = line }
+		}
 	}
 	{
 		label = $1; status = $2; name = $3
@@ -37,6 +41,15 @@ done | awk -v built="$built" '
 		for (i = 1; i <= nb; i++)
 			line = line sprintf(" %s %d%s", boot[i], ran[boot[i]], i < nb ? "," : "")
 		print line
+		for (i = 1; i <= nbroken; i++) {
+			sub(/^FAIL /, "FAIL coverage/", broken[i])
+			print broken[i]
+			missing++
+		}
+		if (n == 0) {
+			print "FAIL coverage/(built): no test was built: nothing ran, which is not everything"
+			missing++
+		}
 		for (i = 1; i <= n; i++) {
 			t = order[i]
 			if (t in anywhere) continue

@@ -11,8 +11,12 @@
 # declares for the guest script RUN (check, fuzz, programs) and each ADDON
 # a variant initramfs adds (post-check) on DRIVER, as far as GLOBS select
 # them; GLOBS that select no program and no group of a script's results
-# add vm/selection, which the judgement fails. Make the list before the
-# boot, from the programs the initramfs was built with.
+# add vm/selection, which the judgement fails. A FAIL line stands for a
+# build that cannot pass honestly, and the judgement copies it: GUEST_BIN
+# without any program, a selected tests/guest/*.c (KBT_GUEST_SRC: another
+# directory of sources) with no program built, a program whose -l fails or
+# lists no test. Make the list before the boot, from the programs the
+# initramfs was built with.
 # Then the result file OUT of the run, for tally.sh: its judged lines
 # (LOGDIR/judged.log, from run.sh), a FAIL when the runner exited non-zero
 # (RC) without saying why, a FAIL for every EXPECTED result that did not
@@ -25,21 +29,51 @@ table=$here/guest/results.list
 # shellcheck source=tests/vm/select.sh
 . "$here/select.sh"
 
+# list_tests GUEST_BIN GLOBS: what the selected programs list, and a FAIL
+# line (which the judgement copies) for a build that cannot pass honestly:
+# no test program at all, a tests/guest/*.c ($KBT_GUEST_SRC) the build made
+# no program of, a program whose -l fails or lists no test.
 list_tests() {
-	local bin=$1 prog name
+	local bin=$1 prog name out rc err src srcdir=${KBT_GUEST_SRC:-$here/../guest}
 	[ "$bin" = - ] && return 0
+	err=$(mktemp)
+	for prog in "$bin"/*; do
+		[ -f "$prog" ] && [ -x "$prog" ] && break
+		prog=""
+	done
+	if [ -z "$prog" ]; then
+		echo "FAIL vm/(programs): no test program in $bin: a run of none would pass"
+		rm -f "$err"
+		return 0
+	fi
+	for src in "$srcdir"/*.c; do
+		[ -f "$src" ] || continue
+		name=${src##*/} name=${name%.c}
+		selected "$name" "$2" || continue
+		[ -f "$bin/$name" ] && [ -x "$bin/$name" ] ||
+			echo "FAIL $name/(program): $name.c is a test program, but $bin/$name was not built"
+	done
 	for prog in "$bin"/*; do
 		[ -f "$prog" ] && [ -x "$prog" ] || continue
 		name=${prog##*/}
 		selected "$name" "$2" || continue
-		if ! "$prog" -l 2>/dev/null; then
-			case "$name" in
-			compat32_*) "$bin/${name#compat32_}" -l 2>/dev/null |
-				sed "s|^${name#compat32_}/|$name/|" ;;
-			*) echo "$name/(list)" ;;
-			esac
+		out=$("$prog" -l 2>"$err")
+		rc=$?
+		# a 32-bit program the host cannot run lists what its suite does
+		if [ $rc -ne 0 ] && [ "${name#compat32_}" != "$name" ] &&
+			[ -x "$bin/${name#compat32_}" ]; then
+			out=$("$bin/${name#compat32_}" -l 2>"$err" | sed "s|^${name#compat32_}/|$name/|")
+			rc=$?
+		fi
+		if [ $rc -ne 0 ]; then
+			echo "FAIL $name/(list): '$name -l' failed (status $rc): $(head -n 1 "$err" | cut -c1-200)"
+		elif [ -z "$out" ]; then
+			echo "FAIL $name/(list): '$name -l' lists no test: a program of none would pass"
+		else
+			echo "$out"
 		fi
 	done
+	rm -f "$err"
 }
 
 # list_declared GLOBS DRIVER RUN...: the table's lines for these runs.
@@ -84,11 +118,13 @@ if [ "${1:-}" = --list ]; then
 	[ $# -ge 5 ] && list_declared "$3" "$5" "$4" "${@:6}"
 	# A selection of nothing (a mistyped TESTS) is not a run without
 	# failures: vm/selection is expected and fails (below).
-	[ "$2" != - ] && [ -z "$tests" ] &&
+	# (no pipe into grep -q here: under pipefail, the writer's SIGPIPE
+	# when grep -q stops reading would count as no test at all)
+	[ "$2" != - ] && [ -z "$(grep -v '^FAIL ' <<<"$tests")" ] &&
 		! selects_group "$3" "${4:-}" "${5:-}" && echo "vm/selection"
 	exit 0
 fi
-[ $# -eq 4 ] || { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -eq 4 ] || { sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 rc=$1 dir=$2 out=$3 expected=$4
 if [ -r "$dir/judged.log" ]; then
 	cp "$dir/judged.log" "$out"
@@ -101,6 +137,8 @@ fi
 if grep -qx 'vm/selection' "$expected"; then
 	echo "FAIL vm/selection: the run's TESTS select no test program and no guest script" | tee -a "$out"
 fi
+# What --list found wrong before the boot (no program, one that lists none).
+grep '^FAIL ' "$expected" | tee -a "$out"
 # (Each check reads OUT whole before anything is added to it.)
 more=$("$here/missing-results.sh" "$expected" "$out")
 [ -n "$more" ] && echo "$more" | tee -a "$out"

@@ -26,10 +26,11 @@
 # Three serial ports: ttyS0 the kernel console (console.log), ttyS1 what the
 # guest's programs print (output.log, streamed here), ttyS2 result lines and
 # the verdict (results.log). The run fails when the verdict is missing, when
-# any result line is FAIL, or when the kernel log shows a splat; a splat is
-# charged to the test whose start marker precedes it (also in the kernel log
-# a guest handed over on ttyS1, KBT-KMSG: see lib.sh). The judged result
-# lines end up in LOGDIR/judged.log.
+# any result line is FAIL, when the guest script ended with a status but 0,
+# or when the kernel log shows a splat; a splat is charged to the test
+# whose start marker precedes it (also in the kernel log a guest handed
+# over on ttyS1, KBT-KMSG: see lib.sh). The judged result lines end up in
+# LOGDIR/judged.log (tests/vm/judge-boot.sh).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,7 +49,7 @@ while [ $# -gt 0 ]; do
 	--memory) memory=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--quiet) quiet=1 ;;
-	-h | --help) sed -n '3,32p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,33p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) script=$1 ;;
 	esac
@@ -67,8 +68,14 @@ judged=$logdir/judged.log
 # A CPU kept by the kernel for 10 s (a soft lockup: 2 x watchdog_thresh) or
 # an RCU grace period held up for 10 s is reported (the defaults are 20 s
 # and 21 s), and scan-kernel-log.sh fails the run for it: a teardown that
-# walks an attacker-sized list without yielding must not pass.
-detectors="watchdog_thresh=5 rcupdate.rcu_cpu_stall_timeout=10"
+# walks an attacker-sized list without yielding must not pass. So is a task
+# blocked uninterruptibly for 10 s (the default is 120 s, longer than any
+# test may run: a test times out at 30 s unless it says otherwise), seen
+# within 2 s more (the detector's check interval): every Debian kernel we
+# boot and the debug kernel have DETECT_HUNG_TASK (the runner stage checks
+# that a hung task inside a test fails it, tests/vm/guest/programs.sh).
+detectors="watchdog_thresh=5 rcupdate.rcu_cpu_stall_timeout=10 \
+sysctl.kernel.hung_task_timeout_secs=10 sysctl.kernel.hung_task_check_interval_secs=2"
 
 # qemu_cmd ACCEL SCRIPT: the QEMU command line for one boot.
 qemu_cmd() {
@@ -134,30 +141,9 @@ qemu_rc=$?
 [ $quiet -eq 0 ] && wait "$streamer" 2>/dev/null
 elapsed=$(($(date +%s) - start))
 
-# Judge: result lines from the guest, then what the host saw.
-tr -d '\r' <"$results" | grep -E '^(PASS|FAIL|SKIP) ' >"$judged"
-if ! tr -d '\r' <"$results" | grep -q '^KBT-VERDICT: done'; then
-	if [ $qemu_rc -eq 124 ]; then
-		why="no verdict: the guest did not finish within ${timeout}s"
-	else
-		why="no verdict: the guest stopped early (qemu exit $qemu_rc)"
-	fi
-	# What the guest said last, and QEMU's first complaint: the cause,
-	# readable where only the tail of a run's output is kept (CI).
-	last=$(tr -d '\r' <"$console" | grep -v '^[[:space:]]*$' | tail -n 1 | cut -c1-200)
-	[ -n "$last" ] && why="$why; console's last line: $last"
-	[ -s "$qerr" ] && why="$why; qemu: $(head -n 1 "$qerr" | cut -c1-200)"
-	echo "FAIL vm/verdict: $why" >>"$judged"
-fi
-# A guest that hid kernel messages from the console (printk level) handed
-# its whole kernel log over on ttyS1 (lib.sh's kmsg_handover): scanned too,
-# each test charged once.
-kmsg=$logdir/kmsg.log
-tr -d '\r' <"$output" | sed -n '/^KBT-KMSG: begin$/,/^KBT-KMSG: end$/p' | sed '1d;$d' >"$kmsg"
-{
-	"$here/scan-kernel-log.sh" "$console"
-	[ -s "$kmsg" ] && "$here/scan-kernel-log.sh" "$kmsg"
-} | awk '{ name = $2; sub(/:$/, "", name) } !seen[name]++' >>"$judged"
-
+# Judge: result lines from the guest, then what the host saw (the verdict
+# and its status, the splats of the console and of a kernel log handed
+# over): judge-boot.sh.
+"$here/judge-boot.sh" "$logdir" "$qemu_rc" "$timeout" "guest script $script"
 echo "vm: guest ran ${elapsed}s ($accel); console log: $console"
 ! grep -q '^FAIL ' "$judged"

@@ -17,44 +17,19 @@
 # name:" lines) is expected; a trace without that header, and every other splat,
 # still fails.
 #
-# A splat is any line matching one of the patterns below (awk regular
-# expressions). Each has a crafted log in tests/check.sh's runner stage that
-# must fail; the harness (tests/guest/harness/kmsg.c, kbt_splats) and kbfuzz
-# (fuzz/main.c) look for the same lines in /dev/kmsg.
+# A splat is any line matching one of the patterns of tests/vm/splats.list
+# (awk regular expressions), the one list: the harness
+# (tests/guest/harness/kmsg.c) and kbfuzz (fuzz/main.c) look for the same
+# lines in /dev/kmsg, through the header the build makes of it. Each
+# pattern has a crafted log in tests/check.sh's runner stage that must fail.
 set -u
-patterns=(
-	'BUG:'                        # BUG: KASAN, sleeping function, soft lockup, ...
-	'kernel BUG at'               # BUG_ON(), BUG_ON_DATA_CORRUPTION
-	'WARNING:'
-	'Oops'
-	': [0-9a-f][0-9a-f][0-9a-f][0-9a-f] \[#[0-9]+\]'   # die(): "invalid opcode: 0000 [#1] ..."
-	'general protection'
-	'Kernel panic'
-	'KASAN'
-	'UBSAN'
-	'possible circular locking'
-	'possible recursive locking'
-	'inconsistent lock state'
-	'hung task'
-	'blocked for more than'
-	'soft lockup'
-	'hard LOCKUP'
-	'rcu: INFO:'                  # RCU stall warnings
-	'self-detected stall'
-	'detected stalls? on CPU'
-	'list_(add|del) corruption'   # DEBUG_LIST, with or without the BUG/WARN
-	'list_add double add'
-	'refcount_t:'                 # refcount_warn_saturate's first line
-	'BUG [^ ]+ \((Not tainted|Tainted)'  # SLUB: "BUG kmalloc-64 (Not tainted): ..."
-	'(Redzone|Poison|Object padding|Padding) overwritten'
-	'Freepointer corrupt'
-	'Object already free'
-	'Invalid object pointer'
-	'Objects remaining in'
-	'Call Trace'
-	'unreferenced object'
-	'kbinder[_a-z]*: .*(corrupt transaction stack|not stacked above its own call)'
-)
+here=$(cd "$(dirname "$0")" && pwd)
+if ! patterns_text=$("$here/splats.sh" --patterns); then
+	# A scan that cannot tell what a splat is must not pass.
+	echo "FAIL vm/splat_patterns: tests/vm/splats.sh cannot read the splat list"
+	exit 1
+fi
+mapfile -t patterns <<<"$patterns_text"
 if [ "${1:-}" = --patterns ]; then
 	printf '%s\n' "${patterns[@]}"
 	exit 0

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,7 +98,20 @@ void kbt_expect_demo_at(const char *file, int line, const char *env,
 	char got[1024];
 
 	kbt_demo_result(env, name, got, sizeof(got));
+	kbt_asserted();
 	if (strcmp(got, want))
 		kbt_fail(file, line, false, "result line \"%s\", want \"%s\"",
 			 got, want);
+}
+
+void kbt_expect_demo_match_at(const char *file, int line, const char *env,
+			      const char *name, const char *glob)
+{
+	char got[1024];
+
+	kbt_demo_result(env, name, got, sizeof(got));
+	kbt_asserted();
+	if (fnmatch(glob, got, 0))
+		kbt_fail(file, line, false, "result line \"%s\", want one like \"%s\"",
+			 got, glob);
 }

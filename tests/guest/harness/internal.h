@@ -6,7 +6,8 @@
  *	run.c      one test's life: fork, time limits, cleanup, verdict
  *	report.c   failures, skips and log lines, recorded for the test
  *	fdcheck.c  the fd check (snapshots of /proc/self/fd and their diff)
- *	proc.c     kbt_fork() and its relatives, channels, time
+ *	proc.c     kbt_fork() and its relatives (every child reaped and
+ *	           judged), channels, time
  *	kmsg.c     the kernel log: start markers and the splat scan
  *	hang.c     where a timed-out test hung
  */
@@ -28,6 +29,9 @@
  * @returned: set by the body's process once the body returned; a body
  *            that ends any other way (exit(0) before its assertions, a
  *            _exit in a helper) did not finish, whatever its status says
+ * @asserts:  assertions made so far, by every process of the test
+ * @end_checks: the test said its verdict is the end-of-test checks
+ *            (END_CHECKS_ARE_THE_VERDICT()): no assertion is needed
  * @why:      the first failure's or the skip's message
  */
 struct kbt_shared {
@@ -35,6 +39,8 @@ struct kbt_shared {
 	int skipped;
 	pid_t body;
 	int returned;
+	unsigned long asserts;
+	int end_checks;
 	char why[KBT_WHY_MAX];
 };
 
@@ -62,6 +68,16 @@ void kbt_oneline(char *s);
 void kbt_append(char *dst, size_t size, const char *src);
 /* kbt_fail_plain() - record a failure with no file:line prefix. */
 void kbt_fail_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* proc.c */
+/*
+ * kbt_children_check() - when @who (the test body, or a child) returns:
+ * wait for its kbt_fork() children that nobody reaped, judge how they
+ * ended, and fail the test for each that ended badly or still runs.
+ */
+void kbt_children_check(const char *who);
+/* kbt_grace_ms() - KBT_CHILD_GRACE_MS, or what the environment says. */
+int kbt_grace_ms(void);
 
 /* kmsg.c */
 /* kbt_kmsg_mark() - /dev/kmsg at its end, after @test's start marker; -1 if none. */

@@ -2,8 +2,8 @@
 /*
  * The kernel log around a test: the start marker written to /dev/kmsg
  * before it, the scan for splats in what was logged after the marker
- * (tests/vm/scan-kernel-log.sh's patterns), and the window in which a
- * plain stack dump is expected. See harness.h.
+ * (tests/vm/splats.list's patterns, as the host's scan), and the window
+ * in which a plain stack dump is expected. See harness.h.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "kbt_splats.h"	/* generated from tests/vm/splats.list */
 
 void kbt_expect_stack_dump(bool on)
 {
@@ -28,25 +29,6 @@ void kbt_expect_stack_dump(bool on)
 		perror("kmsg");
 	close(fd);
 }
-
-/*
- * What counts as a splat: the substrings of tests/vm/scan-kernel-log.sh's
- * patterns (the host scans the whole console log with those; this check
- * charges a report to the test that made it).
- */
-static const char *const kbt_splats[] = {
-	"BUG:", "kernel BUG at", "WARNING:", "Oops", "invalid opcode:",
-	"general protection", "Kernel panic", "KASAN", "UBSAN",
-	"possible circular locking", "possible recursive locking",
-	"inconsistent lock state", "hung task", "blocked for more than",
-	"soft lockup", "hard LOCKUP", "rcu: INFO:", "self-detected stall",
-	"detected stall", "list_add corruption", "list_del corruption",
-	"list_add double add",
-	"refcount_t:", "(Not tainted): ", "(Tainted: ", "Redzone overwritten",
-	"Poison overwritten", "Padding overwritten", "padding overwritten",
-	"Freepointer corrupt", "Object already free", "Invalid object pointer",
-	"Objects remaining in", "Call Trace", "unreferenced object",
-};
 
 /* See internal.h: the marker is "kbinder-test: start <suite>/<test>". */
 int kbt_kmsg_mark(const char *test)
@@ -70,14 +52,13 @@ int kbt_kmsg_mark(const char *test)
 	return fd;
 }
 
+/*
+ * What counts as a splat: tests/vm/splats.list, the one list, which the
+ * host's console scan (tests/vm/scan-kernel-log.sh) and kbfuzz read too.
+ */
 static bool kbt_is_splat(const char *msg)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(kbt_splats) / sizeof(kbt_splats[0]); i++)
-		if (strstr(msg, kbt_splats[i]))
-			return true;
-	return false;
+	return kbt_splat_match(msg) != NULL;
 }
 
 /*

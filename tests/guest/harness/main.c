@@ -2,8 +2,8 @@
 /*
  * The test program: TEST() registers each test (a constructor), main()
  * lists them (-l) or runs those selected, one at a time (run.c), and
- * prints one result line each, appended to $KBINDER_RESULTS too. See
- * harness.h.
+ * prints one result line each, appended to $KBINDER_RESULTS too. A
+ * program that has no test, or runs none, fails (-l too). See harness.h.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -94,6 +94,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "-l")) {
+		/* a program of no test would pass every run: it fails */
+		if (!kbt_tests) {
+			fprintf(stderr, "%s: no test registered\n", kbt_suite_name);
+			return 1;
+		}
 		for (t = kbt_tests; t; t = t->next)
 			printf("%s/%s\n", kbt_suite_name, t->name);
 		return 0;
@@ -120,6 +125,12 @@ int main(int argc, char **argv)
 			continue;
 		}
 		counts[kbt_run_one(t)]++;
+	}
+	if (!counts[0] && !counts[1] && !counts[2]) {
+		kbt_result("FAIL", "(program)", kbt_tests ?
+			   "ran no test: none matches the GLOBs given" :
+			   "ran no test: none is registered");
+		counts[1]++;
 	}
 	fprintf(stderr, "%s: %d passed, %d failed, %d skipped\n",
 		kbt_suite_name, counts[0], counts[1], counts[2]);

@@ -127,6 +127,20 @@ void kbt_skip(const char *fmt, ...)
 	_exit(KBT_EXIT_SKIP);
 }
 
+void kbt_asserted(void)
+{
+	if (kbt_state)
+		__atomic_add_fetch(&kbt_state->asserts, 1, __ATOMIC_RELAXED);
+}
+
+void kbt_end_checks_are_the_verdict(const char *why)
+{
+	if (kbt_state)
+		__atomic_store_n(&kbt_state->end_checks, 1, __ATOMIC_SEQ_CST);
+	kbt_log("no assertion needed: the end-of-test checks are the verdict (%s)",
+		why);
+}
+
 bool kbt_failed(void)
 {
 	return kbt_state && __atomic_load_n(&kbt_state->failed, __ATOMIC_SEQ_CST);

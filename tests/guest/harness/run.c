@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * One test's life: a forked body in a process group of its own, under the
- * test's timeout and the program's budget; at the end its group and every
- * process it left are killed (the runner is a child subreaper), the kernel
- * log since its start marker is scanned, and the verdict is reported. See
- * harness.h.
+ * test's timeout and the program's budget; at the end a process it left
+ * running fails it, its group and every process it left are killed and
+ * reaped (the runner is a child subreaper; one that will not die fails it
+ * too), the kernel log since its start marker is scanned, and the verdict
+ * is reported. See harness.h.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -24,27 +25,35 @@
 #include "internal.h"
 
 struct kbt_shared *kbt_state;
+/* How long the cleanup may take (KBT_CLEANUP_MS: the harness's own tests). */
+static int kbt_cleanup_ms = 10000;
 
 /*
- * Send SIGKILL to every child of this process. The runner is a child
- * subreaper, so whatever a test left behind (its process group, a child
- * that moved to a group or session of its own, their orphans) is a child of
- * the runner once its parent is gone. Return: how many were signalled.
+ * The processes left of a test whose body (process group @pgid) has ended:
+ * every process of that group, and every child of this process (the
+ * runner is a child subreaper, so whatever a test left behind, its group,
+ * a child that moved to a group or session of its own, their orphans, is
+ * a child of the runner once its parent is gone). Zombies do not count.
+ * @kill:  SIGKILL each one found
+ * @names: if not NULL, gets "pid(comm, state X) ..." of those found
+ * Return: how many were found.
  */
-static int kbt_kill_children(void)
+static int kbt_test_procs(pid_t pgid, bool kill_them, char *names, size_t size)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	pid_t self = getpid();
 	int n = 0;
 
+	if (names && size)
+		names[0] = 0;
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		char path[64], stat[512];
-		const char *p;
+		char path[64], stat[512], comm[64], state;
+		const char *open_paren, *p;
 		ssize_t len;
-		int fd, ppid;
+		int fd, ppid, pgrp;
 		long pid = strtol(e->d_name, NULL, 10);
 
 		if (pid <= 0 || pid == self)
@@ -58,38 +67,101 @@ static int kbt_kill_children(void)
 		if (len <= 0)
 			continue;
 		stat[len] = 0;
-		p = strrchr(stat, ')');	/* the command name may hold anything */
-		if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1 || ppid != self)
+		/* the command name may hold anything */
+		open_paren = strchr(stat, '(');
+		p = strrchr(stat, ')');
+		if (!open_paren || !p ||
+		    sscanf(p + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
 			continue;
-		kill((pid_t)pid, SIGKILL);
+		if ((ppid != self && pgrp != pgid) || state == 'Z' || state == 'X')
+			continue;
+		if (kill_them)
+			kill((pid_t)pid, SIGKILL);
+		if (names) {
+			char one[128];
+			int clen = (int)(p - open_paren - 1);
+
+			snprintf(comm, sizeof(comm), "%.*s", clen < 63 ? clen : 63,
+				 open_paren + 1);
+			snprintf(one, sizeof(one), "%s%ld(%s, state %c)",
+				 n ? " " : "", pid, comm, state);
+			kbt_append(names, size, one);
+		}
 		n++;
 	}
 	closedir(d);
 	return n;
 }
 
-/*
- * Kill and reap everything left of the test: its process group, and every
- * other descendant (processes that left the group, and their orphans, which
- * the subreaper runner inherits as they are killed).
- */
-static void kbt_cleanup(pid_t pgid)
+/* Reap every child that has ended. Return: false once there is none left. */
+static bool kbt_reap_ended(void)
 {
-	int64_t deadline = kbt_now_ms() + 5000;
-
-	kill(-pgid, SIGKILL);
-	while (kbt_now_ms() < deadline) {
+	for (;;) {
 		pid_t r = waitpid(-1, NULL, WNOHANG);
 
 		if (r < 0 && errno == ECHILD)
-			break;
-		if (r > 0)
-			continue;
-		if (!kbt_kill_children())
-			kbt_msleep(2);
-		else
-			kbt_msleep(1);
+			return false;
+		if (r <= 0)
+			return true;
 	}
+}
+
+/*
+ * After a body that returned: a process of the test still running (not a
+ * kbt_fork() child: kbt_children_check() saw to those, but a plain fork(),
+ * a program it started, an orphan) fails it, once it had
+ * KBT_CHILD_GRACE_MS to end by itself. The cleanup kills it.
+ */
+static void kbt_check_leftovers(pid_t pgid)
+{
+	int64_t deadline = kbt_now_ms() + kbt_grace_ms();
+	char names[KBT_WHY_MAX];
+	int n;
+
+	for (;;) {
+		kbt_reap_ended();
+		n = kbt_test_procs(pgid, false, names, sizeof(names));
+		if (!n || kbt_now_ms() >= deadline)
+			break;
+		kbt_msleep(5);
+	}
+	if (n)
+		kbt_fail_plain("left %d process(es) running after the test body returned: %s (reap or kill what the test starts)",
+			       n, names);
+}
+
+/*
+ * Kill and reap everything left of the test: its process group, and every
+ * other descendant (processes that left the group, and their orphans, which
+ * the subreaper runner inherits as they are killed). What is still there
+ * after KBT_CLEANUP_MS (a process the kernel does not let die: stuck in
+ * the driver, frozen) is named, with its state, in @why.
+ * Return: true if something could not be ended (the next test starts
+ * anyway, and the one that left it fails).
+ */
+static bool kbt_cleanup(pid_t pgid, char *why, size_t size)
+{
+	int64_t deadline = kbt_now_ms() + kbt_cleanup_ms;
+	char names[KBT_WHY_MAX];
+	int n;
+
+	kill(-pgid, SIGKILL);
+	while (kbt_reap_ended()) {
+		if (kbt_now_ms() >= deadline) {
+			n = kbt_test_procs(pgid, false, names, sizeof(names));
+			if (!n)
+				return false;
+			snprintf(why, size,
+				 "could not end %d process(es) of the test within %d ms of SIGKILL: ",
+				 n, kbt_cleanup_ms);
+			kbt_append(why, size, names);
+			fprintf(stderr, "  [%s/%s] %s\n", kbt_suite_name,
+				kbt_current, why);
+			return true;
+		}
+		kbt_msleep(kbt_test_procs(pgid, true, NULL, 0) ? 1 : 2);
+	}
+	return false;
 }
 
 /*
@@ -114,13 +186,18 @@ static void kbt_on_term(int sig)
 
 static void kbt_program_limits(void)
 {
-	const char *env = getenv("KBT_PROGRAM_TIMEOUT");
+	const char *env;
 	struct sigaction sa;
-	long secs = env ? strtol(env, NULL, 10) : 0;
+	long secs;
 
+	env = getenv("KBT_CLEANUP_MS");
+	if (env && strtol(env, NULL, 10) > 0)
+		kbt_cleanup_ms = (int)strtol(env, NULL, 10);
+	env = getenv("KBT_PROGRAM_TIMEOUT");
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = kbt_on_term;
 	sigaction(SIGTERM, &sa, NULL);
+	secs = env ? strtol(env, NULL, 10) : 0;
 	if (secs <= 0)
 		return;
 	kbt_program_budget = (int)secs;
@@ -153,6 +230,7 @@ static void __attribute__((noreturn)) kbt_body(struct kbt_test *t)
 	if (getpid() == kbt_state->body)
 		__atomic_store_n(&kbt_state->returned, 1, __ATOMIC_SEQ_CST);
 	kbt_fd_check(&before, "test body");
+	kbt_children_check("the test body");
 	_exit(kbt_failed() ? KBT_EXIT_FAIL : 0);
 }
 
@@ -201,7 +279,7 @@ static struct kbt_end kbt_wait_body(struct kbt_test *t, pid_t pid)
 
 /*
  * kbt_verdict() - why @t failed, into @why ("" if it did not); true if it
- * was skipped instead (and there was no splat: @splat).
+ * was skipped instead (and the end checks found nothing: @splat).
  */
 static bool kbt_verdict(const struct kbt_test *t, const struct kbt_end *e,
 			bool splat, char *why, size_t size)
@@ -235,6 +313,9 @@ static bool kbt_verdict(const struct kbt_test *t, const struct kbt_end *e,
 	else if (code == 0 && !kbt_state->returned)
 		snprintf(why, size,
 			 "the test body exited (status 0) without returning: what followed the exit never ran");
+	else if (code == 0 && !kbt_state->asserts && !kbt_state->end_checks)
+		snprintf(why, size,
+			 "the test made no assertion: it checked nothing (assert what it checks, or say END_CHECKS_ARE_THE_VERDICT() and why)");
 	else if (!exited || (code != 0 && code != KBT_EXIT_SKIP))
 		snprintf(why, size, "exited with status %d", code);
 	return false;
@@ -242,9 +323,9 @@ static bool kbt_verdict(const struct kbt_test *t, const struct kbt_end *e,
 
 int kbt_run_one(struct kbt_test *t)
 {
-	char why[KBT_WHY_MAX], splat_why[KBT_WHY_MAX];
+	char why[KBT_WHY_MAX], splat_why[KBT_WHY_MAX], stuck_why[KBT_WHY_MAX];
 	struct kbt_end end;
-	bool splat;
+	bool splat, stuck;
 	int kmsg;
 	pid_t pid;
 
@@ -261,10 +342,12 @@ int kbt_run_one(struct kbt_test *t)
 		kbt_body(t);
 	setpgid(pid, pid);
 	end = kbt_wait_body(t, pid);
-	kbt_cleanup(pid);
+	if (!end.timed_out && kbt_state->returned)
+		kbt_check_leftovers(pid);
+	stuck = kbt_cleanup(pid, stuck_why, sizeof(stuck_why));
 
 	splat = kbt_kmsg_scan(kmsg, splat_why, sizeof(splat_why));
-	if (kbt_verdict(t, &end, splat, why, sizeof(why))) {
+	if (kbt_verdict(t, &end, splat || stuck, why, sizeof(why))) {
 		kbt_result("SKIP", t->name, kbt_state->why);
 		return 2;
 	}
@@ -272,6 +355,11 @@ int kbt_run_one(struct kbt_test *t)
 		if (why[0])
 			kbt_append(why, sizeof(why), "; ");
 		kbt_append(why, sizeof(why), splat_why);
+	}
+	if (stuck) {
+		if (why[0])
+			kbt_append(why, sizeof(why), "; ");
+		kbt_append(why, sizeof(why), stuck_why);
 	}
 	if (!why[0]) {
 		kbt_result("PASS", t->name, NULL);
