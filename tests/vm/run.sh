@@ -17,6 +17,10 @@
 #   --smp SPEC         QEMU -smp (2); a kernel without ACPI needs
 #                      2,sockets=2,cores=1,threads=1 to see two CPUs
 #   --quiet            do not stream the guest's output
+#   --tcg-thread MODE  single | multi (multi): TCG's vCPU threads
+#   --plugin SPEC      load a TCG plugin (FILE.so[,KEY=VALUE...]); its
+#                      output goes to LOGDIR/plugin.log. Implies TCG (KVM
+#                      runs no plugin): no accelerator probe
 #
 # One guest at a time per host: overlapping TCG guests on a small host wedge
 # in boot (shared/VM-NOTES.md), so every boot waits for a host-wide lock
@@ -36,6 +40,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kernel="" initramfs="" driver=kbinder tests='*' timeout=600 logdir=""
 accel_cache="" append="" memory=1024 smp=2 quiet=0 script=check
+tcg_thread=multi plugin=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift ;;
@@ -49,7 +54,9 @@ while [ $# -gt 0 ]; do
 	--memory) memory=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--quiet) quiet=1 ;;
-	-h | --help) sed -n '3,33p' "$0"; exit 0 ;;
+	--tcg-thread) tcg_thread=$2; shift ;;
+	--plugin) plugin=$2; shift ;;
+	-h | --help) sed -n '3,37p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) script=$1 ;;
 	esac
@@ -59,11 +66,18 @@ done
 [ -r "$initramfs" ] || { echo "run.sh: cannot read initramfs '$initramfs'" >&2; exit 2; }
 case "$driver" in kbinder | reference) ;; *) echo "run.sh: bad driver $driver" >&2; exit 2 ;; esac
 case "$tests" in *' '*) echo "run.sh: --tests must not contain spaces" >&2; exit 2 ;; esac
+case "$tcg_thread" in single | multi) ;; *) echo "run.sh: bad --tcg-thread $tcg_thread" >&2; exit 2 ;; esac
+case "$plugin" in *' '*) echo "run.sh: --plugin must not contain spaces" >&2; exit 2 ;; esac
+if [ -n "$plugin" ] && [ ! -r "${plugin%%,*}" ]; then
+	echo "run.sh: cannot read plugin '${plugin%%,*}'" >&2
+	exit 2
+fi
 [ -n "$logdir" ] || logdir=$(mktemp -d "${TMPDIR:-/tmp}/kbinder-vm.XXXXXX")
 mkdir -p "$logdir"
 console=$logdir/console.log output=$logdir/output.log results=$logdir/results.log
-judged=$logdir/judged.log
+judged=$logdir/judged.log plugin_log=$logdir/plugin.log
 : >"$console"; : >"$output"; : >"$results"; : >"$judged"
+rm -f "$plugin_log"
 
 # A CPU kept by the kernel for 10 s (a soft lockup: 2 x watchdog_thresh) or
 # an RCU grace period held up for 10 s is reported (the defaults are 20 s
@@ -82,8 +96,10 @@ qemu_cmd() {
 	local accel=$1 script=$2 cpu=()
 	case "$accel" in
 	kvm) cpu=(-accel kvm -cpu host) ;;
-	tcg) cpu=(-accel tcg,thread=multi) ;;
+	tcg) cpu=(-accel "tcg,thread=$tcg_thread") ;;
 	esac
+	[ -n "$plugin" ] && [ "$accel" = tcg ] &&
+		cpu+=(-plugin "$plugin" -d plugin -D "$plugin_log")
 	echo qemu-system-x86_64 "${cpu[@]}" -smp "$smp" -m "$memory" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$kernel" -initrd "$initramfs" \
@@ -123,7 +139,11 @@ if ! flock -n 9; then
 	flock 9
 fi
 
-accel=$(probe_accel)
+if [ -n "$plugin" ]; then
+	accel=tcg
+else
+	accel=$(probe_accel)
+fi
 echo "vm: booting $(basename "$kernel") with $accel, script $script, driver $driver, logs in $logdir"
 
 start=$(date +%s)
