@@ -179,10 +179,14 @@ static void srv_binder_main(const char *dev, int threads, int ready_fd)
 	_exit(0);
 }
 
-/* srv_stream_main: echo server of the pipe and socket baselines. */
+/*
+ * srv_stream_main: echo server of the pipe and socket baselines; one read
+ * takes up to a whole pipe (64 KiB), so a ping-pong of any size up to that
+ * is one read and one write on each side.
+ */
 static void srv_stream_main(int rfd, int wfd)
 {
-	uint8_t buf[256];
+	static uint8_t buf[64 << 10];
 
 	for (;;) {
 		ssize_t n = read(rfd, buf, sizeof(buf));

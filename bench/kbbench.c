@@ -28,6 +28,10 @@
  *                     round trip then costs what the driver and the
  *                     scheduler do, without cross-CPU wake-ups (whose cost
  *                     under emulation is mostly the emulator's)
+ *   --insn OPS        count instead of timing (make bench-insn): per
+ *                     channel, OPS operations between the markers of the
+ *                     QEMU instruction-count plugin (kbbench_insn.h); pipe
+ *                     and unix ping-pong beside every sync size
  *
  * Every binder device gets its own server process (context manager); pipe
  * and unix-socket servers answer the ping-pong baselines; "memcpy" is one
@@ -550,6 +554,10 @@ static void run_rounds(struct workload *w)
 
 #include "kbbench_multi.h"
 
+/* ------------------------------------------------------------ instruction count */
+
+#include "kbbench_insn.h"
+
 /* ------------------------------------------------------------ main */
 
 /* parse_workload: WORKLOAD's kind and the defaults of its rounds. */
@@ -613,6 +621,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: kbbench [--reference DEV] [--kbinder DEV] [--reference2 DEV] [--old DEV]\n"
 		"  [--results FILE] [--rounds N] [--batch N] [--scale F] [--timeout S]\n"
+		"  [--budget S] [--baselines 0] [--cpu N] [--insn OPS (not with multi)]\n"
 		"  sync:BYTES | oneway:BYTES | objects:N | fd | multi:CLIENTS | refs:N\n");
 	exit(2);
 }
@@ -627,6 +636,7 @@ int main(int argc, char **argv)
 	if (benv && atof(benv) > 0)
 		budget_s = atof(benv);
 	int rounds = 0, batch = 0, cpu = -1, baselines = 1, i;
+	long insn_ops = 0;
 	struct workload w;
 
 	for (i = 1; i < argc - 1; i += 2) {
@@ -654,10 +664,13 @@ int main(int argc, char **argv)
 			budget_s = atof(argv[i + 1]);
 		else if (strcmp(argv[i], "--baselines") == 0)
 			baselines = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--insn") == 0)
+			insn_ops = atol(argv[i + 1]);
 		else
 			usage();
 	}
-	if (i != argc - 1 || parse_workload(argv[argc - 1], &w) < 0)
+	if (i != argc - 1 || parse_workload(argv[argc - 1], &w) < 0 ||
+	    insn_ops < 0 || (insn_ops && w.kind == WL_MULTI))
 		usage();
 	if (scale <= 0)
 		scale = 1.0;
@@ -700,7 +713,7 @@ int main(int argc, char **argv)
 		chan_add("reference2", CH_BINDER, ref2);
 	if (old)
 		chan_add("old", CH_BINDER, old);
-	if (baselines && w.kind == WL_SYNC && w.size <= 128) {
+	if (baselines && w.kind == WL_SYNC && (w.size <= 128 || insn_ops)) {
 		chan_add("pipe", CH_PIPE, NULL);
 		chan_add("unix", CH_UNIX, NULL);
 	}
@@ -722,9 +735,13 @@ int main(int argc, char **argv)
 	} else {
 		for (i = 0; i < nch; i++)
 			chan_connect(&ch[i], &w);
-		run_rounds(&w);
+		if (insn_ops)
+			run_insn(&w, argv[argc - 1], insn_ops, results);
+		else
+			run_rounds(&w);
 	}
-	report(ch, nch, &w, results);
+	if (!insn_ops)
+		report(ch, nch, &w, results);
 	for (i = 0; i < nch; i++)
 		chan_stop(&ch[i]);
 	return 0;
