@@ -21,6 +21,8 @@
 #   --plugin SPEC      load a TCG plugin (FILE.so[,KEY=VALUE...]); its
 #                      output goes to LOGDIR/plugin.log. Implies TCG (KVM
 #                      runs no plugin): no accelerator probe
+#   --icount SPEC      QEMU's -icount SPEC (e.g. shift=0,sleep=off: the
+#                      guest's clock counts instructions); TCG only
 #
 # One guest at a time per host: overlapping TCG guests on a small host wedge
 # in boot (shared/VM-NOTES.md), so every boot waits for a host-wide lock
@@ -40,7 +42,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kernel="" initramfs="" driver=kbinder tests='*' timeout=600 logdir=""
 accel_cache="" append="" memory=1024 smp=2 quiet=0 script=check
-tcg_thread=multi plugin=""
+tcg_thread=multi plugin="" icount=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift ;;
@@ -56,7 +58,8 @@ while [ $# -gt 0 ]; do
 	--quiet) quiet=1 ;;
 	--tcg-thread) tcg_thread=$2; shift ;;
 	--plugin) plugin=$2; shift ;;
-	-h | --help) sed -n '3,37p' "$0"; exit 0 ;;
+	--icount) icount=$2; shift ;;
+	-h | --help) sed -n '3,39p' "$0"; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	*) script=$1 ;;
 	esac
@@ -67,7 +70,7 @@ done
 case "$driver" in kbinder | reference) ;; *) echo "run.sh: bad driver $driver" >&2; exit 2 ;; esac
 case "$tests" in *' '*) echo "run.sh: --tests must not contain spaces" >&2; exit 2 ;; esac
 case "$tcg_thread" in single | multi) ;; *) echo "run.sh: bad --tcg-thread $tcg_thread" >&2; exit 2 ;; esac
-case "$plugin" in *' '*) echo "run.sh: --plugin must not contain spaces" >&2; exit 2 ;; esac
+case "$plugin$icount" in *' '*) echo "run.sh: --plugin and --icount take no spaces" >&2; exit 2 ;; esac
 if [ -n "$plugin" ] && [ ! -r "${plugin%%,*}" ]; then
 	echo "run.sh: cannot read plugin '${plugin%%,*}'" >&2
 	exit 2
@@ -100,6 +103,7 @@ qemu_cmd() {
 	esac
 	[ -n "$plugin" ] && [ "$accel" = tcg ] &&
 		cpu+=(-plugin "$plugin" -d plugin -D "$plugin_log")
+	[ -n "$icount" ] && [ "$accel" = tcg ] && cpu+=(-icount "$icount")
 	echo qemu-system-x86_64 "${cpu[@]}" -smp "$smp" -m "$memory" \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$kernel" -initrd "$initramfs" \
@@ -139,7 +143,7 @@ if ! flock -n 9; then
 	flock 9
 fi
 
-if [ -n "$plugin" ]; then
+if [ -n "$plugin$icount" ]; then
 	accel=tcg
 else
 	accel=$(probe_accel)
