@@ -10,7 +10,12 @@
 #                        the CVE/fault/sec_* tests on the debug kernel, a
 #                        short fuzz run
 #   make check-guest     only the guest suite, in one boot
-#   make bench           kbinder against the upstream driver, same boot
+#   make bench-insn      instructions per operation, kbinder, the upstream
+#                        driver and a pipe, counted by a QEMU plugin in one
+#                        boot (CHECK=1: two boots, which must agree within
+#                        2%; PROFILE=1: per kernel function)
+#   make bench           the time-based second opinion: kbinder against the
+#                        upstream driver, same boot, with an A/A control
 #                        (OLD=REV: and against kbinder built from commit REV)
 #   make help            the rest
 #
@@ -390,6 +395,31 @@ bench-profile: all $(INITRAMFS)
 		--driver kbinder --logdir $(BUILD)/vm/profile \
 		--append "$(strip $(BENCH_APPEND) $(PROFILE_APPEND) $(BENCH_ENV))" bench
 
+# The instruction count (docs/performance.md): the QEMU TCG plugin
+# bench/insn/kbinsn.c counts the guest instructions of every workload
+# window of kbbench --insn (tests/vm/guest/bench_insn.sh), on one vCPU with
+# single-threaded TCG; bench/insn/run.sh boots and reports. CHECK=1 boots
+# twice and compares, PROFILE=1 adds the top INSN_TOP kernel functions per
+# workload and driver; INSN_ICOUNT is QEMU's -icount (empty: the guest's
+# clock is the host's, and the counts move by a few percent from boot to
+# boot). Guest knobs: BENCH_INSN_WORKLOADS, BENCH_INSN_OPS.
+INSN_PLUGIN := $(BUILD)/bench/insn/kbinsn.so
+INSN_TOP ?= 10
+INSN_ICOUNT ?= shift=0,sleep=off
+INSN_KNOBS := BENCH_INSN_WORKLOADS BENCH_INSN_OPS BENCH_TIMEOUT
+INSN_ENV = $(foreach v,$(INSN_KNOBS),$(if $($(v)),$(v)=$($(v))))
+.PHONY: bench-insn insn-plugin
+insn-plugin: $(INSN_PLUGIN)
+$(INSN_PLUGIN): bench/insn/kbinsn.c $(wildcard bench/insn/*.h)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
+		-pthread -o $@ $<
+bench-insn: all $(INITRAMFS) $(INSN_PLUGIN)
+	@bench/insn/run.sh --kernel $(VMLINUZ) --initramfs $(INITRAMFS) --plugin $(INSN_PLUGIN) \
+		--out $(FLAVOUR_BUILD)/vm/bench-insn --timeout $(VM_TIMEOUT) --icount '$(INSN_ICOUNT)' \
+		$(if $(filter 1,$(CHECK)),--check) $(if $(filter 1,$(PROFILE)),--profile $(INSN_TOP)) \
+		--append "$(strip $(INSN_ENV))"
+
 # Knobs of make check's stages (tests/check.sh), passed on when set.
 CHECK_KNOBS := DEBUG_CHECK_TESTS DEBUG_CHECK_DRIVERS DEBUG_CHECK_KSERIES DEBUG_CHECK_CANARIES \
 	SECCTX_BOOT SECCTX_TESTS KERNELS COVERAGE
@@ -483,6 +513,7 @@ help:
 	@echo "  check-debug-stage (make check's debug-kernel stage alone)"
 	@echo "  fuzz check-fuzz (DURATION= SEED=)  check-debug check-debug-canary"
 	@echo "  bench-profile (perf record of a small round trip, both drivers)"
+	@echo "  insn-plugin (the instruction-count plugin of make bench-insn)"
 	@echo "  check-flavours (the guest suite on every series and flavour: KERNELS=)"
 	@echo "  kernel-info (what KSERIES= and FLAVOUR= resolve to)"
 	@echo "  deb (Debian packages in build/deb) check-deb (them in a throwaway root)"
