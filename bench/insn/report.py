@@ -223,6 +223,16 @@ def print_table(env, rows, commit, qemu):
                         for i, s in enumerate(t)).rstrip())
 
 
+def by_module(funcs):
+    """Instructions per operation in each module, and in the rest of the kernel."""
+    mods = {}
+    for f, v in funcs:
+        m = re.search(r"\[(\S+)\]$", f)
+        where = "module " + m.group(1) if m else "the core kernel"
+        mods[where] = mods.get(where, 0) + v
+    return sorted(mods.items(), key=lambda kv: -kv[1])
+
+
 def print_profile(rows, wins, syms, top, out_path):
     full = []
     for r in rows:
@@ -241,6 +251,9 @@ def print_profile(rows, wins, syms, top, out_path):
         for f, v in funcs[:top]:
             print("  %8s  %5.1f%%  %6s  %s" % (fmt_count(v), 100.0 * v / r["kernel"],
                                                fmt_runs(calls.get(f)), f))
+        for where, v in by_module(funcs):
+            print("  %8s  %5.1f%%          (all of %s)" % (fmt_count(v), 100.0 * v / r["kernel"],
+                                                          where))
     if out_path and full:
         with open(out_path, "w", encoding="utf-8") as o:
             for r, funcs, calls in full:

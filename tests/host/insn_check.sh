@@ -93,7 +93,8 @@ fi
 if grep -q '^ *12,000  *60\.0%  *1\.00  binder_ioctl \[binder_linux\]$' "$out" &&
 	grep -q '^ *5,000  *25\.0%  *-  binder_transaction \[binder_linux\]$' "$out" &&
 	grep -q '^ *12,000  *80\.0%  *1\.00  kb_ioctl \[kbinder\]$' "$out" &&
-	grep -q '^ *3,000  *15\.0%  *2\.00  schedule$' "$out"; then
+	grep -q '^ *3,000  *15\.0%  *2\.00  schedule$' "$out" &&
+	grep -q '^ *17,000  *85\.0%  *(all of module binder_linux)$' "$out"; then
 	pass profile_names_functions_and_their_runs
 else
 	fail profile_names_functions_and_their_runs "$(tr '\n' '|' <"$out")"
