@@ -159,8 +159,12 @@ def fmt_runs(v):
 
 def build_rows(recs, wins):
     """One row per INSN record that has a count; the problems found."""
-    rows, problems = [], []
+    rows, problems, tags = [], [], set()
     for r in recs:
+        if r["tag"] in tags:
+            problems.append("window %s is named twice in the results" % r["tag"])
+            continue
+        tags.add(r["tag"])
         if r.get("status") != "ok":
             problems.append("%s on %s: unavailable: %s" % (r["workload"], r["channel"],
                                                            r.get("why", "?")))
@@ -182,17 +186,22 @@ def build_rows(recs, wins):
     return rows, problems
 
 
+def wkey(r):
+    """A row's workload: its kind and its operations (one may run at several counts)."""
+    return "%s/%d" % (r["workload"], r["ops"])
+
+
 def print_table(env, rows, commit, qemu):
     workloads, seen = [], set()
     for r in rows:
-        if r["workload"] not in seen:
-            seen.add(r["workload"])
-            workloads.append(r["workload"])
+        if wkey(r) not in seen:
+            seen.add(wkey(r))
+            workloads.append(wkey(r))
     extra = []
     for r in rows:
         if r["channel"] not in DRIVERS and r["channel"] not in extra:
             extra.append(r["channel"])
-    cell = {(r["workload"], r["channel"]): r for r in rows}
+    cell = {(wkey(r), r["channel"]): r for r in rows}
 
     def both(w, c):
         r = cell.get((w, c))
@@ -212,8 +221,8 @@ def print_table(env, rows, commit, qemu):
     head = ["workload", "ops"] + list(DRIVERS) + ["kb/ref", "kb/pipe"] + extra
     table = []
     for w in workloads:
-        name = next(r["name"] for r in rows if r["workload"] == w)
-        ops = next(r["ops"] for r in rows if r["workload"] == w)
+        name = next(r["name"] for r in rows if wkey(r) == w)
+        ops = next(r["ops"] for r in rows if wkey(r) == w)
         table.append([name, str(ops)] + [both(w, c) for c in DRIVERS] +
                      [ratio(w, "kbinder", "reference"), ratio(w, "kbinder", "pipe")] +
                      [both(w, c) for c in extra])
@@ -332,19 +341,24 @@ def cmd_compare(args):
         a = json.load(f)
     with open(args[1], encoding="utf-8") as f:
         b = json.load(f)
-    rb = {(r["workload"], r["channel"]): r for r in b["rows"]}
+    rb = {(wkey(r), r["channel"]): r for r in b["rows"]}
+    twice = []
+    for name, t in (("a", a), ("b", b)):
+        keys = [(wkey(r), r["channel"]) for r in t["rows"]]
+        twice += ["%s on %s is twice in table %s" % (k[0], k[1], name)
+                  for k in sorted(set(keys)) if keys.count(k) > 1]
     print()
     print("two boots, instructions per operation: kernel and user of each, and how far apart"
           " (|a-b| / mean; judged where the mean is at least %s, limit %.1f%%)" % (
               fmt_count(floor), tol))
-    head = ["workload", "channel", "kernel a", "kernel b", "dev", "user a", "user b", "dev"]
+    head = ["workload", "channel", "ops", "kernel a", "kernel b", "dev", "user a", "user b", "dev"]
     table, worst, bad, missing = [], 0.0, [], []
     for r in a["rows"]:
-        o = rb.pop((r["workload"], r["channel"]), None)
+        o = rb.pop((wkey(r), r["channel"]), None)
         if o is None:
-            missing.append("%s on %s" % (r["workload"], r["channel"]))
+            missing.append("%s on %s" % (wkey(r), r["channel"]))
             continue
-        line = [r["name"], r["channel"]]
+        line = [r["name"], r["channel"], str(r["ops"])]
         for k in ("kernel", "user"):
             d = deviation(r[k], o[k])
             judged = (r[k] + o[k]) / 2.0 >= floor
@@ -362,12 +376,14 @@ def cmd_compare(args):
     print("(* not judged: below %s per operation)" % fmt_count(floor))
     for m in missing:
         print("FAIL bench-insn/agreement: %s is in one boot only" % m)
+    for t in twice:
+        print("FAIL bench-insn/agreement: %s" % t)
     for x in bad:
         print("FAIL bench-insn/agreement: %s apart (limit %.1f%%)" % (x, tol))
-    if not missing and not bad:
+    if not missing and not bad and not twice:
         print("PASS bench-insn/agreement: the two boots agree within %.2f%% (limit %.1f%%)" % (
             worst, tol))
-    return 1 if (missing or bad) else 0
+    return 1 if (missing or bad or twice) else 0
 
 
 def main(argv):

@@ -123,6 +123,8 @@ expect_table_failure profile_that_does_not_add_up_fails 'the profile adds up to 
 	'/ffffffffc0000410/d; s/profiled=2000000/profiled=1500000/'
 expect_table_failure plugin_error_fails 'out of memory' \
 	'1i KBINSN error: out of memory, counts are incomplete'
+expect_table_failure a_window_named_twice_fails 'window 00000101 is named twice' \
+	'results:/"tag":"00000101"/p'
 # shellcheck disable=SC2016
 expect_table_failure no_kallsyms_fails 'no kallsyms' 'results:/KBT-KALLSYMS/,$d'
 
@@ -162,10 +164,22 @@ a["rows"] = [r for r in a["rows"] if r["channel"] != "kbinder"]
 json.dump(a, open(sys.argv[2], "w"))
 EOF
 if ! python3 "$report" compare "$d/insn.json" "$tmp/b.json" >"$out" 2>&1 &&
-	grep -q '^FAIL bench-insn/agreement: sync:4 on kbinder is in one boot only' "$out"; then
+	grep -q '^FAIL bench-insn/agreement: sync:4/100 on kbinder is in one boot only' "$out"; then
 	pass a_row_missing_from_a_boot_fails
 else
 	fail a_row_missing_from_a_boot_fails "$(grep -E '^(PASS|FAIL)' "$out" | tr '\n' '|')"
+fi
+python3 - "$d/insn.json" "$tmp/b.json" <<-'EOF'
+import json, sys
+a = json.load(open(sys.argv[1]))
+a["rows"].append(dict(a["rows"][0]))
+json.dump(a, open(sys.argv[2], "w"))
+EOF
+if ! python3 "$report" compare "$d/insn.json" "$tmp/b.json" >"$out" 2>&1 &&
+	grep -q '^FAIL bench-insn/agreement: sync:4/100 on reference is twice in table b' "$out"; then
+	pass a_row_twice_in_a_boot_fails
+else
+	fail a_row_twice_in_a_boot_fails "$(grep -E '^(PASS|FAIL)' "$out" | tr '\n' '|')"
 fi
 }
 
