@@ -160,6 +160,20 @@ expect_compare small_counts_are_not_judged PASS 'the two boots agree within 0.00
 python3 - "$d/insn.json" "$tmp/b.json" <<-'EOF'
 import json, sys
 a = json.load(open(sys.argv[1]))
+for r in a["rows"]:
+    if r["channel"] == "pipe":
+        r["kernel"] *= 1.05
+json.dump(a, open(sys.argv[2], "w"))
+EOF
+if python3 "$report" compare "$d/insn.json" "$tmp/b.json" --judge reference,kbinder >"$out" 2>&1 &&
+	! python3 "$report" compare "$d/insn.json" "$tmp/b.json" >/dev/null 2>&1; then
+	pass only_the_judged_channels_are_judged
+else
+	fail only_the_judged_channels_are_judged "$(grep -E '^(PASS|FAIL)' "$out" | tr '\n' '|')"
+fi
+python3 - "$d/insn.json" "$tmp/b.json" <<-'EOF'
+import json, sys
+a = json.load(open(sys.argv[1]))
 a["rows"] = [r for r in a["rows"] if r["channel"] != "kbinder"]
 json.dump(a, open(sys.argv[2], "w"))
 EOF
