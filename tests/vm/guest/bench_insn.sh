@@ -14,9 +14,9 @@
 # Knobs (kernel command line words reach /init's environment):
 #   BENCH_INSN_WORKLOADS  kbbench workloads, comma or space separated, each
 #                    optionally WORKLOAD/OPS (default: the eight of issue 31;
-#                    one-way calls 10,000 a window: how often the server
-#                    runs between them varies, and over 2,000 calls two
-#                    boots differed by up to 2.3%, over 10,000 by 0.2%)
+#                    one-way calls 10,000 a window, in kbbench's batches of
+#                    100: how often the server runs between them varies a
+#                    little from boot to boot, and more calls weigh it less)
 #   BENCH_INSN_OPS   operations per window where a workload names none (2000)
 #   BENCH_INSN_PROFILE  1: hand the host the kernel's symbols for the
 #                    per-function profile (/proc/kallsyms' text symbols and
