@@ -68,22 +68,19 @@ quiet_bounded() {
 	return $qb_rc
 }
 
-kmsg_mark "bench-insn: load reference"
-if ! msg=$(insmod /lib/modules/binder_linux.ko devices=binder 2>&1) ||
-	[ ! -c /dev/binder ]; then
-	result FAIL insn/load_reference "${msg:-no /dev/binder}"
-	kmsg_handover
-	exit 1
-fi
-result PASS insn/load_reference
-kmsg_mark "bench-insn: load kbinder"
-if ! msg=$(insmod /lib/modules/kbinder.ko devices=kbinder 2>&1) ||
-	[ ! -c /dev/kbinder ]; then
-	result FAIL insn/load_kbinder "${msg:-no /dev/kbinder}"
-	kmsg_handover
-	exit 1
-fi
-result PASS insn/load_kbinder
+# load NAME MODULE DEVICE: insmod MODULE devices=DEVICE, or end the run:
+# every table row needs both drivers.
+load() {
+	kmsg_mark "bench-insn: load $1"
+	if ! msg=$(insmod "/lib/modules/$2" "devices=$3" 2>&1) || [ ! -c "/dev/$3" ]; then
+		result FAIL "insn/load_$1" "${msg:-no /dev/$3}"
+		kmsg_handover
+		exit 1
+	fi
+	result PASS "insn/load_$1"
+}
+load reference binder_linux.ko binder
+load kbinder kbinder.ko kbinder
 
 # busy_jiffies: the CPU time spent outside the idle task, and all of it
 # ("BUSY TOTAL", in jiffies, from /proc/stat's first line).
@@ -100,7 +97,7 @@ busy_jiffies() {
 # in the first workload). Sleeping is cheap: with -icount sleep=off an
 # idle guest's clock jumps to its next timer.
 settle() {
-	waited=0 busy=? total=?
+	waited=0 busy='?' total='?'
 	while [ "$waited" -lt "${BENCH_INSN_SETTLE:-120}" ]; do
 		b0=$(busy_jiffies)
 		sleep 1
