@@ -13,6 +13,7 @@
  * - A new handle is found in O(log n), not by walking every handle.
  */
 #include "binder_util.h"
+#include "live.h"
 
 #include <stdio.h>
 #include <sys/mount.h>
@@ -21,22 +22,6 @@
 #define MAX_CLEARED 4096	/* KB_MAX_CLEARED_NOTES */
 #define CYCLES 5000
 #define COOKIE 0x11e17
-#define LIVE "/sys/kernel/debug/kbinder/live"
-
-static long live_count(const char *name)
-{
-	FILE *f = fopen(LIVE, "r");
-	char n[32];
-	long v, found = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", n, &v) == 2)
-		if (!strcmp(n, name))
-			found = v;
-	fclose(f);
-	return found;
-}
 
 /* Read until nothing comes for 500 ms; count the @cmd notices. */
 static int drain_count(struct kbinder_thread *t, uint32_t cmd)
@@ -67,7 +52,7 @@ TEST(death_request_clear_cycles_are_bounded)
 	ASSERT_NE(cmds, NULL);
 	kbt_pair_start(&pair, NULL, NULL);
 	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
-	base = live_count("deaths");
+	base = kbt_live_need("deaths");
 	kbinder_writer_init(&w, cmds, cap);
 	for (i = 0; i < CYCLES; i++) {
 		kbinder_writer_put(&w, BC_REQUEST_DEATH_NOTIFICATION, &hc, sizeof(hc));
@@ -76,11 +61,10 @@ TEST(death_request_clear_cycles_are_bounded)
 	ASSERT_OK(w.err);
 	/* Refused requests (and the clears after them) fail silently. */
 	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, cmds, w.len, NULL));
-	deaths = live_count("deaths");
+	deaths = kbt_live_need("deaths");
 	kbt_log("%d request/clear cycles unread: %ld death requests live",
 		CYCLES, deaths - base);
-	if (base >= 0)
-		EXPECT_LE(deaths - base, MAX_CLEARED);
+	EXPECT_LE(deaths - base, MAX_CLEARED);
 	done = drain_count(&pair.t, BR_CLEAR_DEATH_NOTIFICATION_DONE);
 	kbt_log("%d BR_CLEAR_DEATH_NOTIFICATION_DONE read", done);
 	EXPECT_EQ(done, MAX_CLEARED);
@@ -372,12 +356,12 @@ TEST_TIMEOUT(state_of_exited_threads_is_reaped, 120)
 	cycled = kbt_slow_kernel() ? CYCLED_THREADS / 3 : CYCLED_THREADS;
 	kbt_open_dev(&p, NULL, 0);
 	ASSERT_OK(kbinder_ioctl_version(p.fd, &(int32_t){ 0 }));
-	base = live_count("threads");
+	base = kbt_live_need("threads");
 	for (i = 0; i < cycled; i++) {
 		ASSERT_EQ(pthread_create(&th, NULL, one_ioctl, &p.fd), 0);
 		ASSERT_EQ(pthread_join(th, NULL), 0);
 	}
-	after = live_count("threads");
+	after = kbt_live_need("threads");
 	kbt_log("%d short-lived threads made one ioctl each: %ld thread "
 		"states live, was %ld", cycled, after, base);
 	EXPECT_LE(after - base, 64);

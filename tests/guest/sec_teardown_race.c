@@ -86,9 +86,9 @@ TEST_TIMEOUT(dying_with_queued_calls_tears_down_once, 240)
 
 	if (!kbt_is_reference()) {
 		/* The previous test's processes go asynchronously. */
-		kbt_msleep(200);
-		counted = kbt_live_read(&base) == 0;
-		txns = kbt_live("transactions");
+		kbt_live_settle(10000);
+		counted = kbt_live_base(&base);
+		txns = kbt_live_need("transactions");
 	}
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	ASSERT_GE(fd, 0);
@@ -266,8 +266,8 @@ TEST_TIMEOUT(a_thread_exiting_during_the_discard_leaves_nothing, 300)
 	int nesting[2], round;
 
 	if (!kbt_is_reference()) {
-		kbt_msleep(200);
-		counted = kbt_live_read(&base) == 0;
+		kbt_live_settle(10000);
+		counted = kbt_live_base(&base);
 	}
 	ASSERT_EQ(pipe2(nesting, O_CLOEXEC), 0);
 	kbt_start_with_client(&s, call_back, &nesting[1], &c, &t);
