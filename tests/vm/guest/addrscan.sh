@@ -81,17 +81,24 @@ while [ "$i" -lt 40 ]; do
 	i=$((i + 1))
 done
 
-# Processes of kbinder's own world alive while the scan runs.
+# until_ok CMD...: run CMD every 0.1 s until it succeeds, for up to 30 s.
+until_ok() {
+	tries=0
+	until "$@" >/dev/null 2>&1; do
+		tries=$((tries + 1))
+		[ "$tries" -lt 300 ] || return 1
+		sleep 0.1
+	done
+}
+
+# Processes of kbinder's own world alive while the scan runs: the service
+# registers only once the manager answers.
 kbinder servicemanager >"$dir/sm.txt" 2>&1 &
 sm=$!
+until_ok kbinder list || short="$short (the service manager did not answer: $(cat "$dir/sm.txt"))"
 kbinder serve kbinder.addrscan >"$dir/serve.txt" 2>&1 &
 svc=$!
-tries=0
-until kbinder ping kbinder.addrscan >/dev/null 2>&1; do
-	tries=$((tries + 1))
-	[ "$tries" -lt 300 ] || break
-	sleep 0.1
-done
+until_ok kbinder ping kbinder.addrscan || short="$short (the service did not answer: $(cat "$dir/serve.txt"))"
 
 ok=1
 mount -t binder -o stats=global binder "$dir/global" || ok=0
