@@ -9,10 +9,16 @@
  * kept buffer, a one-way call queued behind it, a death notification), the
  * tests read every file under /sys/kernel/debug/kbinder, the module's
  * parameters and any /proc entry it adds, and the logs of a binderfs
- * mount if kbinder offers one, and fail on anything that looks like a
- * kernel address (ffff followed by 12 hex digits, with or without 0x).
- * /sys/module/kbinder/sections and notes are the kernel's module loader's
- * (root-only), not kbinder's, and are not read.
+ * mount (stats=global, so they show the test's processes), and fail on
+ * anything that looks like a kernel address (ffff followed by 12 hex
+ * digits, with or without 0x). /sys/module/kbinder/sections and notes are
+ * the kernel's module loader's (root-only), not kbinder's, and are not
+ * read.
+ *
+ * A scan that read nothing finds nothing: each test also fails if a file
+ * it lists cannot be read, and names the files it must have read, not
+ * empty (debugfs's live and reuse, the module's parameters, the five logs
+ * and each of the test's processes' proc/<pid> in binder_logs/).
  *
  * kbinder-only: on the reference the test reports how many such values
  * upstream's own debugfs shows, and skips.
@@ -20,16 +26,64 @@
 #include "cve_common.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <strings.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
+/* A file the scan must read, with at least @min_bytes in it. */
+struct must_read {
+	char path[128];
+	size_t min_bytes;
+	size_t got;		/* bytes read, or (size_t)-1: not read */
+};
+
+#define MUST_MAX 16
+
 struct scan {
 	int files;
+	size_t bytes;
 	int hits;
 	char first[256];
+	int unreadable;
+	char first_unreadable[256];
+	int n_must;
+	struct must_read must[MUST_MAX];
 };
+
+/* The scan must read @path (a full path), with at least @min_bytes. */
+static void must_read(struct scan *s, size_t min_bytes, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void must_read(struct scan *s, size_t min_bytes, const char *fmt, ...)
+{
+	struct must_read *m;
+	va_list ap;
+
+	ASSERT_LT(s->n_must, MUST_MAX);
+	m = &s->must[s->n_must++];
+	va_start(ap, fmt);
+	vsnprintf(m->path, sizeof(m->path), fmt, ap);
+	va_end(ap);
+	m->min_bytes = min_bytes;
+	m->got = (size_t)-1;
+}
+
+static void note_read(struct scan *s, const char *path, size_t n)
+{
+	int i;
+
+	for (i = 0; i < s->n_must; i++)
+		if (!strcmp(s->must[i].path, path))
+			s->must[i].got = n;
+}
+
+static void note_unreadable(struct scan *s, const char *path)
+{
+	if (!s->unreadable++)
+		snprintf(s->first_unreadable, sizeof(s->first_unreadable),
+			 "%s: %s", path, strerror(errno));
+}
 
 static bool is_hex(char c)
 {
@@ -65,21 +119,26 @@ static void scan_file(struct scan *s, const char *path)
 	int fd;
 
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
+	if (fd < 0) {
+		note_unreadable(s, path);
 		return;
 	}
+	buf = malloc(cap);
+	ASSERT_NE(buf, NULL);
 	for (;;) {
 		ssize_t r = read(fd, buf + n, cap - n);
 
-		if (r <= 0 || (n += (size_t)r) == cap)
+		if (r < 0) {
+			note_unreadable(s, path);
+			break;
+		}
+		if (r == 0 || (n += (size_t)r) == cap)
 			break;
 	}
 	close(fd);
 	s->files++;
+	s->bytes += n;
+	note_read(s, path, n);
 	scan_text(s, path, buf, n);
 	free(buf);
 }
@@ -137,12 +196,35 @@ static void activity_down(struct activity *a)
 	cve_world_check_down(&a->w);
 }
 
-static void fail_on_hits(const struct scan *s, const char *where)
+/*
+ * The verdict of a scan: no kernel address, no file it could not read,
+ * and every file it must read read, not empty.
+ */
+static void judge(const struct scan *s, const char *where)
 {
+	int i;
+
+	kbt_log("%s: %d files, %zu bytes read", where, s->files, s->bytes);
 	if (s->hits)
-		kbt_fail(__FILE__, __LINE__, true,
+		kbt_fail(__FILE__, __LINE__, false,
 			 "%d kernel-address-like values in %s (first: %s)",
 			 s->hits, where, s->first);
+	if (s->unreadable)
+		kbt_fail(__FILE__, __LINE__, false,
+			 "%d files of %s could not be read (first: %s)",
+			 s->unreadable, where, s->first_unreadable);
+	for (i = 0; i < s->n_must; i++) {
+		const struct must_read *m = &s->must[i];
+
+		if (m->got == (size_t)-1)
+			kbt_fail(__FILE__, __LINE__, false,
+				 "%s was not read: the scan missed it", m->path);
+		else if (m->got < m->min_bytes)
+			kbt_fail(__FILE__, __LINE__, false,
+				 "%s held %zu bytes, fewer than %zu", m->path,
+				 m->got, m->min_bytes);
+	}
+	ASSERT_GT(s->files, 0);
 }
 
 static void skip_on_reference(void)
@@ -167,12 +249,13 @@ TEST(debugfs_shows_no_kernel_addresses)
 
 	skip_on_reference();
 	memset(&s, 0, sizeof(s));
+	/* kbinder's two debugfs files (docs/design.md), with every counter */
+	must_read(&s, 8, "/sys/kernel/debug/kbinder/live");
+	must_read(&s, 8, "/sys/kernel/debug/kbinder/reuse");
 	activity_up(&a);
 	scan_tree(&s, "/sys/kernel/debug/kbinder", 0);
 	activity_down(&a);
-	kbt_log("%d files read", s.files);
-	ASSERT_GT(s.files, 0);
-	fail_on_hits(&s, "/sys/kernel/debug/kbinder");
+	judge(&s, "/sys/kernel/debug/kbinder");
 }
 
 TEST(module_sysfs_and_proc_files_show_no_kernel_addresses)
@@ -184,6 +267,11 @@ TEST(module_sysfs_and_proc_files_show_no_kernel_addresses)
 
 	skip_on_reference();
 	memset(&s, 0, sizeof(s));
+	/* the parameters docs/security.md and modparams.sh name */
+	must_read(&s, 2, "/sys/module/kbinder/parameters/devices");
+	must_read(&s, 1, "/sys/module/kbinder/parameters/binderfs_type");
+	must_read(&s, 2, "/sys/module/kbinder/parameters/isolate_ipc_ns");
+	must_read(&s, 2, "/sys/module/kbinder/parameters/mode");
 	activity_up(&a);
 	scan_tree(&s, "/sys/module/kbinder/parameters", 0);
 	d = opendir("/proc");
@@ -199,8 +287,7 @@ TEST(module_sysfs_and_proc_files_show_no_kernel_addresses)
 	}
 	closedir(d);
 	activity_down(&a);
-	kbt_log("%d files read", s.files);
-	fail_on_hits(&s, "kbinder's /sys and /proc files");
+	judge(&s, "kbinder's /sys and /proc files");
 }
 
 TEST(binderfs_logs_show_no_kernel_addresses)
@@ -209,17 +296,36 @@ TEST(binderfs_logs_show_no_kernel_addresses)
 	struct activity a;
 	struct scan s;
 
+	/* the five logs; state and transaction_log show the activity */
+	static const struct {
+		const char *name;
+		size_t min_bytes;
+	} logs[] = {
+		{ "state", 64 }, { "stats", 16 }, { "transactions", 0 },
+		{ "transaction_log", 16 }, { "failed_transaction_log", 0 },
+	};
+	size_t i;
+
 	skip_on_reference();
 	memset(&s, 0, sizeof(s));
 	mkdir(mnt, 0700);
-	if (mount("binder", mnt, "binder", 0, "stats=global"))
-		if (mount("binder", mnt, "binder", 0, NULL))
-			SKIP("no binderfs to mount: %s", strerror(errno));
+	/* kbinder always has binderfs; stats=global shows every world's logs */
+	ASSERT_OK(mount("binder", mnt, "binder", 0, "stats=global") ? -errno : 0);
 	activity_up(&a);
+	/*
+	 * What the activity made: its three processes (the registry, the
+	 * owner, this one) in state and each in a proc/<pid> of its own; the
+	 * calls it made in transaction_log.
+	 */
+	for (i = 0; i < sizeof(logs) / sizeof(logs[0]); i++)
+		must_read(&s, logs[i].min_bytes, "%s/binder_logs/%s", mnt,
+			  logs[i].name);
+	must_read(&s, 16, "%s/binder_logs/proc/%d", mnt, a.w.r.k.pid);
+	must_read(&s, 16, "%s/binder_logs/proc/%d", mnt, a.w.o.pid);
+	must_read(&s, 16, "%s/binder_logs/proc/%d", mnt, getpid());
 	scan_tree(&s, mnt, 0);
 	activity_down(&a);
 	umount2(mnt, MNT_DETACH);
 	rmdir(mnt);
-	kbt_log("%d files read", s.files);
-	fail_on_hits(&s, "binderfs");
+	judge(&s, "binderfs");
 }

@@ -7,6 +7,8 @@
  */
 #include "binder_util.h"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
@@ -20,6 +22,24 @@ static int pong(struct kbinder_thread *t, const struct binder_transaction_data *
 	if (tr->code == CODE_PING)
 		kbinder_parcel_write_u32(reply, 0x900d);
 	return KBT_REPLY;
+}
+
+/*
+ * A pong that says when it is sent: it replies itself, then writes a byte
+ * to the pipe @arg points at (its write end). Once the byte is there, the
+ * reply is queued to the caller (a BC_REPLY is queued before its ioctl
+ * returns).
+ */
+static int pong_and_tell(struct kbinder_thread *t, const struct binder_transaction_data *tr,
+			 struct kbinder_parcel *reply, void *arg)
+{
+	const int *told = arg;
+
+	kbinder_parcel_write_u32(reply, 0x900d);
+	EXPECT_OK(kbinder_thread_reply(t, reply, 0, KBT_WAIT_MS));
+	if (tr->code == CODE_PING)
+		EXPECT_EQ(write(*told, "r", 1), 1);
+	return KBT_REPLIED;
 }
 
 /* After an error the process must still work: a ping gets its answer. */
@@ -61,7 +81,7 @@ TEST(no_context_manager_gives_dead_reply)
 {
 	struct kbinder_proc p;
 	struct kbinder_thread t;
-	int64_t deadline = kbt_now_ms() + 5000;
+	int64_t deadline = kbt_now_ms() + 20000;
 	uint32_t st;
 
 	/* a previous test's manager may still be being released */
@@ -394,16 +414,23 @@ TEST(read_buffer_too_small_keeps_work_queued)
 	struct kbinder_writer w;
 	struct kbinder_reader rd;
 	struct kbinder_return ret;
+	struct pollfd told = { .events = POLLIN };
 	size_t consumed;
 	bool got_reply = false;
+	int replied[2];
+	char c;
 
-	kbt_pair_start(&pair, pong, NULL);
+	ASSERT_OK(pipe2(replied, O_CLOEXEC) ? -errno : 0);
+	kbt_pair_start(&pair, pong_and_tell, &replied[1]);
 	memset(&tr, 0, sizeof(tr));
 	tr.code = CODE_PING;
 	kbinder_writer_init(&w, wbuf, sizeof(wbuf));
 	kbinder_writer_put_txn(&w, BC_TRANSACTION, &tr);
 	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, wbuf, w.len, NULL));
-	kbt_msleep(200);	/* let the reply arrive */
+	/* the reply is queued to us: the server says so after its BC_REPLY */
+	told.fd = replied[0];
+	ASSERT_EQ(poll(&told, 1, KBT_WAIT_MS), 1);
+	ASSERT_EQ(read(replied[0], &c, 1), 1);
 	/* room for BR_NOOP and BR_TRANSACTION_COMPLETE but not BR_REPLY */
 	ASSERT_OK(kbinder_ioctl_read(pair.p.fd, rbuf, 12, &consumed));
 	ASSERT_LE(consumed, 12);
@@ -423,6 +450,8 @@ TEST(read_buffer_too_small_keeps_work_queued)
 		}
 	}
 	kbt_pair_stop(&pair);
+	close(replied[0]);
+	close(replied[1]);
 }
 
 TEST(free_buffer_of_bad_pointer_is_harmless)

@@ -14,6 +14,15 @@
  * for the same process work, both woken, and the loser's poll() seeing
  * the work before the winner took it; its read then waits in the driver
  * (lib_thread_nonblock.c covers it, on a KBINDER_PROC_NONBLOCK file).
+ *
+ * What a read that oversleeps looks like: it sleeps in the driver until
+ * new work comes, i.e. for ever in these tests. So a timed read is judged
+ * by whether it came back by itself (a rescue thread flushes the file only
+ * after RESCUE_MS, far past the deadline, and a read it had to end fails
+ * the test), not by a wall-clock bound a loaded host can break; how late
+ * it came back is compared with a plain timer started beside it
+ * (waits.h), and the synchronisation waits for conditions (a thread asleep
+ * in poll() or in the driver), not for fixed times.
  */
 #include "binder_util.h"	/* first: it sets _GNU_SOURCE */
 
@@ -29,11 +38,12 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "waits.h"
 
 #define HIGH_FD		1500	/* above FD_SETSIZE: no per-fd table covers it */
-#define DEADLINE_MS	300
-#define SLACK_MS	700	/* a loaded guest, not a read asleep in the driver */
-#define RESCUE_MS	3000	/* then a flush wakes a read that slept past it */
+#define DEADLINE_MS	2000	/* the call comes well inside it */
+#define SLACK_MS	1000	/* later than the plain timer beside it */
+#define RESCUE_MS	10000	/* a read still out then sleeps in the driver */
 #define PAGE		4096
 
 /* Flush the file (close a copy) until @done, every 50 ms, for @ms at most. */
@@ -51,31 +61,71 @@ static void flush_until(int fd, const int *done, int ms)
 struct rescue {
 	int fd;
 	int done;
+	int flushed;	/* the read had to be ended by a flush */
 };
 
-/* A read that slept past its deadline would sleep forever: end it. */
+/*
+ * A read that slept past its deadline would sleep for ever: RESCUE_MS
+ * after the start, end it (and say so: the test fails).
+ */
 static void *rescue_main(void *arg)
 {
 	struct rescue *r = arg;
 
 	for (int i = 0; i < RESCUE_MS / 50 && !__atomic_load_n(&r->done, __ATOMIC_ACQUIRE); i++)
 		kbt_msleep(50);
+	if (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&r->flushed, 1, __ATOMIC_RELEASE);
 	flush_until(r->fd, &r->done, 5000);
 	return NULL;
 }
 
+/* The verdict on a timed wait of DEADLINE_MS that took @took ms. */
+static void judge_wait(const char *who, int64_t took, int64_t control_late, bool flushed)
+{
+	kbt_log("%s: back after %lld ms (deadline %d ms); a plain %d ms timer beside it "
+		"was %lld ms late", who, (long long)took, DEADLINE_MS, DEADLINE_MS,
+		(long long)control_late);
+	if (flushed)
+		kbt_fail(__FILE__, __LINE__, false,
+			 "%s slept in the driver past its deadline: a flush %d ms after it began ended it",
+			 who, RESCUE_MS);
+	EXPECT_GE(took, DEADLINE_MS);
+	EXPECT_LE(took - DEADLINE_MS, control_late + SLACK_MS);
+}
+
 #define CALL_CODE	5
+
+struct trigger {
+	struct kbt_chan *chan;
+	pid_t reader;
+};
+
+/*
+ * Once the reader waits (in poll(); a layer that waits in the driver waits
+ * in its read), tell the caller to call.
+ */
+static void *trigger_main(void *arg)
+{
+	struct trigger *g = arg;
+
+	EXPECT_OK(kbt_wait_asleep_in(g->reader, KBT_ANY_SYSCALL, KBT_WAIT_MS));
+	EXPECT_OK(kbt_signal(g->chan, 'G'));
+	return NULL;
+}
 
 /* The call arrives within the deadline; then nothing, until the deadline. */
 TEST(timed_read_on_a_high_fd_keeps_its_deadline)
 {
 	struct rescue rescue = { .done = 0 };
+	struct kbt_control_timer control;
 	struct kbt_chan chan;
-	struct kbt_oneway_call call = { &chan, CALL_CODE, DEADLINE_MS / 3 };
+	struct kbt_oneway_call call = { &chan, CALL_CODE, 0 };
+	struct trigger trigger = { &chan, kbt_gettid() };
 	struct kbinder_proc p;
 	struct kbinder_thread t;
 	struct kbinder_return ret;
-	pthread_t th;
+	pthread_t th, tg;
 	int64_t start, took;
 	int calls = 0;
 	pid_t c;
@@ -89,7 +139,8 @@ TEST(timed_read_on_a_high_fd_keeps_its_deadline)
 	kbinder_thread_init(&t, HIGH_FD);
 	rescue.fd = HIGH_FD;
 	ASSERT_EQ(pthread_create(&th, NULL, rescue_main, &rescue), 0);
-	ASSERT_SIGNAL(&chan, 'G');
+	ASSERT_EQ(pthread_create(&tg, NULL, trigger_main, &trigger), 0);
+	kbt_control_start(&control, DEADLINE_MS);
 	start = kbt_now_ms();
 	do {
 		int64_t left = start + DEADLINE_MS - kbt_now_ms();
@@ -101,16 +152,16 @@ TEST(timed_read_on_a_high_fd_keeps_its_deadline)
 		} else if (!err && ret.cmd != BR_NOOP) {
 			kbt_default_event(&t, &ret, NULL);
 		}
-	} while (!err);
+	} while (!err && !__atomic_load_n(&rescue.flushed, __ATOMIC_ACQUIRE));
 	took = kbt_now_ms() - start;
 	__atomic_store_n(&rescue.done, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
-	kbt_log("a %d ms wait on fd %d returned %d after %lld ms, %d call(s)", DEADLINE_MS,
-		HIGH_FD, err, (long long)took, calls);
+	pthread_join(tg, NULL);
+	kbt_log("the wait on fd %d returned %d, %d call(s)", HIGH_FD, err, calls);
+	judge_wait("the timed read", took, kbt_control_late(&control), rescue.flushed);
 	ASSERT_CHILD_OK(c);
 	ASSERT_EQ(calls, 1);
 	ASSERT_EQ(err, -ETIMEDOUT);
-	ASSERT_LT(took, DEADLINE_MS + SLACK_MS);
 	close(HIGH_FD);
 	kbt_chan_close(&chan);
 	kbinder_proc_close(&p);
@@ -122,6 +173,7 @@ struct blocker {
 	int go;
 	int done;
 	int err;
+	pid_t tid;
 	size_t consumed;
 };
 
@@ -132,6 +184,7 @@ static void *blocker_main(void *arg)
 	uint8_t buf[256];
 	struct kbinder_thread t;
 
+	b->tid = kbt_gettid();
 	kbinder_thread_init(&t, b->fd);
 	/* A first ioctl: the driver's new thread returns at once from its first read. */
 	EXPECT_OK(kbinder_thread_enter_looper(&t));
@@ -212,6 +265,7 @@ TEST(blocking_read_never_sees_eagain_while_another_thread_waits)
 	struct timed tr;
 	struct kbinder_proc p;
 	pthread_t bth, tth;
+	int64_t deadline;
 	uint8_t *page2;
 	int uffd;
 
@@ -225,7 +279,11 @@ TEST(blocking_read_never_sees_eagain_while_another_thread_waits)
 	ASSERT_EQ(pthread_create(&tth, NULL, timed_main, &tr), 0);
 	ASSERT_TRUE(fault_seen(uffd));
 	__atomic_store_n(&b.go, 2, __ATOMIC_RELEASE);
-	kbt_msleep(300);	/* the blocking read has begun, and sees what it sees */
+	/* the blocking read has begun (asleep in the driver), or came back */
+	deadline = kbt_now_ms() + KBT_WAIT_MS;
+	while (!__atomic_load_n(&b.done, __ATOMIC_ACQUIRE) &&
+	       kbt_wait_asleep_in(b.tid, SYS_ioctl, 10) && kbt_now_ms() < deadline)
+		;
 	memset(&zero, 0, sizeof(zero));
 	zero.range.start = (uintptr_t)page2;
 	zero.range.len = PAGE;

@@ -5,6 +5,9 @@
  * looper), calls nest several levels deep, and replies unwind in order.
  */
 #include "binder_util.h"
+#include "waits.h"
+
+#include <sys/syscall.h>
 
 #define CLIENT_NODE 0xc11e
 #define CODE_RECURSE 7
@@ -81,6 +84,21 @@ static int server(struct kbinder_thread *t, const struct binder_transaction_data
 
 /* An idle looper of the client: it must never be given the nested calls. */
 static int idle_got;
+static pid_t idle_tid;
+
+/*
+ * Start @fn as an idle looper of @p and wait until it is asleep in its
+ * blocking read (in the driver, an idle looper the driver could pick): a
+ * test that went on before then would prove nothing.
+ */
+static void start_idle_looper(pthread_t *th, void *(*fn)(void *), struct kbinder_proc *p)
+{
+	__atomic_store_n(&idle_tid, 0, __ATOMIC_SEQ_CST);
+	ASSERT_EQ(pthread_create(th, NULL, fn, p), 0);
+	while (!__atomic_load_n(&idle_tid, __ATOMIC_SEQ_CST))
+		kbt_msleep(1);
+	ASSERT_OK(kbt_wait_asleep_in(idle_tid, SYS_ioctl, KBT_WAIT_MS));
+}
 
 static void *idle_looper(void *arg)
 {
@@ -88,6 +106,7 @@ static void *idle_looper(void *arg)
 	struct kbinder_thread t;
 	struct kbinder_return ret;
 
+	__atomic_store_n(&idle_tid, kbt_gettid(), __ATOMIC_SEQ_CST);
 	kbinder_thread_init(&t, p->fd);
 	EXPECT_OK(kbinder_thread_enter_looper(&t));
 	for (;;) {
@@ -111,8 +130,7 @@ static uint32_t run(uint32_t depth)
 	int i;
 
 	kbt_start_with_client(&s, server, NULL, &p, &t);
-	ASSERT_EQ(pthread_create(&th, NULL, idle_looper, &p), 0);
-	kbt_msleep(50);
+	start_idle_looper(&th, idle_looper, &p);
 	/* start as if we had been called with RECURSE(depth) */
 	memset(&tr, 0, sizeof(tr));
 	tr.data_size = 4;
@@ -207,6 +225,7 @@ static void *side_idle_looper(void *arg)
 	struct kbinder_return ret;
 	struct kbinder_parcel reply;
 
+	__atomic_store_n(&idle_tid, kbt_gettid(), __ATOMIC_SEQ_CST);
 	kbinder_thread_init(&t, p->fd);
 	EXPECT_OK(kbinder_thread_enter_looper(&t));
 	kbinder_parcel_init(&reply);
@@ -243,20 +262,24 @@ TEST(calls_outside_the_chain_skip_the_waiting_thread)
 	struct kbinder_thread t;
 	struct kbinder_parcel data;
 	struct kbinder_reply r;
+	int64_t deadline;
 	pthread_t th;
 
 	memset(&s, 0, sizeof(s));
 	kbt_start_child(&s, side_server_main);
 	kbt_client(&p, &t);
-	ASSERT_EQ(pthread_create(&th, NULL, side_idle_looper, &p), 0);
-	kbt_msleep(50);
+	start_idle_looper(&th, side_idle_looper, &p);
 	kbinder_parcel_init(&data);
 	kbinder_parcel_write_binder(&data, CLIENT_NODE, 0, 0, false);
 	ASSERT_OK(kbinder_thread_transact(&t, 0, CODE_SIDE_CALLS, &data, 0, &r,
 					  waiter_event, NULL, KBT_WAIT_MS));
 	ASSERT_EQ(r.status, BR_REPLY);
 	ASSERT_OK(kbinder_thread_free_buffer(&t, r.txn.data.ptr.buffer));
-	kbt_msleep(100);	/* the one-way may still be on its way */
+	/* the one-way may still be on its way: wait for it, generously */
+	deadline = kbt_now_ms() + KBT_WAIT_MS;
+	while (__atomic_load_n(&side_served_by_idle, __ATOMIC_SEQ_CST) < 2 &&
+	       kbt_now_ms() < deadline)
+		kbt_msleep(5);
 	ASSERT_EQ(__atomic_load_n(&waiter_got, __ATOMIC_SEQ_CST), 0);
 	ASSERT_EQ(__atomic_load_n(&side_served_by_idle, __ATOMIC_SEQ_CST), 2);
 	kbinder_parcel_fini(&data);

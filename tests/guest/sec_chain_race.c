@@ -16,9 +16,10 @@
  * widens it with a BPF program on a kretprobe of kb_transaction_get_from()
  * in R's task: R's second call to it, the one of the failed reply, spins
  * for a while (up to 33 x 20 ms) before returning, and S1 exits
- * meanwhile. Without BPF or
- * kprobes (or on the reference driver, which has no such function) the
- * scenario runs without the delay, which proves only that C is answered.
+ * meanwhile. On kbinder a delay that cannot attach, or that never fired,
+ * fails the test (kdelay.h). The reference driver has no such function:
+ * there the scenario runs without the delay, which proves only that C is
+ * answered.
  */
 #include "binder_util.h"
 #include "kdelay.h"
@@ -165,9 +166,7 @@ static bool one_chain(bool *delayed)
 	c.r_pid = kbt_fork_client(r_main, &c);
 	ASSERT_WAIT(&c.r_chan, 'R');
 	/* R's second call, the one of the failed reply, spins on return. */
-	err = kbt_is_reference() ? -ENOENT :
-		kbt_kdelay_attach(&d, "kb_transaction_get_from", true, c.r_pid, 2);
-	*delayed = !err;
+	*delayed = kbt_kdelay_hold(&d, "kb_transaction_get_from", true, c.r_pid, 2);
 	ASSERT_SIGNAL(&c.r_chan, 'A');
 
 	kbt_client(&p, &t);
@@ -179,8 +178,10 @@ static bool one_chain(bool *delayed)
 		kbinder_return_name(r.status));
 	ASSERT_WAIT(&c.r_chan, 'D');
 	ASSERT_WAIT(&c.s_chan, 'X');
-	if (*delayed)
+	if (*delayed) {
+		kbt_kdelay_expect_hit(&d);
 		kbt_kdelay_detach(&d);
+	}
 	ASSERT_SIGNAL(&c.r_chan, 'q');
 	ASSERT_SIGNAL(&c.s_chan, 'q');
 	ASSERT_CHILD_OK(c.r_pid);

@@ -125,7 +125,7 @@ TEST_TIMEOUT(a_transaction_carries_as_many_fds_as_a_quarter_of_the_area_holds, 1
 	struct stat st;
 	int pipe_fds[2];
 	struct kbt_live base;
-	bool counted = kbt_live_read(&base) == 0;	/* not on the reference */
+	bool counted = kbt_live_base(&base);	/* not on the reference */
 
 	if (setrlimit(RLIMIT_NOFILE, &lim))
 		SKIP("cannot raise RLIMIT_NOFILE to %zu: %s", (size_t)MANY_FDS + 256,

@@ -13,6 +13,7 @@
  * - A new handle is found in O(log n), not by walking every handle.
  */
 #include "binder_util.h"
+#include "live.h"
 
 #include <stdio.h>
 #include <sys/mount.h>
@@ -21,22 +22,6 @@
 #define MAX_CLEARED 4096	/* KB_MAX_CLEARED_NOTES */
 #define CYCLES 5000
 #define COOKIE 0x11e17
-#define LIVE "/sys/kernel/debug/kbinder/live"
-
-static long live_count(const char *name)
-{
-	FILE *f = fopen(LIVE, "r");
-	char n[32];
-	long v, found = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", n, &v) == 2)
-		if (!strcmp(n, name))
-			found = v;
-	fclose(f);
-	return found;
-}
 
 /* Read until nothing comes for 500 ms; count the @cmd notices. */
 static int drain_count(struct kbinder_thread *t, uint32_t cmd)
@@ -67,7 +52,7 @@ TEST(death_request_clear_cycles_are_bounded)
 	ASSERT_NE(cmds, NULL);
 	kbt_pair_start(&pair, NULL, NULL);
 	ASSERT_OK(kbinder_thread_ref(&pair.t, BC_INCREFS, 0));
-	base = live_count("deaths");
+	base = kbt_live_need("deaths");
 	kbinder_writer_init(&w, cmds, cap);
 	for (i = 0; i < CYCLES; i++) {
 		kbinder_writer_put(&w, BC_REQUEST_DEATH_NOTIFICATION, &hc, sizeof(hc));
@@ -76,11 +61,10 @@ TEST(death_request_clear_cycles_are_bounded)
 	ASSERT_OK(w.err);
 	/* Refused requests (and the clears after them) fail silently. */
 	ASSERT_OK(kbinder_ioctl_write(pair.p.fd, cmds, w.len, NULL));
-	deaths = live_count("deaths");
+	deaths = kbt_live_need("deaths");
 	kbt_log("%d request/clear cycles unread: %ld death requests live",
 		CYCLES, deaths - base);
-	if (base >= 0)
-		EXPECT_LE(deaths - base, MAX_CLEARED);
+	EXPECT_LE(deaths - base, MAX_CLEARED);
 	done = drain_count(&pair.t, BR_CLEAR_DEATH_NOTIFICATION_DONE);
 	kbt_log("%d BR_CLEAR_DEATH_NOTIFICATION_DONE read", done);
 	EXPECT_EQ(done, MAX_CLEARED);
@@ -372,12 +356,12 @@ TEST_TIMEOUT(state_of_exited_threads_is_reaped, 120)
 	cycled = kbt_slow_kernel() ? CYCLED_THREADS / 3 : CYCLED_THREADS;
 	kbt_open_dev(&p, NULL, 0);
 	ASSERT_OK(kbinder_ioctl_version(p.fd, &(int32_t){ 0 }));
-	base = live_count("threads");
+	base = kbt_live_need("threads");
 	for (i = 0; i < cycled; i++) {
 		ASSERT_EQ(pthread_create(&th, NULL, one_ioctl, &p.fd), 0);
 		ASSERT_EQ(pthread_join(th, NULL), 0);
 	}
-	after = live_count("threads");
+	after = kbt_live_need("threads");
 	kbt_log("%d short-lived threads made one ioctl each: %ld thread "
 		"states live, was %ld", cycled, after, base);
 	EXPECT_LE(after - base, 64);
@@ -385,34 +369,45 @@ TEST_TIMEOUT(state_of_exited_threads_is_reaped, 120)
 }
 
 struct blocked {
-	int fd;			/* -1: no ioctl */
+	int fd;
 	pthread_barrier_t *go;
 };
 
-static void *ioctl_then_block(void *arg)
+/* Made and counted; then an idle step; then one ioctl; then released. */
+static void *block_ioctl_block(void *arg)
 {
 	struct blocked *b = arg;
 	int32_t v;
 
-	if (b->fd >= 0)
-		kbinder_ioctl_version(b->fd, &v);
-	pthread_barrier_wait(b->go);	/* everyone counted */
-	pthread_barrier_wait(b->go);	/* and released */
+	pthread_barrier_wait(b->go);	/* all made */
+	pthread_barrier_wait(b->go);	/* all idle */
+	kbinder_ioctl_version(b->fd, &v);
+	pthread_barrier_wait(b->go);	/* all made their binder state */
+	pthread_barrier_wait(b->go);	/* released */
 	return NULL;
 }
 
 /*
  * The cgroup's slab memory (memory.stat: exact to the object, unlike
- * memory.current, which moves in 256 KiB batches), after the periodic
- * flush of the per-CPU counts (every 2 s).
+ * memory.current, which moves in 256 KiB batches). memory.stat shows the
+ * per-CPU counts as last flushed: by the kernel's periodic work (every 2 s,
+ * later on a loaded guest) or, below a threshold, by no reader. Reading
+ * the cgroup's cpu.stat flushes every controller's counts of its subtree
+ * (cgroup_rstat_flush(), 6.1 and 6.12), memory's included, so the value
+ * read right after is exact but for what each CPU keeps back (under a
+ * page) without waiting for a timer.
  */
 static long memcg_slab(void)
 {
-	FILE *f;
-	char name[64];
+	char name[64], line[256];
 	long v, found = -1;
+	FILE *f;
 
-	kbt_msleep(2500);
+	f = fopen(CG_DIR "/cpu.stat", "r");
+	ASSERT_TRUE(f != NULL);
+	while (fgets(line, sizeof(line), f))
+		;
+	fclose(f);
 	f = fopen(CG_DIR "/memory.stat", "r");
 	if (!f)
 		return -1;
@@ -423,35 +418,68 @@ static long memcg_slab(void)
 	return found;
 }
 
+#define SETTLED_BYTES 8192	/* the slab moved less than this in a pause */
+#define SETTLE_PAUSE_MS 200
+#define SETTLE_MS 30000
+
 /*
- * @n threads alive at once, each after one ioctl on @fd (or none): the
- * cgroup's slab memory they added.
+ * Read the cgroup's slab memory every SETTLE_PAUSE_MS until it moved by
+ * less than SETTLED_BYTES since the last reading (what making threads
+ * charges does not all show at once: on the 6.12 debug kernel the count
+ * went on growing by hundreds of KiB after every thread was made), for up
+ * to SETTLE_MS. Return: the last reading; *@drift: its move since the one
+ * before.
  */
-static long threads_charge(int fd, int n)
+static long settled_slab(long *drift)
+{
+	int64_t end = kbt_now_ms() + SETTLE_MS;
+	long last = memcg_slab(), now;
+
+	for (;;) {
+		kbt_msleep(SETTLE_PAUSE_MS);
+		now = memcg_slab();
+		*drift = now - last;
+		if (labs(*drift) < SETTLED_BYTES || kbt_now_ms() > end)
+			return now;
+		last = now;
+	}
+}
+
+/*
+ * @n threads made first, then each makes one ioctl on @fd: the cgroup's
+ * slab memory the ioctls added (*@with), once the count has settled after
+ * the threads were made (*@without: its last move while they idled). No
+ * thread is made or ends between the readings: what a thread's end frees
+ * comes later (after an RCU grace period), and would land in whichever
+ * reading it likes.
+ */
+static void threads_charge(int fd, int n, long *with, long *without)
 {
 	pthread_barrier_t go;
 	struct blocked b = { .fd = fd, .go = &go };
 	pthread_attr_t attr;
 	pthread_t *th = calloc((size_t)n, sizeof(*th));
-	long before, after;
+	long s1, s2;
 	int i;
 
 	ASSERT_NE(th, NULL);
 	ASSERT_EQ(pthread_barrier_init(&go, NULL, (unsigned int)n + 1), 0);
 	ASSERT_EQ(pthread_attr_init(&attr), 0);
 	ASSERT_EQ(pthread_attr_setstacksize(&attr, 65536), 0);
-	before = memcg_slab();
 	for (i = 0; i < n; i++)
-		ASSERT_EQ(pthread_create(&th[i], &attr, ioctl_then_block, &b), 0);
+		ASSERT_EQ(pthread_create(&th[i], &attr, block_ioctl_block, &b), 0);
 	pthread_barrier_wait(&go);
-	after = memcg_slab();
+	s1 = settled_slab(without);
+	pthread_barrier_wait(&go);
+	pthread_barrier_wait(&go);
+	s2 = memcg_slab();
 	pthread_barrier_wait(&go);
 	for (i = 0; i < n; i++)
 		ASSERT_EQ(pthread_join(th[i], NULL), 0);
 	pthread_attr_destroy(&attr);
 	pthread_barrier_destroy(&go);
 	free(th);
-	return after - before;
+	*with = s2 - s1;
 }
 
 static int live_threads(void)
@@ -470,9 +498,7 @@ static void thread_charger(void *arg)
 	snprintf(pid, sizeof(pid), "%d\n", getpid());
 	ASSERT_OK(write_file(CG_DIR "/cgroup.procs", pid));
 	kbt_open_dev(&p, NULL, 0);
-	threads_charge(-1, live_threads());	/* warm up the allocators */
-	without = threads_charge(-1, live_threads());
-	with = threads_charge(p.fd, live_threads());
+	threads_charge(p.fd, live_threads(), &with, &without);
 	ASSERT_OK(kbt_send(chan, &with, sizeof(with)));
 	ASSERT_OK(kbt_send(chan, &without, sizeof(without)));
 	kbinder_proc_close(&p);
@@ -496,8 +522,9 @@ TEST_TIMEOUT(thread_state_is_charged_to_the_memory_cgroup, 120)
 	ASSERT_EQ(kbt_reap(kbt_fork(thread_charger, &chan), 90000), 0);
 	ASSERT_OK(kbt_recv(&chan, &with, sizeof(with), KBT_WAIT_MS));
 	ASSERT_OK(kbt_recv(&chan, &without, sizeof(without), KBT_WAIT_MS));
-	kbt_log("%d live threads added %ld KiB of slab with binder state, "
-		"%ld KiB without", live_threads(), with / 1024, without / 1024);
+	kbt_log("%d live threads: their first ioctls added %ld KiB of slab; the "
+		"same threads idle, %ld KiB in the last %d ms", live_threads(), with / 1024,
+		without / 1024, SETTLE_PAUSE_MS);
 	/* A thread's state is 224 bytes (256 with the allocator's rounding). */
 	EXPECT_GE(with - without, (long)live_threads() * 160);
 	kbt_chan_close(&chan);

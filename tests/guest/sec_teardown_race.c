@@ -86,9 +86,9 @@ TEST_TIMEOUT(dying_with_queued_calls_tears_down_once, 240)
 
 	if (!kbt_is_reference()) {
 		/* The previous test's processes go asynchronously. */
-		kbt_msleep(200);
-		counted = kbt_live_read(&base) == 0;
-		txns = kbt_live("transactions");
+		kbt_live_settle(10000);
+		counted = kbt_live_base(&base);
+		txns = kbt_live_need("transactions");
 	}
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	ASSERT_GE(fd, 0);
@@ -134,9 +134,10 @@ TEST_TIMEOUT(dying_with_queued_calls_tears_down_once, 240)
  * BPF program on a kprobe of that cancel (kdelay.h) holds it there while
  * T1 exits; the notices behind it are put back after the exit. Nothing
  * may be left once the process is gone, and the kernel log must stay
- * clean (KASAN on the debug kernel). Without BPF or kprobes (or on the
- * reference, which has no such function) the scenario runs without the
- * delay and proves less.
+ * clean (KASAN on the debug kernel). On kbinder a delay that cannot
+ * attach, or that never fired, fails the test (kdelay.h); the reference
+ * has no such function, and runs the scenario without the delay, which
+ * proves less.
  */
 #define CODE_NEST 0x4e5354	/* victim -> manager: call my node back */
 #define CODE_BACK 0x424b	/* manager -> the victim's node, nested */
@@ -237,8 +238,7 @@ static void discard_victim(void *arg)
 	kbt_msleep(300);
 	for (i = 0; i < NOTICES_BEHIND; i++)
 		write_call(p.fd, 1, TF_ONE_WAY, &empty);
-	delayed = !kbt_is_reference() &&
-		!kbt_kdelay_attach(&d, "kb_transaction_cancel", false, -1, 1);
+	delayed = kbt_kdelay_hold(&d, "kb_transaction_cancel", false, -1, 1);
 	ASSERT_EQ(pthread_create(&unmapper, NULL, unmap_area, &p), 0);
 	if (delayed)
 		EXPECT_TRUE(discard_is_held(&d));
@@ -247,6 +247,7 @@ static void discard_victim(void *arg)
 	ASSERT_OK(ioctl(p.fd, BINDER_THREAD_EXIT, 0) ? -errno : 0);
 	if (delayed) {
 		pthread_join(unmapper, NULL);
+		kbt_kdelay_expect_hit(&d);
 		kbt_kdelay_detach(&d);
 	}
 	kbt_log("T1 exited %s the discard's cancel", delayed ?
@@ -266,8 +267,8 @@ TEST_TIMEOUT(a_thread_exiting_during_the_discard_leaves_nothing, 300)
 	int nesting[2], round;
 
 	if (!kbt_is_reference()) {
-		kbt_msleep(200);
-		counted = kbt_live_read(&base) == 0;
+		kbt_live_settle(10000);
+		counted = kbt_live_base(&base);
 	}
 	ASSERT_EQ(pipe2(nesting, O_CLOEXEC), 0);
 	kbt_start_with_client(&s, call_back, &nesting[1], &c, &t);

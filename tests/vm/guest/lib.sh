@@ -66,21 +66,26 @@ load_driver() {
 	esac
 }
 
-# live_counters_are_zero: every counter in kbinder's live-object table is 0.
+# live_counters_are_zero: kbinder's live-object table holds counters, and
+# every one is 0 (a table with none would pass without checking anything).
 live_counters_are_zero() {
 	[ -r /sys/kernel/debug/kbinder/live ] || return 1
-	! awk '$2 != 0 { found = 1 } END { exit !found }' \
-		/sys/kernel/debug/kbinder/live
+	awk 'NF == 2 && $2 ~ /^[0-9]+$/ { n++ } $2 != 0 { bad = 1 }
+		END { exit !(n && !bad) }' /sys/kernel/debug/kbinder/live
 }
 
 # check_kbinder_teardown: after the tests, kbinder must be back to zero live
-# objects (processes release asynchronously, so wait up to 5 s) and unload.
+# objects (processes release asynchronously, so wait for it, up to 20 s)
+# and unload.
 check_kbinder_teardown() {
 	if [ ! -r /sys/kernel/debug/kbinder/live ]; then
 		result FAIL vm/live_objects_return_to_zero \
 			"/sys/kernel/debug/kbinder/live is missing"
+	elif ! grep -q . /sys/kernel/debug/kbinder/live; then
+		result FAIL vm/live_objects_return_to_zero \
+			"/sys/kernel/debug/kbinder/live holds no counter"
 	else
-		tries=50
+		tries=200
 		while ! live_counters_are_zero && [ $tries -gt 0 ]; do
 			sleep 0.1
 			tries=$((tries - 1))
