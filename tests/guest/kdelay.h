@@ -62,6 +62,13 @@ bool kbt_kdelay_hold(struct kbt_kdelay *d, const char *func, bool at_return,
 long kbt_kdelay_calls(const struct kbt_kdelay *d);
 
 /**
+ * kbt_kdelay_wait_held() - wait up to @ms for the delayed call (the nth)
+ * to come: the window is held from then on.
+ * Return: true if it came.
+ */
+bool kbt_kdelay_wait_held(const struct kbt_kdelay *d, int ms);
+
+/**
  * kbt_kdelay_expect_hit() - fail the test (not fatally) unless the
  * delayed call, the nth, came: a delay that never fired held no window.
  * Call it before kbt_kdelay_detach().

@@ -198,22 +198,6 @@ static void *unmap_area(void *arg)
 	return NULL;
 }
 
-/*
- * Wait for the discard to be in the delayed cancel; false if it did not
- * get there (the nested call was not on T1's queue).
- */
-static bool discard_is_held(const struct kbt_kdelay *d)
-{
-	int64_t end = kbt_now_ms() + 10000;
-
-	while (kbt_kdelay_calls(d) < 1) {
-		if (kbt_now_ms() > end)
-			return false;
-		kbt_msleep(1);
-	}
-	return true;
-}
-
 static void discard_victim(void *arg)
 {
 	int nesting = *(int *)arg;	/* the read end of the manager's pipe */
@@ -241,7 +225,7 @@ static void discard_victim(void *arg)
 	delayed = kbt_kdelay_hold(&d, "kb_transaction_cancel", false, -1, 1);
 	ASSERT_EQ(pthread_create(&unmapper, NULL, unmap_area, &p), 0);
 	if (delayed)
-		EXPECT_TRUE(discard_is_held(&d));
+		EXPECT_TRUE(kbt_kdelay_wait_held(&d, 10000));
 	else
 		pthread_join(unmapper, NULL);
 	ASSERT_OK(ioctl(p.fd, BINDER_THREAD_EXIT, 0) ? -errno : 0);
@@ -277,6 +261,90 @@ TEST_TIMEOUT(a_thread_exiting_during_the_discard_leaves_nothing, 300)
 	kbt_stop_with_client(&t, &s, &c);
 	close(nesting[0]);
 	close(nesting[1]);
+	if (counted)
+		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
+}
+
+/*
+ * The same discard, seen by a thread that reads while its queue is set
+ * aside (issue 29, a review's finding): the read finds the queue empty,
+ * says the thread has nothing to do and sleeps; the discard then puts the
+ * notices it kept back and wakes the thread. kbinder once did not say
+ * again that the thread had work, so the woken thread went back to sleep
+ * with its completions unread, for good.
+ *
+ * T1 writes a synchronous call without reading; the manager's reply
+ * waits on T1's queue, behind the call's own completion. T1 then writes
+ * one-way calls, whose completions queue behind the reply. Another thread
+ * unmaps the area: the discard sets T1's queue aside and cancels the
+ * reply (nobody can read its buffer), held there by the delay, while T1
+ * reads. Once the discard is done, T1 must get every completion. The
+ * reference discards nothing: it delivers the reply (into the unmapped
+ * area) and the completions, which are counted the same.
+ */
+static void reading_victim(void *arg)
+{
+	struct kbinder_parcel empty;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct pollfd pfd;
+	struct kbinder_proc p;
+	struct kbt_kdelay d;
+	pthread_t unmapper;
+	int64_t end;
+	bool delayed;
+	int i, done = 0;
+
+	(void)arg;
+	kbt_open(&p);
+	kbinder_thread_init(&t, p.fd);
+	kbinder_parcel_init(&empty);
+	kbinder_parcel_write_u32(&empty, 0);
+	write_call(p.fd, 1, 0, &empty);
+	/* The reply is queued to us: the queue wakes a poller. */
+	pfd = (struct pollfd){ .fd = p.fd, .events = POLLIN };
+	ASSERT_EQ(poll(&pfd, 1, 10000), 1);
+	for (i = 0; i < NOTICES_BEHIND; i++)
+		write_call(p.fd, 1, TF_ONE_WAY, &empty);
+	delayed = kbt_kdelay_hold(&d, "kb_transaction_cancel", false, -1, 1);
+	ASSERT_EQ(pthread_create(&unmapper, NULL, unmap_area, &p), 0);
+	if (delayed)
+		EXPECT_TRUE(kbt_kdelay_wait_held(&d, 10000));
+	/* Read all along, the set-aside time too. */
+	end = kbt_now_ms() + 5000;
+	while (done < NOTICES_BEHIND + 1 && kbt_now_ms() < end) {
+		if (kbinder_thread_next(&t, &ret, (int)(end - kbt_now_ms())))
+			break;
+		if (ret.cmd == BR_TRANSACTION_COMPLETE)
+			done++;
+	}
+	pthread_join(unmapper, NULL);
+	if (delayed) {
+		kbt_kdelay_expect_hit(&d);
+		kbt_kdelay_detach(&d);
+	}
+	EXPECT_EQ(done, NOTICES_BEHIND + 1);
+	kbinder_parcel_fini(&empty);
+	close(p.fd);
+}
+
+TEST_TIMEOUT(a_thread_reading_during_the_discard_gets_what_it_kept, 120)
+{
+	struct kbt_server s;
+	struct kbt_live base;
+	bool counted = false;
+	struct kbinder_thread t;
+	struct kbinder_proc c;
+	int round;
+
+	if (!kbt_is_reference()) {
+		kbt_live_settle(10000);
+		counted = kbt_live_base(&base);
+	}
+	kbt_start_with_client(&s, kbt_keeper, NULL, &c, &t);
+	for (round = 0; round < DISCARD_ROUNDS; round++)
+		ASSERT_CHILD_OK(kbt_fork(reading_victim, NULL));
+	kbt_stop_with_client(&t, &s, &c);
 	if (counted)
 		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
 }

@@ -393,8 +393,11 @@ TEST_TIMEOUT(a_stalled_call_outlives_its_ref_and_its_node, 60)
  * it to its cancel, which read the freed notice (a general protection
  * fault with slub_debug=P, a KASAN report on the debug kernel). A BPF
  * delay on that cancel (kdelay.h) holds the teardown there while S's
- * cleanup runs; a kbinder that decides under the lock that the ref owns
- * the notice never gets there with it, and the delay waits for nothing.
+ * cleanup runs. A kbinder that decides under the lock that the ref owns
+ * the notice never hands it to that cancel: on kbinder the delayed
+ * function must not be called at all here (the delay must attach, and
+ * count nothing), whether or not the race would have been won; on the
+ * reference the scenario runs without the delay.
  */
 #define FREEZE_COOKIE 0xf4ee2e
 
@@ -430,19 +433,6 @@ static void require_uffd(void)
 	close(uffd);
 }
 
-/* Wait up to @ms for the delayed function to be entered once. */
-static bool delay_is_held(const struct kbt_kdelay *d, int ms)
-{
-	int64_t end = kbt_now_ms() + ms;
-
-	while (kbt_kdelay_calls(d) < 1) {
-		if (kbt_now_ms() > end)
-			return false;
-		kbt_msleep(1);
-	}
-	return true;
-}
-
 static void notice_outlived_by_its_ref(void)
 {
 	struct kbt_chan chan;
@@ -468,18 +458,19 @@ static void notice_outlived_by_its_ref(void)
 	uffd = stall_start(&st, &sender, NULL, &p, &t);
 	ASSERT_SIGNAL(&chan, 'S');
 	ASSERT_WAIT(&chan, 'N');
-	if (!kbt_is_reference())
-		delayed = !kbt_kdelay_attach(&d, "kb_notice_cancel", false,
-					     -1, 1);
+	delayed = kbt_kdelay_hold(&d, "kb_notice_cancel", false, -1, 1);
 	ASSERT_SIGNAL(&chan, 'C');
 	ASSERT_CHILD_OK(v);
 	if (delayed)
-		held = delay_is_held(&d, 3000);
+		held = kbt_kdelay_wait_held(&d, 2000);
 	/* S's call fails now, and its cleanup drops P's ref. */
 	stall_end(&st, sender, uffd);
 	EXPECT_EQ(st.status, BR_DEAD_REPLY);
-	if (delayed)
+	if (delayed) {
+		/* The notice was its ref's: the teardown had no business there. */
+		EXPECT_EQ(kbt_kdelay_calls(&d), 0);
 		kbt_kdelay_detach(&d);
+	}
 	kbt_log("the teardown %s", !delayed ? "ran without a delay" :
 		held ? "was held in the notice's cancel during the cleanup" :
 		"never handed the notice to its cancel");
