@@ -134,7 +134,8 @@ ifneq ($(MODULE_DIR),driver)
 	@ln -sf $(addprefix $(CURDIR)/,$(DRIVER_SOURCES)) $(MODULE_DIR)/
 	@ln -sfn $(CURDIR)/include $(FLAVOUR_BUILD)/include
 endif
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(MODULE_DIR) -j$(JOBS) W=1 modules
+	@# KBINDER_SELFTEST= : an environment that sets it makes no test build here.
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(MODULE_DIR) -j$(JOBS) W=1 KBINDER_SELFTEST= modules
 
 # The test build: the same sources with the allocator's self-test
 # (KBINDER_SELFTEST=1, see driver/Kbuild), in a tree of links of its own so

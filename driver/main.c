@@ -8,6 +8,7 @@
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/string.h>
 
 #include "alloc.h"
 #include "binderfs.h"
@@ -213,13 +214,29 @@ static void kb_undo_steps(size_t n)
 			kb_steps[n].exit();
 }
 
+/*
+ * Parameters the kernel would only refuse half-way, or with a BUG():
+ * register_filesystem() BUG()s on a type name with a dot in it.
+ */
+static int kb_params_valid(void)
+{
+	if (binderfs_type && strchr(binderfs_type, '.')) {
+		pr_err("binderfs_type \"%s\": a filesystem type has no '.'\n",
+		       binderfs_type);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int __init kb_init(void)
 {
 	const struct kb_step *step;
 	size_t i;
 	int ret;
 
-	ret = kb_test_fail_step_known();
+	ret = kb_params_valid();
+	if (!ret)
+		ret = kb_test_fail_step_known();
 	if (ret)
 		return ret;
 	for (i = 0; i < ARRAY_SIZE(kb_steps); i++) {

@@ -10,7 +10,7 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 .PHONY: modules clean
 modules:
 	sh scripts/dkms-kernel-check.sh '$(KDIR)'
-	$(MAKE) -C '$(KDIR)' M='$(CURDIR)/driver' modules
+	$(MAKE) -C '$(KDIR)' M='$(CURDIR)/driver' KBINDER_SELFTEST= modules
 
 clean:
 	$(MAKE) -C '$(KDIR)' M='$(CURDIR)/driver' clean

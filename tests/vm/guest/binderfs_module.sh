@@ -2,9 +2,9 @@
 #
 # kbinder's module life with binderfs, after the suite's own teardown check
 # (so the reloads here never hide a leak of the tests): a filesystem type
-# name that is taken fails the load with one line naming binderfs_type= and
-# leaves nothing behind; rmmod is refused while a binderfs mount exists and
-# succeeds after the unmount. Called by check.sh; kbinder only.
+# name that is taken, or has a dot in it, fails the load with one line
+# naming binderfs_type and leaves nothing behind; rmmod is refused while a
+# binderfs mount exists and succeeds after the unmount. Called by check.sh; kbinder only.
 . /scripts/lib.sh
 
 [ "$KBT_DRIVER" = kbinder ] || exit 0
@@ -25,6 +25,20 @@ elif ! line=$(dmesg | grep 'kbinder: .*binderfs_type=' | tail -n 1) || [ -z "$li
 	result FAIL "$name" "no kernel log line names binderfs_type="
 elif [ -e /sys/module/kbinder ] || [ -e /dev/binder ] ||
 	grep -q ' ramfs$' /proc/devices || [ -e /sys/kernel/debug/kbinder ]; then
+	result FAIL "$name" "something was left behind"
+else
+	result PASS "$name"
+fi
+
+# A name the kernel cannot register: register_filesystem() BUG()s on a dot.
+kmsg_mark "binderfs type with a dot"
+name=vm/binderfs_type_with_a_dot_fails_load_cleanly
+if insmod "$ko" binderfs_type=a.b 2>/dev/null; then
+	rmmod kbinder
+	result FAIL "$name" "the load succeeded"
+elif ! line=$(dmesg | grep 'kbinder: binderfs_type "a.b"' | tail -n 1) || [ -z "$line" ]; then
+	result FAIL "$name" "no kernel log line names the parameter"
+elif [ -e /sys/module/kbinder ] || [ -e /dev/binder ]; then
 	result FAIL "$name" "something was left behind"
 else
 	result PASS "$name"
