@@ -268,7 +268,9 @@ and a
 .BR "struct kbinder_view" :
 String16 and String8 (UTF-8 in and out, null strings), the interface
 token, strong binders with the stability field each release writes after
-them, file descriptors, the binder::Status header of AIDL replies, AIDL
+them (a binder read is an object the driver translated, the null binder,
+or handle 0 as the bytes libbinder writes for the context manager),
+file descriptors, the binder::Status header of AIDL replies, AIDL
 parcelables (an older writer's lacks fields, a newer one's has more).
 Readers check everything and refuse malformed input with \\-EBADMSG, the
 cursor left where it was.

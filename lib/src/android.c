@@ -626,11 +626,17 @@ int kbinder_view_read_strong_binder(struct kbinder_view *v,
 			return -EBADMSG;
 		is_null = false;
 	} else {
-		/* Bytes that are no object may only be the null binder. */
-		if (out->hdr.type != BINDER_TYPE_BINDER || out->binder ||
+		/*
+		 * Bytes that are no object may only be the null binder, or
+		 * handle 0, the context manager, which needs no translation:
+		 * libbinder records an object's offset only when its
+		 * binder/handle word is nonzero, so it sends handle 0 as bytes.
+		 */
+		if ((out->hdr.type != BINDER_TYPE_BINDER &&
+		     out->hdr.type != BINDER_TYPE_HANDLE) || out->binder ||
 		    out->cookie)
 			return -EBADMSG;
-		is_null = true;
+		is_null = out->hdr.type == BINDER_TYPE_BINDER;
 	}
 	v->pos += sizeof(*out);
 	if (w->api_level >= 30) {
