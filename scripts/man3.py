@@ -345,6 +345,13 @@ when the driver reports their process dead, calls
 IServiceCallback.onRegistration for every registration of a watched name,
 takes a service's binder only from an object the driver translated, and
 answers the standard transactions as any object does.
+At the AIDL releases it registers its own binder too (a client's handle 0:
+an object the driver hands the manager as its own node, or the bytes with
+no offset that libbinder sends for handle 0), as Android's service manager
+does, and hands it back to every client as that client's handle 0;
+it holds no reference and asks for no death notice on it, and
+tryUnregisterService refuses it (every process holds the manager).
+The C servicemanager's protocol refuses it, as Android 9 and 10 did.
 .PP
 Become the context manager
 .RB ( kbinder_ioctl_set_context_mgr ()),
