@@ -268,7 +268,9 @@ and a
 .BR "struct kbinder_view" :
 String16 and String8 (UTF-8 in and out, null strings), the interface
 token, strong binders with the stability field each release writes after
-them, file descriptors, the binder::Status header of AIDL replies, AIDL
+them (a binder read is an object the driver translated, the null binder,
+or handle 0 as the bytes libbinder writes for the context manager),
+file descriptors, the binder::Status header of AIDL replies, AIDL
 parcelables (an older writer's lacks fields, a newer one's has more).
 Readers check everything and refuse malformed input with \\-EBADMSG, the
 cursor left where it was.
@@ -343,6 +345,13 @@ when the driver reports their process dead, calls
 IServiceCallback.onRegistration for every registration of a watched name,
 takes a service's binder only from an object the driver translated, and
 answers the standard transactions as any object does.
+At the AIDL releases it registers its own binder too (a client's handle 0:
+an object the driver hands the manager as its own node, or the bytes with
+no offset that libbinder sends for handle 0), as Android's service manager
+does, and hands it back to every client as that client's handle 0;
+it holds no reference and asks for no death notice on it, and
+tryUnregisterService refuses it (every process holds the manager).
+The C servicemanager's protocol refuses it, as Android 9 and 10 did.
 .PP
 Become the context manager
 .RB ( kbinder_ioctl_set_context_mgr ()),

@@ -28,8 +28,6 @@
 #define KBINDER_PENALTY_GATHER		(1u << 31)
 #define KBINDER_WORK_SOURCE_UNSET	0xffffffffu
 #define KBINDER_CATEGORY_VERSION	1u
-/* libbinder's flags for its objects: fds accepted, SCHED_NORMAL nice 19. */
-#define KBINDER_OBJECT_FLAGS		(FLAT_BINDER_FLAG_ACCEPTS_FDS | 19)
 
 /*
  * The releases a wire can name: every level, and the quarterly platform
@@ -539,6 +537,39 @@ static int kbinder_stability_decode(const struct kbinder_wire *w,
 	return 0;
 }
 
+int kbinder_parcel_write_android_object(struct kbinder_parcel *p,
+					const struct kbinder_wire *w,
+					const struct flat_binder_object *obj,
+					uint32_t stability)
+{
+	struct flat_binder_object null;
+
+	if (!obj) {
+		/* The null binder: bytes only, not in the offsets array. */
+		memset(&null, 0, sizeof(null));
+		null.hdr.type = BINDER_TYPE_BINDER;
+		kbinder_parcel_write(p, &null, sizeof(null));
+		return kbinder_parcel_write_stability(p, w,
+						      KBINDER_STABILITY_UNDECLARED);
+	}
+	kbinder_parcel_write_object(p, obj, sizeof(*obj));
+	return kbinder_parcel_write_stability(p, w, stability);
+}
+
+void kbinder_android_object(struct flat_binder_object *obj, uint32_t type,
+			    binder_uintptr_t ptr_or_handle, binder_uintptr_t cookie)
+{
+	memset(obj, 0, sizeof(*obj));
+	obj->hdr.type = type;
+	obj->flags = KBINDER_OBJECT_FLAGS;
+	if (type == BINDER_TYPE_HANDLE) {
+		obj->handle = (uint32_t)ptr_or_handle;
+	} else {
+		obj->binder = ptr_or_handle;
+		obj->cookie = cookie;
+	}
+}
+
 int kbinder_parcel_write_strong_binder(struct kbinder_parcel *p,
 				       const struct kbinder_wire *w,
 				       binder_uintptr_t ptr,
@@ -546,19 +577,10 @@ int kbinder_parcel_write_strong_binder(struct kbinder_parcel *p,
 {
 	struct flat_binder_object obj;
 
-	memset(&obj, 0, sizeof(obj));
-	obj.hdr.type = BINDER_TYPE_BINDER;
-	if (!ptr) {
-		/* The null binder: bytes only, not in the offsets array. */
-		kbinder_parcel_write(p, &obj, sizeof(obj));
-		return kbinder_parcel_write_stability(p, w,
-						      KBINDER_STABILITY_UNDECLARED);
-	}
-	obj.flags = KBINDER_OBJECT_FLAGS;
-	obj.binder = ptr;
-	obj.cookie = cookie;
-	kbinder_parcel_write_object(p, &obj, sizeof(obj));
-	return kbinder_parcel_write_stability(p, w, w->stability);
+	if (!ptr)
+		return kbinder_parcel_write_android_object(p, w, NULL, 0);
+	kbinder_android_object(&obj, BINDER_TYPE_BINDER, ptr, cookie);
+	return kbinder_parcel_write_android_object(p, w, &obj, w->stability);
 }
 
 int kbinder_parcel_write_strong_handle(struct kbinder_parcel *p,
@@ -567,12 +589,8 @@ int kbinder_parcel_write_strong_handle(struct kbinder_parcel *p,
 {
 	struct flat_binder_object obj;
 
-	memset(&obj, 0, sizeof(obj));
-	obj.hdr.type = BINDER_TYPE_HANDLE;
-	obj.flags = KBINDER_OBJECT_FLAGS;
-	obj.handle = handle;
-	kbinder_parcel_write_object(p, &obj, sizeof(obj));
-	return kbinder_parcel_write_stability(p, w, stability);
+	kbinder_android_object(&obj, BINDER_TYPE_HANDLE, handle, 0);
+	return kbinder_parcel_write_android_object(p, w, &obj, stability);
 }
 
 /* Is there an object offset at the cursor? */
@@ -608,11 +626,17 @@ int kbinder_view_read_strong_binder(struct kbinder_view *v,
 			return -EBADMSG;
 		is_null = false;
 	} else {
-		/* Bytes that are no object may only be the null binder. */
-		if (out->hdr.type != BINDER_TYPE_BINDER || out->binder ||
+		/*
+		 * Bytes that are no object may only be the null binder, or
+		 * handle 0, the context manager, which needs no translation:
+		 * libbinder records an object's offset only when its
+		 * binder/handle word is nonzero, so it sends handle 0 as bytes.
+		 */
+		if ((out->hdr.type != BINDER_TYPE_BINDER &&
+		     out->hdr.type != BINDER_TYPE_HANDLE) || out->binder ||
 		    out->cookie)
 			return -EBADMSG;
-		is_null = true;
+		is_null = out->hdr.type == BINDER_TYPE_BINDER;
 	}
 	v->pos += sizeof(*out);
 	if (w->api_level >= 30) {

@@ -190,11 +190,10 @@ kbinder_sm_answer_layout(const struct kbinder_wire *w, enum kbinder_sm_method m)
 	return KBINDER_SM_SERVICE_PLAIN;
 }
 
-int kbinder_parcel_write_sm_service(struct kbinder_parcel *p,
-				    const struct kbinder_wire *w,
-				    enum kbinder_sm_service_layout layout,
-				    uint32_t tag, uint32_t handle,
-				    uint32_t stability, bool is_lazy)
+int kbinder_sm_write_service(struct kbinder_parcel *p, const struct kbinder_wire *w,
+			     enum kbinder_sm_service_layout layout, uint32_t tag,
+			     const struct flat_binder_object *obj, uint32_t stability,
+			     bool is_lazy)
 {
 	size_t at = 0;
 
@@ -203,9 +202,7 @@ int kbinder_parcel_write_sm_service(struct kbinder_parcel *p,
 			kbinder_parcel_write_u32(p, 1);		/* a non-null Service */
 			kbinder_parcel_write_u32(p, tag);
 		}
-		if (!handle)
-			return kbinder_parcel_write_strong_binder(p, w, 0, 0);
-		return kbinder_parcel_write_strong_handle(p, w, handle, stability);
+		return kbinder_parcel_write_android_object(p, w, obj, stability);
 	}
 	if (tag != KBINDER_SM_SERVICE_TAG_SERVICE)
 		return p->err = -EINVAL;
@@ -213,14 +210,24 @@ int kbinder_parcel_write_sm_service(struct kbinder_parcel *p,
 	kbinder_parcel_write_u32(p, tag);
 	if (layout == KBINDER_SM_SERVICE_METADATA)
 		at = kbinder_parcel_begin_parcelable(p);
-	if (handle)
-		kbinder_parcel_write_strong_handle(p, w, handle, stability);
-	else
-		kbinder_parcel_write_strong_binder(p, w, 0, 0);
+	kbinder_parcel_write_android_object(p, w, obj, stability);
 	if (layout != KBINDER_SM_SERVICE_METADATA)
 		return p->err;
 	kbinder_parcel_write_u32(p, is_lazy);
 	return kbinder_parcel_end_parcelable(p, at);
+}
+
+int kbinder_parcel_write_sm_service(struct kbinder_parcel *p,
+				    const struct kbinder_wire *w,
+				    enum kbinder_sm_service_layout layout,
+				    uint32_t tag, uint32_t handle,
+				    uint32_t stability, bool is_lazy)
+{
+	struct flat_binder_object obj;
+
+	kbinder_android_object(&obj, BINDER_TYPE_HANDLE, handle, 0);
+	return kbinder_sm_write_service(p, w, layout, tag, handle ? &obj : NULL,
+					stability, is_lazy);
 }
 
 /* ServiceWithMetadata {@nullable IBinder service; boolean isLazyService;} */

@@ -33,13 +33,13 @@ static bool arg_name(struct kbinder_call *c, char *name)
 }
 
 /*
- * The (name, binder) arguments most methods start with: @null_binder when
- * the binder is null or not one the driver translated (never our own node).
+ * The (name, binder) arguments most methods start with: the binder is a
+ * handle of the manager's or the manager's own node (kbinder_sms_read_binder());
+ * @null_binder when it is null, or nothing the registry can hold.
  */
 struct aidl_args {
 	char name[KBINDER_SMS_ARG_LEN];
-	struct flat_binder_object obj;
-	uint32_t stability;
+	struct kbinder_sms_binder binder;
 	bool null_binder;
 };
 
@@ -51,10 +51,10 @@ static int arg_name_binder(struct kbinder_sm_server *s, struct kbinder_call *c,
 
 	if (!arg_name(c, a->name))
 		return KBINDER_STATUS_BAD_VALUE;
-	err = kbinder_view_read_strong_binder(&c->in, &s->wire, &a->obj, &a->stability);
+	err = kbinder_sms_read_binder(s, c, &a->binder);
 	if (err < 0)
 		return KBINDER_STATUS_BAD_VALUE;
-	a->null_binder = err == KBINDER_NULL || a->obj.hdr.type != BINDER_TYPE_HANDLE;
+	a->null_binder = err == KBINDER_NULL;
 	return 0;
 }
 
@@ -79,23 +79,28 @@ static int args_name_binder(struct kbinder_sm_server *s, struct kbinder_call *c,
  * getService, checkService and, where the release has them, getService2
  * and checkService2: the binder, or the Service union the release answers
  * these with (kbinder_sm_answer_layout()). Never an accessor: nothing
- * here is an RPC binder service.
+ * here is an RPC binder service. The manager's own node goes back as
+ * that node, which the driver makes the caller's handle 0.
  */
 static int aidl_lookup(struct kbinder_sm_server *s, struct kbinder_call *c, int method)
 {
 	char name[KBINDER_SMS_ARG_LEN];
 	struct kbinder_sms_service *svc;
+	struct flat_binder_object obj;
 
 	if (!arg_name(c, name))
 		return KBINDER_STATUS_BAD_VALUE;
 	svc = kbinder_sms_find(s, name);
 	ok(c);
-	return kbinder_parcel_write_sm_service(c->reply, &s->wire,
-					       kbinder_sm_answer_layout(&s->wire, method),
-					       KBINDER_SM_SERVICE_TAG_SERVICE,
-					       svc ? svc->handle : 0, svc ? svc->stability : 0,
-					       svc && (svc->dump_priority &
-						       KBINDER_SM_FLAG_IS_LAZY_SERVICE));
+	if (!svc)
+		return kbinder_sm_write_service(c->reply, &s->wire,
+						kbinder_sm_answer_layout(&s->wire, method),
+						KBINDER_SM_SERVICE_TAG_SERVICE, NULL, 0, false);
+	kbinder_sms_object(&svc->binder, &obj);
+	return kbinder_sm_write_service(c->reply, &s->wire,
+					kbinder_sm_answer_layout(&s->wire, method),
+					KBINDER_SM_SERVICE_TAG_SERVICE, &obj, svc->binder.stability,
+					svc->dump_priority & KBINDER_SM_FLAG_IS_LAZY_SERVICE);
 }
 
 static int aidl_add(struct kbinder_sm_server *s, struct kbinder_call *c)
@@ -114,7 +119,7 @@ static int aidl_add(struct kbinder_sm_server *s, struct kbinder_call *c)
 		return err;
 	if (a.null_binder)
 		return fail(c, KBINDER_EX_ILLEGAL_ARGUMENT, "Null binder");
-	err = kbinder_sms_add(s, a.name, a.obj.handle, a.stability, c->txn->sender_pid,
+	err = kbinder_sms_add(s, a.name, &a.binder, c->txn->sender_pid,
 			      isolated != 0, (int32_t)prio);
 	if (err)
 		return fail(c, KBINDER_EX_ILLEGAL_STATE, "Registry full");
@@ -142,7 +147,7 @@ static int aidl_list(struct kbinder_sm_server *s, struct kbinder_call *c)
 	for (int i = 0; i < KBINDER_SMS_SERVICES; i++) {
 		struct kbinder_sms_service *svc = &s->services[i];
 
-		if (!svc->handle || !(svc->dump_priority & (int32_t)prio))
+		if (!svc->used || !(svc->dump_priority & (int32_t)prio))
 			continue;
 		kbinder_parcel_write_string16(c->reply, svc->name);
 		n++;
@@ -161,7 +166,11 @@ static int aidl_watch(struct kbinder_sm_server *s, struct kbinder_call *c, bool 
 		return err;
 	if (a.null_binder)
 		return fail(c, KBINDER_EX_NULL_POINTER, "Null callback");
-	w = kbinder_sms_watch_slot(s, on ? 0 : a.obj.handle, a.name);
+	/* The manager calls no callback of its own; Android's cannot link to its death. */
+	if (a.binder.self)
+		return fail(c, KBINDER_EX_ILLEGAL_STATE,
+			    on ? "Couldn't linkToDeath (the manager itself)" : "Not registered");
+	w = kbinder_sms_watch_slot(s, on ? 0 : a.binder.handle, a.name);
 	if (!w)
 		return fail(c, KBINDER_EX_ILLEGAL_STATE,
 			    on ? "Too many callbacks" : "Not registered");
@@ -171,10 +180,10 @@ static int aidl_watch(struct kbinder_sm_server *s, struct kbinder_call *c, bool 
 		kbinder_sms_log(s, "stopped watching '%s' (%d)", a.name, (int)(w - s->watches));
 		return ok(c);
 	}
-	if (kbinder_sms_hold(s, a.obj.handle))
+	if (kbinder_sms_hold(s, a.binder.handle))
 		return fail(c, KBINDER_EX_ILLEGAL_STATE, "Too many callbacks");
 	snprintf(w->name, sizeof(w->name), "%.*s", KBINDER_SMS_NAME_MAX, a.name);
-	w->handle = a.obj.handle;
+	w->handle = a.binder.handle;
 	kbinder_sms_log(s, "watching '%s' (%d)", a.name, (int)(w - s->watches));
 	ok(c);
 	/* Already there: tell it at once, as Android does. */
@@ -196,7 +205,7 @@ static int aidl_own_service(struct kbinder_sm_server *s, struct kbinder_call *c,
 	*out = kbinder_sms_find(s, a.name);
 	if (!*out)
 		return fail(c, KBINDER_EX_ILLEGAL_STATE, "Requested service is not registered");
-	if (a.null_binder || a.obj.handle != (*out)->handle)
+	if (a.null_binder || !kbinder_sms_same(&a.binder, &(*out)->binder))
 		return fail(c, KBINDER_EX_ILLEGAL_ARGUMENT, "Service doesn't match");
 	if (c->txn->sender_pid != (*out)->pid)
 		return fail(c, KBINDER_EX_SECURITY, "Only the registering process may do this");
@@ -211,9 +220,12 @@ static int aidl_try_unregister(struct kbinder_sm_server *s, struct kbinder_call 
 
 	if (err != 1)
 		return err;
+	/* Every process holds the manager (its handle 0): it always has clients. */
+	if (svc->binder.self)
+		return fail(c, KBINDER_EX_ILLEGAL_STATE, "Can't unregister, known client");
 	/* Clients other than us hold the node: refuse, as Android does. */
 	memset(&info, 0, sizeof(info));
-	info.handle = svc->handle;
+	info.handle = svc->binder.handle;
 	if (!kbinder_ioctl_node_info_for_ref(s->thread->fd, &info) &&
 	    info.strong_count > 1)
 		return fail(c, KBINDER_EX_ILLEGAL_STATE, "Can't unregister, pending client");
@@ -243,7 +255,7 @@ static int aidl_debug_info(struct kbinder_sm_server *s, struct kbinder_call *c)
 	for (int i = 0; i < KBINDER_SMS_SERVICES; i++) {
 		struct kbinder_sms_service *svc = &s->services[i];
 
-		if (!svc->handle)
+		if (!svc->used)
 			continue;
 		/* parcelable ServiceDebugInfo { String name; int debugPid; } */
 		at = kbinder_parcel_begin_parcelable(c->reply);

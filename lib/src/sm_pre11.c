@@ -22,30 +22,33 @@ static int pre11_lookup(struct kbinder_sm_server *s, struct kbinder_call *c)
 	if (kbinder_view_read_string16(&c->in, name, sizeof(name)))
 		return KBINDER_STATUS_BAD_VALUE;
 	svc = kbinder_sms_find(s, name);
-	if (svc)
-		return kbinder_parcel_write_handle(c->reply, svc->handle,
+	if (svc)	/* pre11_add() registers handles only */
+		return kbinder_parcel_write_handle(c->reply, svc->binder.handle,
 						   FLAT_BINDER_FLAG_ACCEPTS_FDS, false);
 	return kbinder_parcel_write_u32(c->reply, 0);
 }
 
-/* addService(name, binder, allowIsolated[, dumpPriority]) */
+/*
+ * addService(name, binder, allowIsolated[, dumpPriority]): a handle only,
+ * as Android 9 and 10's C servicemanager took (it refuses its own node,
+ * which AIDL's manager registers).
+ */
 static int pre11_add(struct kbinder_sm_server *s, struct kbinder_call *c)
 {
 	char name[KBINDER_SMS_NAME_MAX + 2];
-	struct flat_binder_object obj;
+	struct kbinder_sms_binder b;
 	uint32_t isolated = 0, prio = KBINDER_DUMP_FLAG_PRIORITY_DEFAULT;
 	int err;
 
 	if (kbinder_view_read_string16(&c->in, name, sizeof(name)) ||
 	    !kbinder_sms_valid_name(name))
 		return KBINDER_STATUS_BAD_VALUE;
-	err = kbinder_view_read_strong_binder(&c->in, &s->wire, &obj, NULL);
-	if (err || obj.hdr.type != BINDER_TYPE_HANDLE)
+	err = kbinder_sms_read_binder(s, c, &b);
+	if (err || b.self)
 		return KBINDER_STATUS_BAD_VALUE;
 	kbinder_view_read_u32(&c->in, &isolated);
 	kbinder_view_read_u32(&c->in, &prio);
-	err = kbinder_sms_add(s, name, obj.handle, KBINDER_STABILITY_UNDECLARED,
-			      c->txn->sender_pid, isolated != 0, (int32_t)prio);
+	err = kbinder_sms_add(s, name, &b, c->txn->sender_pid, isolated != 0, (int32_t)prio);
 	if (err)
 		return err;
 	return kbinder_parcel_write_u32(c->reply, 0);
@@ -61,7 +64,7 @@ static int pre11_list(struct kbinder_sm_server *s, struct kbinder_call *c)
 		return KBINDER_STATUS_BAD_VALUE;
 	kbinder_view_read_u32(&c->in, &prio);
 	for (svc = s->services; svc < s->services + KBINDER_SMS_SERVICES; svc++)
-		if (svc->handle && (svc->dump_priority & (int32_t)prio) && index-- == 0)
+		if (svc->used && (svc->dump_priority & (int32_t)prio) && index-- == 0)
 			return kbinder_parcel_write_string16(c->reply, svc->name);
 	return -ENOENT;
 }

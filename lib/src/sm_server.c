@@ -37,9 +37,10 @@ static int kbinder_sms_dump(struct kbinder_object *obj, int fd, int argc, char *
 	dprintf(fd, "kbinder servicemanager, Android API level %s (Android %s)\n",
 		kbinder_wire_name(&s->wire), kbinder_wire_release(&s->wire));
 	for (int i = 0; i < KBINDER_SMS_SERVICES; i++)
-		if (s->services[i].handle)
-			dprintf(fd, "  %s (pid %d)\n", s->services[i].name,
-				(int)s->services[i].pid);
+		if (s->services[i].used)
+			dprintf(fd, "  %s (pid %d)%s\n", s->services[i].name,
+				(int)s->services[i].pid,
+				s->services[i].binder.self ? ": the manager itself" : "");
 	return 0;
 }
 

@@ -14,8 +14,16 @@
 # the module in the root with DKMS for both kernels, as on a user's machine
 # with two kernels installed; nothing is ever
 # loaded: the root runs without CAP_SYS_MODULE, and modprobe/insmod there
-# record any attempt, which fails the run.
-# Output: PASS/FAIL lines (deb/...); exit 1 on any failure.
+# record any attempt, which fails the run. Secure Boot: the module DKMS
+# builds must carry a signature by DKMS's machine-owner key
+# (/var/lib/dkms/mok.pub, the key a user enrols with mokutil), checked
+# with tests/deb/module-signature.sh after the install and the upgrade.
+# DKMS_FRAMEWORK_CONF=FILE puts FILE in the root's
+# /etc/dkms/framework.conf.d/ first (sign_file=/nonexistent: DKMS makes no
+# key and signs nothing; sign_file=/bin/true: a key, and modules without
+# a signature; either way the signature checks must fail).
+# Output: PASS/FAIL lines (deb/...), then "N passed, N failed"; exit 1 on
+# any failure.
 set -uo pipefail
 
 debdir=$(realpath "${1:?usage: check.sh DEBDIR NEXTDIR}")
@@ -44,17 +52,25 @@ base_packages="dkms gcc make kmod pkgconf libc6-dev linux-libc-dev"
 for kver in $kvers; do
 	base_packages="$base_packages linux-headers-$kver"
 done
+# What kbinder-dkms depends on beyond that (openssl: Debian 12's dkms makes
+# its signing key with it, and dkms does not depend on it): fetched into
+# the root's apt cache, not installed, so that the test's apt-get installs
+# it because the package says so, without the network.
+fetched_packages="openssl"
 
-# base_apt DIR: install $base_packages into the root at DIR.
+# base_apt DIR: install $base_packages into the root at DIR, fetch
+# $fetched_packages.
 base_apt() {
 	unshare --mount --propagation private sh -c '
 		mount -t proc proc "$1/proc" &&
 		chroot "$1" sh -c "export DEBIAN_FRONTEND=noninteractive;
 			apt-get update -qq &&
 			apt-get install -y -qq --no-install-recommends $2 >/dev/null &&
-			apt-get clean"' sh "$1" "$base_packages" >>"$cache/debootstrap.log" 2>&1 &&
+			apt-get clean &&
+			apt-get install -y -qq --no-install-recommends --download-only $3 >/dev/null"' \
+		sh "$1" "$base_packages" "$fetched_packages" >>"$cache/debootstrap.log" 2>&1 &&
 		for kver in $kvers; do [ -d "$1/lib/modules/$kver/build" ] || return 1; done &&
-		echo "$base_packages" >"$1/.kbinder-base-packages"
+		echo "$base_packages + $fetched_packages" >"$1/.kbinder-base-packages"
 }
 
 # prepare_base: debootstrap the root once (a few minutes), then
@@ -94,8 +110,8 @@ prepare_base() {
 }
 
 [ -d "$base" ] || prepare_base || exit 1
-if [ "$(cat "$base/.kbinder-base-packages" 2>/dev/null)" != "$base_packages" ]; then
-	echo "check-deb: adding to the cached root: $base_packages"
+if [ "$(cat "$base/.kbinder-base-packages" 2>/dev/null)" != "$base_packages + $fetched_packages" ]; then
+	echo "check-deb: adding to the cached root: $base_packages + $fetched_packages"
 	base_apt "$base" || {
 		echo "FAIL deb/(setup): apt-get in the cached root failed (see $cache/debootstrap.log)"
 		exit 1
@@ -104,6 +120,11 @@ fi
 
 rm -rf "$work"
 mkdir -p "$work/upper" "$work/overlay-work" "$work/root"
+cp "$root_dir/tests/deb/module-signature.sh" "$work/"
+if [ -n "${DKMS_FRAMEWORK_CONF:-}" ]; then
+	echo "check-deb: DKMS configured with $DKMS_FRAMEWORK_CONF"
+	cp "$DKMS_FRAMEWORK_CONF" "$work/framework.conf" || exit 1
+fi
 # The packages a user installs (not the -dbgsym ones).
 mkdir -p "$work/next"
 for d in "$debdir" "$nextdir"; do
@@ -151,7 +172,27 @@ files_now() {
 		-o ! -path '/lib/modules/*/modules.*' ! -path '/usr/lib/modules/*/modules.*' \
 		-print | sort
 }
+# What the run asks of DKMS (DKMS_FRAMEWORK_CONF), before anything is installed.
+[ -f /debs/framework.conf ] && cp /debs/framework.conf /etc/dkms/framework.conf.d/check-deb.conf
 files_now >/debs/files-before
+
+# DKMS's machine-owner certificate, where its configuration puts it.
+mok_cert() {
+	(
+		mok_certificate=""
+		for f in /etc/dkms/framework.conf /etc/dkms/framework.conf.d/*.conf; do
+			[ -f "$f" ] && . "$f"
+		done
+		echo "${mok_certificate:-/var/lib/dkms/mok.pub}"
+	)
+}
+# unsigned: for every kernel whose module is not signed with that key, why.
+unsigned() {
+	for k in $kvers; do
+		out=$(sh /debs/module-signature.sh "$(ko "$k")" "$(mok_cert)") && continue
+		echo "$k: $out"
+	done
+}
 
 # dkms_state VERSION KERNEL: "installed" when DKMS built and installed that
 # version of kbinder for that kernel.
@@ -181,6 +222,13 @@ if [ -z "$not_built" ]; then
 	pass postinst_builds_module_with_dkms_for_every_kernel
 else
 	fail postinst_builds_module_with_dkms_for_every_kernel "$(echo "$not_built" | tr '\n' ' ')"
+fi
+not_signed=$(unsigned)
+cp "$(mok_cert)" /debs/mok-after-install 2>/dev/null
+if [ -z "$not_signed" ]; then
+	pass module_signed_with_dkms_mok
+else
+	fail module_signed_with_dkms_mok "$(echo "$not_signed" | tr '\n' ' ')"
 fi
 if out=$(kbinder --help 2>&1) && echo "$out" | grep -qi usage; then
 	pass kbinder_help_runs
@@ -239,18 +287,31 @@ else
 		"$v1 -> $v2; dkms: $(dkms status 2>&1 | tr '\n' ' '); /usr/src: $(ls -d /usr/src/kbinder-* 2>&1 | tr '\n' ' ')"
 fi
 
+not_signed=$(unsigned)
+if [ -z "$not_signed" ] && cmp -s "$(mok_cert)" /debs/mok-after-install; then
+	pass upgrade_module_signed_with_the_same_mok
+else
+	why=$(echo "$not_signed" | tr '\n' ' ')
+	fail upgrade_module_signed_with_the_same_mok \
+		"${why:-the DKMS certificate is not the one made at the install}"
+fi
+
 echo "--- purge"
 installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' kbinder-dkms kbinder \
 	libkbinder2 libkbinder-dev 2>/dev/null | awk '$1 ~ /^i/ { print $2 }')
+# With what was installed only for them (openssl), as `apt autoremove` does.
 # shellcheck disable=SC2086
-if [ -n "$installed" ] && apt-get purge -y $installed >>$log 2>&1; then
+if [ -n "$installed" ] && apt-get purge -y --autoremove $installed >>$log 2>&1; then
 	pass purge
 else
 	fail purge "apt-get failed: $(tail -n 3 $log | tr '\n' ' ')"
 fi
 left=$(dpkg -l 'kbinder*' 'libkbinder*' 2>/dev/null | awk '/^[a-z][a-z] / && $1 != "un" { print $2 }')
 files_now >/debs/files-after
-extra=$(comm -13 /debs/files-before /debs/files-after)
+# DKMS's signing key and certificate are DKMS's, made at the first signed
+# build and enrolled by the user: they stay, as on any machine.
+extra=$(comm -13 /debs/files-before /debs/files-after |
+	grep -vx -e /var/lib/dkms/mok.key -e /var/lib/dkms/mok.pub)
 if [ -z "$left" ] && [ -z "$extra" ] && [ ! -e /var/lib/dkms/kbinder ]; then
 	pass purge_leaves_nothing
 else
@@ -285,4 +346,8 @@ unshare --mount --propagation private bash -c '
 ' sh "$base" "$work" "$kvers" | tee "$work/results.log"
 rc=${PIPESTATUS[0]}
 echo "check-deb: the root's part took $(($(date +%s) - start)) s (log: $work/in-root.log)"
+passed=$(grep -c '^PASS ' "$work/results.log")
+failed=$(grep -c '^FAIL ' "$work/results.log")
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] || rc=1
 exit "$rc"

@@ -341,27 +341,14 @@ TEST(every_object_answers_the_standard_transactions)
 	kbt_kill(smpid);
 }
 
-/* Wait for the callback's onRegistration; check it and return the handle. */
+/* Wait for the callback's onRegistration of @name, carrying a handle. */
 static void expect_registration(struct kbinder_thread *t,
 				const struct kbinder_wire *w, const char *name,
 				binder_uintptr_t cookie)
 {
 	struct flat_binder_object obj;
-	struct kbinder_view v;
-	struct kbinder_return ret;
-	char got[128];
 
-	ASSERT_OK(kbinder_thread_wait_for(t, BR_TRANSACTION, &ret, NULL, NULL, KBT_WAIT_MS));
-	ASSERT_EQ(ret.u.txn.target.ptr, cookie);
-	ASSERT_EQ(ret.u.txn.code, KBINDER_SM_CALLBACK_ON_REGISTRATION);
-	ASSERT_TRUE(ret.u.txn.flags & TF_ONE_WAY);
-	kbinder_view_init(&v, &ret.u.txn);
-	ASSERT_OK(kbinder_view_check_token(&v, w, KBINDER_SM_CALLBACK_DESCRIPTOR));
-	ASSERT_OK(kbinder_view_read_string16(&v, got, sizeof(got)));
-	ASSERT_EQ(strcmp(got, name), 0);
-	ASSERT_EQ(kbinder_view_read_strong_binder(&v, w, &obj, NULL), 0);
-	ASSERT_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
-	ASSERT_OK(kbinder_thread_free_buffer(t, ret.u.txn.data.ptr.buffer));
+	kbt_sm_expect_registration(t, w, name, cookie, &obj);
 }
 
 TEST_TIMEOUT(callbacks_fire_and_a_dead_service_is_forgotten, 120)

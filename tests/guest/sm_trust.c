@@ -51,47 +51,6 @@ static int check_service(struct kbinder_sm *sm, const char *name, bool wait)
 	return err;
 }
 
-/*
- * addService(@name, @obj as plain bytes, no offset), as kbinder_sm_add()
- * writes it but with the offsets array emptied: the driver translates
- * nothing. Return: the reply's AIDL exception, or a negative status.
- */
-static int32_t add_untranslated(struct kbinder_sm *sm, const char *name,
-				uint32_t handle)
-{
-	struct kbinder_view v;
-	struct kbinder_parcel data;
-	struct kbinder_reply r;
-	int32_t ex = 0, code;
-	int err;
-
-	kbinder_parcel_init(&data);
-	kbinder_parcel_write_token(&data, &sm->wire, KBINDER_SM_DESCRIPTOR);
-	kbinder_parcel_write_string16(&data, name);
-	kbinder_parcel_write_strong_handle(&data, &sm->wire, handle,
-					   KBINDER_STABILITY_SYSTEM);
-	kbinder_parcel_write_u32(&data, 0);	/* allowIsolated */
-	kbinder_parcel_write_u32(&data, KBINDER_DUMP_FLAG_PRIORITY_DEFAULT);
-	ASSERT_EQ(data.n_offsets, 1);
-	data.n_offsets = 0;			/* the bytes stay; no object */
-	ASSERT_OK(data.err);
-	err = kbinder_thread_transact(sm->thread, 0 /* the manager */,
-				      kbinder_sm_code(&sm->wire, KBINDER_SM_ADD_SERVICE),
-				      &data, 0, &r, NULL, NULL, KBT_WAIT_MS);
-	kbinder_parcel_fini(&data);
-	ASSERT_OK(err);
-	ASSERT_EQ(r.status, BR_REPLY);
-	if (r.txn.flags & TF_STATUS_CODE) {
-		memcpy(&code, (void *)(uintptr_t)r.txn.data.ptr.buffer, sizeof(code));
-		ex = code < 0 ? code : -EIO;
-	} else {
-		kbinder_view_init(&v, &r.txn);
-		ASSERT_OK(kbinder_view_read_status(&v, &ex, &code, NULL, 0));
-	}
-	kbinder_thread_free_buffer(sm->thread, r.txn.data.ptr.buffer);
-	return ex;
-}
-
 TEST_TIMEOUT(the_manager_takes_a_binder_only_from_a_translated_object, 60)
 {
 	struct kbinder_thread t;
@@ -112,7 +71,8 @@ TEST_TIMEOUT(the_manager_takes_a_binder_only_from_a_translated_object, 60)
 		char name[32];
 
 		snprintf(name, sizeof(name), "kbt.forged%u", h);
-		ex = add_untranslated(&sm, name, h);
+		/* addService(name, handle h as plain bytes): nothing translated */
+		ex = kbt_sm_add_handle(&sm, name, h, true);
 		if (ex == 0)
 			kbt_fail(__FILE__, __LINE__, false,
 				 "addService(%s, bytes of handle %u) was accepted", name, h);

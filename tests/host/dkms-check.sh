@@ -10,7 +10,8 @@
 # DKMS_KERNELS= chooses, as SERIES/FLAVOUR words), all in throwaway trees
 # under WORKDIR (default build/dkms):
 # --sourcetree, --dkmstree, --installtree, --no-depmod, a throwaway
-# signing key. Nothing is loaded, nothing is written to /lib/modules,
+# signing key, with which each module must be signed
+# (tests/deb/module-signature.sh). Nothing is loaded, nothing is written to /lib/modules,
 # /var/lib/dkms or /usr/src; the test checks that too. Then what dkms.conf
 # refuses: another kernel series, and a kernel of each series without
 # Debian's exports.
@@ -103,6 +104,12 @@ for k in ${DKMS_KERNELS:-6.1/amd64 6.1/cloud-amd64 6.1/rt-amd64 6.12/amd64 6.12/
 	else
 		fail "build_$flavour" "$built: vermagic '$vermagic', expected $kver"
 		continue
+	fi
+	# Signed as Debian's dkms signs, with the key it was given.
+	if out=$(sh tests/deb/module-signature.sh "$built" "$mok_certificate"); then
+		pass "signed_$flavour"
+	else
+		fail "signed_$flavour" "$out"
 	fi
 	# dkms installs only into a kernel's existing module directory.
 	mkdir -p "$inst/$kver"

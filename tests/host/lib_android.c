@@ -397,6 +397,52 @@ static void malformed_binders_are_refused(void)
 	}
 }
 
+/*
+ * libbinder writes handle 0 (the context manager) as bytes with no offset
+ * (its Parcel records an object only when the object's binder/handle word
+ * is nonzero) and reads such bytes back as handle 0; so does libkbinder.
+ * Any other handle, and handle 0 with a cookie, must have been translated.
+ */
+static void handle_0_as_bytes_is_the_context_manager(void)
+{
+	for (int level = 28; level <= 36; level++) {
+		static const struct { uint32_t handle; uint64_t cookie; int want; } cases[] = {
+			{ 0, 0, 0 }, { 1, 0, -EBADMSG }, { 0, 1, -EBADMSG },
+		};
+		struct flat_binder_object obj, raw;
+		struct kbinder_view v;
+		struct kbinder_parcel p;
+		struct kbinder_wire w;
+		uint32_t stab = 99;
+
+		wire(&w, level);
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			memset(&raw, 0, sizeof(raw));
+			raw.hdr.type = BINDER_TYPE_HANDLE;
+			raw.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS | 19;	/* libbinder's */
+			raw.handle = cases[i].handle;
+			raw.cookie = cases[i].cookie;
+			kbinder_parcel_init(&p);
+			kbinder_parcel_write(&p, &raw, sizeof(raw));
+			if (level >= 30)
+				kbinder_parcel_write_u32(&p, level == 31 || level == 32 ?
+							 0x0c000001u : KBINDER_STABILITY_SYSTEM);
+			view_of(&p, &v);
+			LIB_CHECK_EQ(kbinder_view_read_strong_binder(&v, &w, &obj, &stab),
+				     cases[i].want);
+			if (!cases[i].want) {
+				LIB_CHECK_EQ(obj.hdr.type, BINDER_TYPE_HANDLE);
+				LIB_CHECK_EQ(obj.handle, 0);
+				LIB_CHECK_EQ(stab, level >= 30 ? KBINDER_STABILITY_SYSTEM : 0);
+				LIB_CHECK_EQ(v.pos, p.size);
+			} else {
+				LIB_CHECK_EQ(v.pos, 0);
+			}
+			kbinder_parcel_fini(&p);
+		}
+	}
+}
+
 static void status_round_trips(void)
 {
 	struct kbinder_view v;
@@ -580,6 +626,7 @@ int main(void)
 	LIB_RUN(malformed_string16_is_refused);
 	LIB_RUN(binders_round_trip_with_their_stability);
 	LIB_RUN(malformed_binders_are_refused);
+	LIB_RUN(handle_0_as_bytes_is_the_context_manager);
 	LIB_RUN(status_round_trips);
 	LIB_RUN(malformed_status_is_refused);
 	LIB_RUN(parcelables_are_framed_as_aidl_does);

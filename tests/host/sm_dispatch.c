@@ -7,7 +7,9 @@
  * shape AOSP's answer has there, with what the method means: the service
  * a lookup names, the list with it, an onRegistration call to the
  * callback at the callback's AOSP code. A code past the release's last
- * method is UNKNOWN_TRANSACTION.
+ * method is UNKNOWN_TRANSACTION. The manager's own node, registered as a
+ * service (AOSP's binderLibTest AddManagerToManager), is handed back as
+ * that node by every lookup and callback.
  *
  * The dispatcher is libkbinder's own service manager (lib/src/sm_*.c),
  * and the transaction goes through kbinder_object_dispatch() as the driver would
@@ -250,8 +252,9 @@ static void fresh(struct kbinder_sm_server *sm, const struct kbinder_wire *w)
 	kbinder_sms_init(sm, &thread, w);
 	snprintf(sm->services[0].name, sizeof(sm->services[0].name), "%s",
 		 AOSP_SAMPLE_STRING);
-	sm->services[0].handle = SVC_HANDLE;
-	sm->services[0].stability = KBINDER_STABILITY_SYSTEM;
+	sm->services[0].used = true;
+	sm->services[0].binder.handle = SVC_HANDLE;
+	sm->services[0].binder.stability = KBINDER_STABILITY_SYSTEM;
 	sm->services[0].pid = OWNER_PID;
 	sm->services[0].dump_priority = KBINDER_DUMP_FLAG_PRIORITY_DEFAULT;
 	sm->deaths[0].handle = SVC_HANDLE;
@@ -442,6 +445,173 @@ static void check_past_the_end(const struct aosp_release *r, const struct kbinde
 	aosp_report("sm-dispatch", r->key, "past-the-last-code", &c);
 }
 
+/* ------------------------------------------ the manager as a service */
+
+#define SELF_NAME	"kbinder.self"
+
+/*
+ * Deliver code @m of @w's release with (@name, @obj) as its first
+ * arguments (the rest as addService's), from the service's process; the
+ * reply's exception, or a status code as a negative number. @obj goes as
+ * libbinder writes it: an object with an offset when its binder/handle
+ * word is nonzero, else bytes alone (handle 0, the manager).
+ */
+static int32_t call_with_binder(struct kbinder_sm_server *sm, const struct kbinder_wire *w,
+				enum kbinder_sm_method m, const char *name,
+				const struct flat_binder_object *obj, struct kbinder_view *v)
+{
+	struct kbinder_parcel req;
+	int32_t ex = 0, scode;
+
+	kbinder_parcel_init(&req);
+	kbinder_parcel_write_token(&req, w, KBINDER_SM_DESCRIPTOR);
+	kbinder_parcel_write_string16(&req, name);
+	if (obj) {
+		kbinder_parcel_write_android_object(&req, w, obj, w->stability);
+		if (!obj->binder)
+			req.n_offsets--;
+		if (m == KBINDER_SM_ADD_SERVICE) {
+			kbinder_parcel_write_u32(&req, 0);	/* allowIsolated */
+			kbinder_parcel_write_u32(&req, KBINDER_DUMP_FLAG_PRIORITY_DEFAULT);
+		}
+	}
+	sent.replies = sent.calls = 0;
+	if (deliver(sm, kbinder_sm_code(w, m), &req) || sent.replies != 1)
+		ex = -1000;
+	else if (sent.reply_flags & TF_STATUS_CODE)
+		memcpy(&ex, sent.reply.data, sizeof(ex));
+	else if (kbinder_sm_is_aidl(w)) {
+		aosp_view_of(&sent.reply, v);
+		if (kbinder_view_read_status(v, &ex, &scode, NULL, 0))
+			ex = -1001;
+	}
+	kbinder_parcel_fini(&req);
+	return ex;
+}
+
+/* The node deliver() names the manager by: what the driver hands it for handle 0. */
+static void own_node(const struct kbinder_sm_server *sm, struct flat_binder_object *obj)
+{
+	kbinder_android_object(obj, BINDER_TYPE_BINDER, (binder_uintptr_t)(uintptr_t)&sm->obj, 0);
+}
+
+/* Is @obj the manager's own node, as an object the driver will translate? */
+static bool is_own_node(const struct kbinder_sm_server *sm, const struct flat_binder_object *obj)
+{
+	return obj->hdr.type == BINDER_TYPE_BINDER &&
+	       obj->binder == (binder_uintptr_t)(uintptr_t)&sm->obj && obj->cookie == 0;
+}
+
+/* Every lookup of @w's release answers @name with the manager's node. */
+static void check_self_lookups(struct aosp_check *c, struct kbinder_sm_server *sm,
+			       const struct kbinder_wire *w, const char *name)
+{
+	static const enum kbinder_sm_method lookups[] = {
+		KBINDER_SM_GET_SERVICE, KBINDER_SM_CHECK_SERVICE,
+		KBINDER_SM_GET_SERVICE2, KBINDER_SM_CHECK_SERVICE2,
+	};
+
+	for (size_t i = 0; i < sizeof(lookups) / sizeof(lookups[0]); i++) {
+		enum kbinder_sm_method m = lookups[i];
+		struct kbinder_sm_service svc;
+		struct kbinder_view v;
+		int32_t ex;
+
+		if (!kbinder_sm_code(w, m))
+			continue;
+		ex = call_with_binder(sm, w, m, name, NULL, &v);
+		if (ex) {
+			aosp_fail(c, "%s(%s) answered %d", kbinder_sm_method_name(m), name, ex);
+			continue;
+		}
+		if (kbinder_view_read_sm_service(&v, w, kbinder_sm_answer_layout(w, m), &svc) ||
+		    !is_own_node(sm, &svc.obj) || v.pos != v.size)
+			aosp_fail(c, "%s(%s) does not answer the manager's own node (type 0x%x)",
+				  kbinder_sm_method_name(m), name, svc.obj.hdr.type);
+	}
+}
+
+/* The one onRegistration call out: to @handle, for @name, with the manager's node. */
+static void check_self_told(struct aosp_check *c, struct kbinder_sm_server *sm,
+			    const struct kbinder_wire *w, uint32_t handle, const char *name)
+{
+	struct flat_binder_object obj;
+	struct kbinder_view v;
+	char got[64];
+
+	aosp_view_of(&sent.call, &v);
+	if (sent.calls != 1 || sent.call_handle != handle ||
+	    kbinder_view_check_token(&v, w, KBINDER_SM_CALLBACK_DESCRIPTOR) ||
+	    kbinder_view_read_string16(&v, got, sizeof(got)) || strcmp(got, name) ||
+	    kbinder_view_read_strong_binder(&v, w, &obj, NULL) || !is_own_node(sm, &obj))
+		aosp_fail(c, "onRegistration(%s) did not carry the manager's own node (%d calls)",
+			  name, sent.calls);
+}
+
+/*
+ * At an AIDL release: the manager's own binder registers, as the driver
+ * translates a client's handle 0 (the manager's node) and as libbinder
+ * sends it (handle 0 as bytes); a watcher is told with the node, every
+ * lookup answers it, its own registrant cannot unregister it (the manager
+ * always has clients), and a service registered under the name
+ * afterwards replaces it. Before 11, refused as Android 9 and 10's C
+ * servicemanager refused any binder but a translated handle.
+ */
+static void check_self(const struct aosp_release *r, const struct kbinder_wire *w)
+{
+	struct aosp_check c = { .n = 0 };
+	static struct kbinder_sm_server sm;
+	struct flat_binder_object self, handle0, svc;
+	struct kbinder_view v;
+	int32_t ex;
+
+	fresh(&sm, w);
+	own_node(&sm, &self);
+	kbinder_android_object(&handle0, BINDER_TYPE_HANDLE, 0, 0);
+	if (!kbinder_sm_is_aidl(w)) {
+		ex = call_with_binder(&sm, w, KBINDER_SM_ADD_SERVICE, SELF_NAME, &self, &v);
+		if (ex == KBINDER_STATUS_BAD_VALUE)
+			ex = call_with_binder(&sm, w, KBINDER_SM_ADD_SERVICE, SELF_NAME,
+					      &handle0, &v);
+		if (ex != KBINDER_STATUS_BAD_VALUE || kbinder_sms_find(&sm, SELF_NAME))
+			aosp_fail(&c, "addService(the manager) at %s answered %d, not BAD_VALUE",
+				  r->key, ex);
+		goto out;
+	}
+	ex = call_with_binder(&sm, w, KBINDER_SM_ADD_SERVICE, AOSP_SAMPLE_STRING, &self, &v);
+	if (ex) {
+		aosp_fail(&c, "addService(%s, the manager's own node) answered %d",
+			  AOSP_SAMPLE_STRING, ex);
+		goto out;
+	}
+	check_self_told(&c, &sm, w, CB_HANDLE, AOSP_SAMPLE_STRING);
+	check_self_lookups(&c, &sm, w, AOSP_SAMPLE_STRING);
+	if (call_with_binder(&sm, w, KBINDER_SM_ADD_SERVICE, SELF_NAME, &handle0, &v))
+		aosp_fail(&c, "addService(%s, handle 0 as libbinder sends it) failed", SELF_NAME);
+	check_self_lookups(&c, &sm, w, SELF_NAME);
+	ex = call_with_binder(&sm, w, KBINDER_SM_TRY_UNREGISTER_SERVICE, SELF_NAME, &self, &v);
+	if (kbinder_sm_code(w, KBINDER_SM_TRY_UNREGISTER_SERVICE) &&
+	    (ex != KBINDER_EX_ILLEGAL_STATE || !kbinder_sms_find(&sm, SELF_NAME)))
+		aosp_fail(&c, "tryUnregisterService(the manager) answered %d", ex);
+	/* A real service under the name: the handle replaces the node. */
+	kbinder_android_object(&svc, BINDER_TYPE_HANDLE, 11, 0);
+	if (call_with_binder(&sm, w, KBINDER_SM_ADD_SERVICE, SELF_NAME, &svc, &v))
+		aosp_fail(&c, "addService(%s, handle 11) over the manager failed", SELF_NAME);
+	ex = call_with_binder(&sm, w, KBINDER_SM_CHECK_SERVICE, SELF_NAME, NULL, &v);
+	if (ex)
+		aosp_fail(&c, "checkService(%s) answered %d", SELF_NAME, ex);
+	else if (kbinder_view_read_sm_service(&v, w, kbinder_sm_answer_layout(w, KBINDER_SM_CHECK_SERVICE),
+						  &(struct kbinder_sm_service){ .tag = 0 }) ||
+		 !kbinder_sms_find(&sm, SELF_NAME))
+		aosp_fail(&c, "checkService(%s) after the replacement is not an answer", SELF_NAME);
+	/* The manager's node is no callback: it cannot watch a name. */
+	ex = call_with_binder(&sm, w, KBINDER_SM_REGISTER_FOR_NOTIFICATIONS, SELF_NAME, &self, &v);
+	if (ex != KBINDER_EX_ILLEGAL_STATE)
+		aosp_fail(&c, "registerForNotifications(the manager as callback) answered %d", ex);
+out:
+	aosp_report("sm-dispatch", r->key, "the-manager-as-a-service", &c);
+}
+
 /* ------------------------------------------------ libkbinder's client */
 
 /* Do columns @a and @b describe the same interface (codes, answers, types)? */
@@ -601,6 +771,7 @@ int main(int argc, char **argv)
 			    aosp_code(&aosp_lines[i], col))
 				check_method(&r, &w, &aosp_lines[i]);
 		check_past_the_end(&r, &w);
+		check_self(&r, &w);
 		check_client(&r, &w);
 		check_detect(&r, &w);
 	}

@@ -198,8 +198,9 @@ int kbinder_parcel_write_strong_handle(struct kbinder_parcel *p,
 				       uint32_t handle, uint32_t stability);
 /**
  * kbinder_view_read_strong_binder() - the binder at the cursor: an object
- * the driver translated (its offset is in the offsets array), or the null
- * binder; then its stability field.
+ * the driver translated (its offset is in the offsets array), the null
+ * binder, or handle 0 written as bytes (libbinder writes the context
+ * manager so: it needs no translation); then its stability field.
  * @out:       the object (BINDER_TYPE_HANDLE or BINDER_TYPE_BINDER)
  * @stability: if not NULL, the level read (0 before API 30)
  * Return: 0, KBINDER_NULL for the null binder, -EBADMSG if malformed.

@@ -245,7 +245,11 @@ int kbinder_sm_detect(struct kbinder_sm *sm);
  * when the driver reports their process dead, calls
  * IServiceCallback.onRegistration for every registration of a watched
  * name, and takes a service's binder only from an object the driver
- * translated. It answers the standard transactions as any object does.
+ * translated. At the AIDL releases it also takes its own binder (a
+ * client's handle 0, translated or as the bytes libbinder sends), as
+ * Android's does, and hands it back to every client as the client's
+ * handle 0; the C servicemanager's protocol refuses it, as Android 9 and
+ * 10's did. It answers the standard transactions as any object does.
  *
  *	kbinder_ioctl_set_context_mgr(fd);
  *	kbinder_thread_init(&t, fd);
