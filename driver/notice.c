@@ -329,9 +329,12 @@ void kb_notice_cancel(struct kb_work *work)
 {
 	struct kb_notice *n = container_of(work, struct kb_notice, work);
 
-	/* The rule of kb_notice_claim(): a request its ref holds is not ours. */
+	/*
+	 * The rule of kb_notice_claim(): a request its ref holds is not ours.
+	 * @cleared is written once, under the lock the claim held.
+	 */
 	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
-		WARN_ON_ONCE(!data_race(n->cleared));
+		WARN_ON_ONCE(!n->cleared);
 	kb_notice_destroy(n);
 }
 

@@ -5,8 +5,9 @@
  * Every object kind the driver allocates is counted when created and when
  * destroyed; /sys/kernel/debug/kbinder/live prints "<name> <live count>" so a
  * test can check that everything was freed (an object kept for reuse is
- * counted as a spare, not as its kind). /sys/kernel/debug/kbinder/reuse says whether freed objects are
- * reused ("reuse on" or "reuse off") and how often one was ("reused N").
+ * counted as a spare, not as its kind). /sys/kernel/debug/kbinder/reuse
+ * says whether freed objects are reused ("reuse on" or "reuse off") and
+ * how often one was ("reused N").
  * No kernel address is printed. Also the two id counters: debug ids
  * (wrapping, for debug output) and world ids (unique).
  */

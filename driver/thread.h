@@ -353,32 +353,31 @@ kb_thread_todo_locked(struct kb_thread *thread)
 }
 
 /**
- * kb_thread_has_queued_locked() - whether an item of one kind waits among
- *	the first items of the thread's own todo list
+ * kb_thread_calls_queued_locked() - whether a call or reply waits on the
+ *	thread's own todo list (or is set aside from it by a discard)
  * @thread: the thread
- * @ops: the kind
- * @max: how many items to look at, at most
  *
- * For checks on kernels with lock proving: the list is as long as an
- * attacker made it.
+ * Counted (&kb_thread_inner.calls), not looked for: the list is as long as
+ * the unread completions of the thread's one-way calls. Kernels with lock
+ * proving check the count against the first KB_WORK_BATCH items.
  *
  * Return: true if one does.
  */
-static inline bool kb_thread_has_queued_locked(struct kb_thread *thread,
-					       const struct kb_work_ops *ops,
-					       unsigned int max)
+static inline bool kb_thread_calls_queued_locked(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
 	struct kb_work *work;
+	unsigned int n = 0;
 
 	lockdep_assert_held(&thread->proc->inner_lock);
-	list_for_each_entry(work, &thread->inner.todo, entry) {
-		if (work->ops == ops)
-			return true;
-		if (!--max)
-			break;
+	if (IS_ENABLED(CONFIG_PROVE_LOCKING) && !thread->inner.calls) {
+		list_for_each_entry(work, &thread->inner.todo, entry) {
+			WARN_ON_ONCE(work->ops->needs_area);
+			if (++n == KB_WORK_BATCH)
+				break;
+		}
 	}
-	return false;
+	return thread->inner.calls;
 }
 
 /**

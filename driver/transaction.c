@@ -447,18 +447,7 @@ int kb_transaction_free_user_buffer(struct kb_thread *thread,
 bool kb_transaction_queued_on(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
-	lockdep_assert_held(&thread->proc->inner_lock);
-	/*
-	 * Counted, not looked for: the walk took as long as the unread
-	 * completions before the call (one per one-way call sent). Kernels
-	 * with lock proving check the count against the first items.
-	 */
-	if (IS_ENABLED(CONFIG_PROVE_LOCKING))
-		WARN_ON_ONCE(!thread->inner.calls &&
-			     kb_thread_has_queued_locked(thread,
-							 &kb_transaction_ops,
-							 KB_WORK_BATCH));
-	return thread->inner.calls;
+	return kb_thread_calls_queued_locked(thread);
 }
 
 /**

@@ -16,7 +16,8 @@
  * calls for the one it supersedes (kb_node_take_outdated_locked()).
  *
  * Measured against the same call without the long list, alternating, in
- * one run: a walk made the long case many times dearer, a lookup leaves
+ * one run (the same one-way calls made before both, read before the short
+ * case only): a walk made the long case many times dearer, a lookup leaves
  * the two alike, whatever the host's load does to both.
  */
 #include "binder_util.h"
@@ -80,8 +81,8 @@ static void put_call(struct kbinder_writer *w, uint32_t code, uint32_t flags,
  * to the manager, in batches it reads before the next is sent (its async
  * space stays free).
  */
-static void leave_completions(struct kbt_pair *w, struct kbt_chan *marks,
-			      int n)
+static int leave_completions(struct kbt_pair *w, struct kbt_chan *marks,
+			     int n)
 {
 	static uint8_t cmds[(BATCH + 1) * 80];
 	static const uint32_t word = 0x0e;
@@ -95,6 +96,21 @@ static void leave_completions(struct kbt_pair *w, struct kbt_chan *marks,
 		put_call(&wr, CODE_MARK, TF_ONE_WAY, &word);
 		ASSERT_OK(kbinder_ioctl_write(w->p.fd, cmds, wr.len, NULL));
 		ASSERT_WAIT(marks, 'M');
+	}
+	return i;
+}
+
+/* Read the @n completions left on this thread. */
+static void read_completions(struct kbt_pair *w, int n)
+{
+	struct kbinder_return ret;
+
+	while (n > 0) {
+		ASSERT_OK(kbinder_thread_next(&w->t, &ret, KBT_WAIT_MS));
+		if (ret.cmd == BR_TRANSACTION_COMPLETE)
+			n--;
+		else
+			kbt_default_event(&w->t, &ret, NULL);
 	}
 }
 
@@ -138,6 +154,8 @@ TEST_TIMEOUT(a_sync_call_costs_the_same_behind_unread_completions, 120)
 	kbt_pair_start(&w, count_marks, &marks);
 	timed_sync_call(&w);	/* the first call sets up what every one reuses */
 	for (r = 0; r < ROUNDS; r++) {
+		/* The same calls before both: only the unread list differs. */
+		read_completions(&w, leave_completions(&w, &marks, n));
 		bare[r] = timed_sync_call(&w);
 		leave_completions(&w, &marks, n);
 		behind[r] = timed_sync_call(&w);
