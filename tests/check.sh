@@ -327,6 +327,18 @@ FAIL coverage/demo/skipped_everywhere: ran in no boot (skipped in kbinder kbinde
 	else
 		echo "FAIL runner/a_test_skipped_in_every_boot_fails: coverage.sh said: $(echo "$out" | tr '\n' ' ')"
 	fi
+	# A test that only the test build runs (testbuild.sh reports it as
+	# testbuild/<suite>/<test>) ran; one it skipped too did not.
+	printf '%s\n' demo/tb_only demo/tb_skipped >"$dir/built.txt"
+	printf '%s\n' 'SKIP demo/tb_only: needs the test build' 'SKIP demo/tb_skipped: x' \
+		'PASS testbuild/demo/tb_only' 'SKIP testbuild/demo/tb_skipped: y' >"$dir/boot1.log"
+	out=$(tests/vm/coverage.sh "$dir/built.txt" "kbinder:$dir/boot1.log")
+	if [ "$out" = "tests run per boot (of 2 built): kbinder 1
+FAIL coverage/demo/tb_skipped: ran in no boot (skipped in kbinder kbinder)" ]; then
+		echo "PASS runner/a_test_the_test_build_ran_counts_as_run"
+	else
+		echo "FAIL runner/a_test_the_test_build_ran_counts_as_run: coverage.sh said: $(echo "$out" | tr '\n' ' ')"
+	fi
 	# The guest stage with a kernel that cannot be read (no boot at all).
 	DRIVERS=kbinder TESTS='drv_poll' BUILD=$dir/build GUEST_BIN=$GUEST_BIN \
 		VM_RUN="tests/vm/run.sh --kernel $dir/no-such-vmlinuz --initramfs /dev/null" \
@@ -444,7 +456,8 @@ stage_runner() {
 			a_program_that_stops_early_fails program_timeout_kills_its_whole_session \
 			leftover_processes_fail_their_program \
 			a_vanished_script_result_fails an_undeclared_script_result_fails \
-			a_test_skipped_in_every_boot_fails a_splat_the_console_hid_fails \
+			a_test_skipped_in_every_boot_fails a_test_the_test_build_ran_counts_as_run \
+			a_splat_the_console_hid_fails \
 			a_selection_of_no_test_fails hung_task_fails_its_test \
 			a_run_with_no_test_program_fails a_program_that_lists_no_test_fails \
 			a_guest_script_that_failed_fails_the_run \

@@ -19,8 +19,11 @@ shift
 for arg in "$@"; do
 	label=${arg%%:*} file=${arg#*:}
 	[ -r "$file" ] || continue
+	# testbuild.sh runs some programs with the test build loaded and
+	# reports them as testbuild/<suite>/<test>: a run of <suite>/<test>.
 	tr -d '\r' <"$file" | awk -v label="$label" '/^(PASS|FAIL|SKIP) / {
-		name = $2; sub(/:$/, "", name); print label, $1, name }'
+		name = $2; sub(/:$/, "", name); sub(/^testbuild\//, "", name)
+		print label, $1, name }'
 done | awk -v built="$built" '
 	BEGIN {
 		while ((getline line < built) > 0) {
