@@ -12,14 +12,20 @@
  * task and credentials for good. The sender is read again under the lock
  * now, and a sender that is gone passes the failure on, as upstream does.
  *
- * The window is a few instructions wide. To hit it every time, the test
- * widens it with a BPF program on a kretprobe of kb_transaction_get_from()
- * in R's task: R's second call to it, the one of the failed reply, spins
- * for a while (up to 33 x 20 ms) before returning, and S1 exits
- * meanwhile. On kbinder a delay that cannot attach, or that never fired,
- * fails the test (kdelay.h). The reference driver has no such function:
- * there the scenario runs without the delay, which proves only that C is
- * answered.
+ * The window is a few instructions wide, and there are two of them. To
+ * hit each every time, the test widens it with a BPF program on a
+ * kretprobe of kb_transaction_get_from() in R's task, which spins for a
+ * while (up to 33 x 20 ms) before returning while S1 exits:
+ * - R's second call to it, the one that hands the failure of the reply on;
+ * - R's first call, the one that finds the reply's target: the sender,
+ *   read before S1 exits, is gone by the time R checks S1's stack under
+ *   its lock. kbinder took S1's now empty stack for a protocol error,
+ *   gave R BR_FAILED_REPLY and never answered C (first seen on the debug
+ *   kernel, whose slower paths opened this window without a delay). An
+ *   exited sender is a dead reply now, which is passed down the chain.
+ * On kbinder a delay that cannot attach, or that never fired, fails the
+ * test (kdelay.h). The reference driver has no such function: there the
+ * scenario runs without the delay, which proves only that C is answered.
  */
 #include "binder_util.h"
 #include "kdelay.h"
@@ -148,8 +154,11 @@ static void r_main(struct kbinder_thread *t, void *arg)
 	ASSERT_OK(kbt_wait(&c->r_chan, 'q', 4 * KBT_WAIT_MS));
 }
 
-/* One chain; true if the outer call was answered. */
-static bool one_chain(bool *delayed)
+/*
+ * One chain, R's @nth call of kb_transaction_get_from() delayed; true if
+ * the outer call was answered.
+ */
+static bool one_chain(int nth, bool *delayed)
 {
 	struct chain c;
 	struct kbinder_proc p;
@@ -165,8 +174,7 @@ static bool one_chain(bool *delayed)
 	ASSERT_WAIT(&c.s_chan, 'R');
 	c.r_pid = kbt_fork_client(r_main, &c);
 	ASSERT_WAIT(&c.r_chan, 'R');
-	/* R's second call, the one of the failed reply, spins on return. */
-	*delayed = kbt_kdelay_hold(&d, "kb_transaction_get_from", true, c.r_pid, 2);
+	*delayed = kbt_kdelay_hold(&d, "kb_transaction_get_from", true, c.r_pid, nth);
 	ASSERT_SIGNAL(&c.r_chan, 'A');
 
 	kbt_client(&p, &t);
@@ -194,14 +202,28 @@ static bool one_chain(bool *delayed)
 	return !err && (r.status == BR_FAILED_REPLY || r.status == BR_DEAD_REPLY);
 }
 
-TEST_TIMEOUT(failed_reply_reaches_the_caller_when_its_sender_exits, 150)
+/* R's calls whose return spins while S1 exits: see the top of the file. */
+#define FINDS_THE_TARGET 1
+#define HANDS_THE_FAILURE_ON 2
+
+static void chains(int nth)
 {
 	bool delayed = false;
 	int i, answered = 0;
 
 	for (i = 0; i < ROUNDS; i++)
-		answered += one_chain(&delayed);
+		answered += one_chain(nth, &delayed);
 	kbt_log("%d of %d outer calls answered (%s)", answered, ROUNDS,
 		delayed ? "with the delay" : "without a delay");
 	EXPECT_EQ(answered, ROUNDS);
+}
+
+TEST_TIMEOUT(failed_reply_reaches_the_caller_when_its_sender_exits, 150)
+{
+	chains(HANDS_THE_FAILURE_ON);
+}
+
+TEST_TIMEOUT(failed_reply_reaches_the_caller_when_its_sender_exits_during_the_lookup, 150)
+{
+	chains(FINDS_THE_TARGET);
 }
