@@ -156,10 +156,15 @@ static struct kb_status kb_send_find_reply_target(struct kb_send *s)
 	if (!from)
 		return kb_fail(BR_DEAD_REPLY, -ESRCH);
 	s->target_thread = from;
-	/* One critical section: check the caller's stack, count us in. */
+	/*
+	 * One critical section: the caller still waits (it may have exited
+	 * since it was read: a dead reply, whose failure goes on down the
+	 * chain), the call is on top of its stack, and we count us in.
+	 */
 	spin_lock(&from->proc->inner_lock);
-	ok = kb_thread_stack_top_locked(from) == t;
-	live = ok && kb_proc_enter_send_locked(from->proc);
+	live = kb_transaction_sent_by_locked(t, from);
+	ok = !live || kb_thread_stack_top_locked(from) == t;
+	live = live && ok && kb_proc_enter_send_locked(from->proc);
 	spin_unlock(&from->proc->inner_lock);
 	if (!ok) {
 		/* Refused; the call stays where it is, on both stacks. */

@@ -335,6 +335,30 @@ struct kb_thread *kb_transaction_get_from(struct kb_transaction *t)
 	return from;
 }
 
+/**
+ * kb_transaction_sent_by_locked() - whether @from still waits for @t
+ * @t: a synchronous call
+ * @from: its sender as kb_transaction_get_from() read it
+ *
+ * The sender's exit (kb_transaction_thread_exit()) clears t->from under
+ * its process's inner_lock, which the caller holds: a sender read before
+ * it exited is seen gone here.
+ *
+ * Return: true if @from is still the sender of @t.
+ */
+bool kb_transaction_sent_by_locked(struct kb_transaction *t,
+				   struct kb_thread *from)
+	__must_hold(&from->proc->inner_lock)
+{
+	bool sent;
+
+	lockdep_assert_held(&from->proc->inner_lock);
+	spin_lock(&t->lock);
+	sent = t->from == from;
+	spin_unlock(&t->lock);
+	return sent;
+}
+
 /* The buffer is about to be freed: its transaction no longer points at it. */
 static void kb_transaction_detach_buffer(struct kb_proc *proc,
 					 struct kb_buffer *buffer)
@@ -485,10 +509,8 @@ bool kb_transaction_unlink_locked(struct kb_thread *thread,
 }
 
 /*
- * Give @cmd to the sender of @t if it is still there: the sender read
- * from @t is checked again under its process's lock, the lock its exit
- * (kb_transaction_thread_exit()) clears it under, so a sender that exited
- * since it was read is seen gone. On success @t is off the sender's stack.
+ * Give @cmd to the sender of @t if it is still there (checked again under
+ * its process's lock). On success @t is off the sender's stack.
  */
 static bool kb_transaction_answer_sender(struct kb_transaction *t, u32 cmd)
 {
@@ -498,9 +520,7 @@ static bool kb_transaction_answer_sender(struct kb_transaction *t, u32 cmd)
 	if (!from)
 		return false;
 	spin_lock(&from->proc->inner_lock);
-	spin_lock(&t->lock);
-	alive = t->from == from;
-	spin_unlock(&t->lock);
+	alive = kb_transaction_sent_by_locked(t, from);
 	if (alive) {
 		top = kb_thread_stack_top_locked(from) == t;
 		if (!kb_transaction_unlink_locked(from, t))

@@ -88,6 +88,8 @@ void kb_transaction_free(struct kb_transaction *t);
 void kb_transaction_free_to(struct kb_transaction *t, struct kb_thread *thread);
 bool kb_transaction_queued_on(struct kb_thread *thread);
 struct kb_thread *kb_transaction_get_from(struct kb_transaction *t);
+bool kb_transaction_sent_by_locked(struct kb_transaction *t,
+				   struct kb_thread *from);
 void kb_transaction_discard(struct kb_transaction *t);
 struct kb_transaction *kb_transaction_from_work(struct kb_work *work);
 void kb_transaction_send(struct kb_thread *thread,
