@@ -24,6 +24,7 @@
 #include "node.h"
 #include "objects.h"
 #include "proc.h"
+#include "queue.h"
 #include "stats.h"
 #include "thread.h"
 #include "transaction.h"
@@ -447,7 +448,7 @@ int kb_transaction_free_user_buffer(struct kb_thread *thread,
 bool kb_transaction_queued_on(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
-	return kb_thread_calls_queued_locked(thread);
+	return kb_queue_calls_pending_locked(thread);
 }
 
 /**
@@ -511,7 +512,7 @@ static bool kb_transaction_answer_sender(struct kb_transaction *t, u32 cmd)
 		pr_warn_ratelimited("thread %d: failed call %d was not on top of its stack\n",
 				    from->pid, t->debug_id);
 	if (alive)
-		kb_thread_return(from, &from->reply_error, cmd);
+		kb_queue_return(from, &from->reply_error, cmd);
 	kb_thread_put(from);
 	return alive;
 }
