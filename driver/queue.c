@@ -164,6 +164,69 @@ void kb_queue_call_locked(struct kb_proc *proc, struct kb_thread *thread,
 		kb_queue_proc_locked(proc, work, wake);
 }
 
+/*
+ * The BR_TRANSACTION_COMPLETE of kb_queue_complete_locked(): the read
+ * hands this item out, never on a list, for the thread's flag.
+ */
+static int kb_queue_complete_deliver(struct kb_work *work,
+				     struct kb_thread *thread,
+				     struct kb_wbuf *out,
+				     const union kb_work_snap *snap)
+{
+	return kb_wbuf_put_u32(out, BR_TRANSACTION_COMPLETE);
+}
+
+static const struct kb_work_ops kb_queue_complete_ops = {
+	.name = "transaction complete",
+	.deliver = kb_queue_complete_deliver,
+};
+
+static struct kb_work kb_queue_complete_work = {
+	.entry = LIST_HEAD_INIT(kb_queue_complete_work.entry),
+	.ops = &kb_queue_complete_ops,
+};
+
+/**
+ * kb_queue_complete_locked() - queue a sender's BR_TRANSACTION_COMPLETE
+ *	without a work item, if it can be
+ * @thread: the sending thread, the caller's own
+ * @now: the thread reads it at once (a reply's); else together with the
+ *	answer (a synchronous call's, which does not wake the thread)
+ *
+ * A thread's pending completion is read before everything on its todo
+ * list, so this is done only while that list is empty and no completion is
+ * pending: what is queued after it comes after it, as with an item. A
+ * one-way call's completion, which may change into another code, is always
+ * an item.
+ *
+ * Return: true if it is pending now; false if the caller queues its item.
+ */
+bool kb_queue_complete_locked(struct kb_thread *thread, bool now)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	if (thread->inner.complete || !list_empty(&thread->inner.todo))
+		return false;
+	thread->inner.complete = true;
+	if (now)
+		thread->inner.process_todo = true;
+	return true;
+}
+
+/**
+ * kb_queue_uncomplete_locked() - the send failed after
+ *	kb_queue_complete_locked(): its completion is not read
+ * @thread: the sending thread, the caller's own (in the same ioctl, so it
+ *	has not read the completion)
+ */
+void kb_queue_uncomplete_locked(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	WARN_ON_ONCE(!thread->inner.complete);
+	thread->inner.complete = false;
+}
+
 /**
  * kb_queue_calls_pending_locked() - whether a call or reply waits on the
  *	thread's own todo list (or is set aside from it by a discard)
@@ -361,7 +424,7 @@ bool kb_queue_wants_proc_work_locked(struct kb_thread *thread)
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
 	return !thread->inner.transaction_stack &&
-	       list_empty(&thread->inner.todo);
+	       !thread->inner.complete && list_empty(&thread->inner.todo);
 }
 
 /**
@@ -385,9 +448,10 @@ bool kb_queue_has_work_locked(struct kb_thread *thread, bool proc_work)
  * @proc_work: the thread takes process work too
  * @take: take the item off its list (else leave it there)
  *
- * Its own todo list first, then the process's. With nothing left, the
- * thread has no work to be woken for any more (items may have been taken
- * back off its list).
+ * A pending completion first (kb_queue_complete_locked(): a static item
+ * on no list), then its own todo list, then the process's. With nothing
+ * left, the thread has no work to be woken for any more (items may have
+ * been taken back off its list).
  *
  * Return: the item, or NULL.
  */
@@ -399,6 +463,14 @@ struct kb_work *kb_queue_next_locked(struct kb_thread *thread,
 	struct kb_work *work;
 
 	lockdep_assert_held(&thread->proc->inner_lock);
+	if (thread->inner.complete) {
+		if (take) {
+			thread->inner.complete = false;
+			if (list_empty(todo))
+				thread->inner.process_todo = false;
+		}
+		return &kb_queue_complete_work;
+	}
 	work = list_first_entry_or_null(todo, struct kb_work, entry);
 	if (work) {
 		if (!take)

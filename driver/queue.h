@@ -43,6 +43,8 @@ void kb_queue_proc_locked(struct kb_proc *proc, struct kb_work *work,
 void kb_queue_call_locked(struct kb_proc *proc, struct kb_thread *thread,
 			  struct kb_work *work, struct kb_wake *wake);
 void kb_queue_kick_locked(struct kb_proc *proc, struct kb_wake *wake);
+bool kb_queue_complete_locked(struct kb_thread *thread, bool now);
+void kb_queue_uncomplete_locked(struct kb_thread *thread);
 bool kb_queue_calls_pending_locked(struct kb_thread *thread);
 
 /* Waking, after the lock is dropped. */

@@ -48,6 +48,8 @@
  * @node_id: the called node's debug id, for the log
  * @t: the new transaction
  * @tcomplete: the sender's BR_TRANSACTION_COMPLETE
+ * @complete_flag: it is pending as the thread's flag instead
+ *	(kb_send_queue_complete_locked()), @tcomplete is not queued
  * @buffer: the payload in the receiver's area
  * @objects: the object translation state
  * @debug_id: the transaction's id (also reported as extended error id)
@@ -73,6 +75,7 @@ struct kb_send {
 	int node_id;
 	struct kb_transaction *t;
 	struct kb_work *tcomplete;
+	bool complete_flag;
 	struct kb_buffer *buffer;
 	struct kb_objects_ctx objects;
 	int debug_id;
@@ -491,6 +494,44 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	return st;
 }
 
+/*
+ * Queue the sender's BR_TRANSACTION_COMPLETE of a synchronous call or a
+ * reply: a flag on the thread when nothing else is queued to it
+ * (kb_queue_complete_locked()), else its item. @now: the thread reads it
+ * at once (a reply's); else with the answer.
+ */
+static void kb_send_queue_complete_locked(struct kb_send *s, bool now)
+	__must_hold(&s->proc->inner_lock)
+{
+	lockdep_assert_held(&s->proc->inner_lock);
+	s->complete_flag = kb_queue_complete_locked(s->thread, now);
+	if (s->complete_flag)
+		return;
+	if (now)
+		kb_queue_thread_locked(s->thread, s->tcomplete, NULL);
+	else
+		kb_queue_thread_quiet_locked(s->thread, s->tcomplete);
+}
+
+/* The send failed: its BR_TRANSACTION_COMPLETE is not to be read. */
+static void kb_send_unqueue_complete_locked(struct kb_send *s)
+	__must_hold(&s->proc->inner_lock)
+{
+	lockdep_assert_held(&s->proc->inner_lock);
+	if (s->complete_flag)
+		kb_queue_uncomplete_locked(s->thread);
+	else
+		kb_work_dequeue(s->proc, s->tcomplete);
+}
+
+/* The send is committed: the item is the list's, or unused (the flag). */
+static void kb_send_complete_committed(struct kb_send *s)
+{
+	if (s->complete_flag)
+		kb_tcomplete_recycle(s->thread, s->tcomplete);
+	s->tcomplete = NULL;
+}
+
 static struct kb_status kb_send_commit_reply(struct kb_send *s)
 {
 	struct kb_thread *target = s->target_thread;
@@ -504,7 +545,7 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 	 * and that answer must come after it.
 	 */
 	spin_lock(&s->proc->inner_lock);
-	kb_queue_thread_locked(s->thread, s->tcomplete, NULL);
+	kb_send_queue_complete_locked(s, true);
 	spin_unlock(&s->proc->inner_lock);
 
 	/*
@@ -529,13 +570,13 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 	kb_send_exit_wake(s);
 	if (!kb_ok(st)) {
 		spin_lock(&s->proc->inner_lock);
-		kb_work_dequeue(s->proc, s->tcomplete);
+		kb_send_unqueue_complete_locked(s);
 		spin_unlock(&s->proc->inner_lock);
 		if (st.err == -EPROTO)
 			kb_send_unpop_reply(s);
 		return st;
 	}
-	s->tcomplete = NULL;
+	kb_send_complete_committed(s);
 	kb_transaction_free_to(s->in_reply_to, s->thread);
 	s->in_reply_to = NULL;
 	return KB_OK;
@@ -559,7 +600,7 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 		}
 		t->to_thread = s->target_thread;
 		kb_transaction_push_call_locked(thread, t);
-		kb_queue_thread_quiet_locked(thread, s->tcomplete);
+		kb_send_queue_complete_locked(s, false);
 	}
 	spin_unlock(&s->proc->inner_lock);
 
@@ -570,11 +611,11 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 			kb_tcomplete_set_pending_frozen(s->tcomplete);
 			spin_unlock(&s->proc->inner_lock);
 		}
-		s->tcomplete = NULL;
+		kb_send_complete_committed(s);
 		return st;
 	}
 	spin_lock(&s->proc->inner_lock);
-	kb_work_dequeue(s->proc, s->tcomplete);
+	kb_send_unqueue_complete_locked(s);
 	/* Off the stack before kb_send_cleanup() frees it, wherever it is. */
 	if (!oneway)
 		kb_transaction_unlink_locked(thread, t);

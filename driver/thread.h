@@ -51,6 +51,8 @@ struct kb_return_work {
  *	thread is released: nothing reads it then)
  * @process_todo: @todo holds work that should wake the thread (deferred
  *	transaction-complete notices do not)
+ * @complete: a BR_TRANSACTION_COMPLETE is pending without a work item,
+ *	read before everything on @todo (kb_queue_complete_locked())
  * @need_return: the next read returns even without work
  * @looper: KB_LOOPER_* bits
  * @transaction_stack: the innermost transaction this thread sends or
@@ -64,6 +66,7 @@ struct kb_thread_inner {
 	struct list_head todo;
 	u32 calls;
 	bool process_todo;
+	bool complete;
 	bool need_return;
 	u32 looper;
 	struct kb_transaction *transaction_stack;
@@ -314,6 +317,22 @@ static inline void kb_thread_ioctl_done(struct kb_thread *thread)
 	spin_lock(&thread->proc->inner_lock);
 	thread->inner.need_return = false;
 	spin_unlock(&thread->proc->inner_lock);
+}
+
+/**
+ * kb_thread_complete_pending_locked() - whether a BR_TRANSACTION_COMPLETE
+ *	is pending without a work item (kb_queue_complete_locked())
+ * @thread: the thread
+ *
+ * For the logs, which print it before the todo list: it is read first.
+ *
+ * Return: true if one is.
+ */
+static inline bool kb_thread_complete_pending_locked(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	return thread->inner.complete;
 }
 
 /**

@@ -86,10 +86,13 @@ static void kb_tcomplete_take(struct kb_work *work, struct kb_thread *thread,
 		snap->cmd = BR_TRANSACTION_COMPLETE;
 }
 
-/* Read by the thread that sent, in its own ioctl: it may keep the notice. */
-static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
-				struct kb_wbuf *out,
-				const union kb_work_snap *snap)
+/**
+ * kb_tcomplete_recycle() - a notice that is not queued, done with by the
+ *	thread that sent: it may keep it for its next send
+ * @thread: the sending thread, the caller's own
+ * @work: the notice
+ */
+void kb_tcomplete_recycle(struct kb_thread *thread, struct kb_work *work)
 {
 	kb_thread_assert_own(thread);
 	if (kb_reuse_objects() && !thread->spare_notice) {
@@ -99,6 +102,14 @@ static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
 	} else {
 		kb_tcomplete_free(work);
 	}
+}
+
+/* Read by the thread that sent, in its own ioctl. */
+static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
+				struct kb_wbuf *out,
+				const union kb_work_snap *snap)
+{
+	kb_tcomplete_recycle(thread, work);
 	return kb_wbuf_put_u32(out, snap->cmd);
 }
 
