@@ -15,7 +15,7 @@
  * thread is freed a grace period after its last put).
  *
  * Why no wakeup is lost: a reader calls prepare_to_wait() and then looks
- * for work, both under the same inner_lock (kb_queue_sleep_locked()). A
+ * for work, both under the same inner_lock (kb_queue_wait_locked()). A
  * queue before its look is seen by the look; a queue after it finds the
  * reader on its wait queue, asleep or about to be, and the wake after the
  * unlock makes it runnable. Who is woken, for each waiter:
@@ -24,7 +24,7 @@
  *    (process_todo); process work wakes the idle looper taken off the
  *    waiting list in the queueing critical section. Off that list, no
  *    other queue picks it; if it wakes early anyway (a signal, a flush),
- *    its read ends with kb_read_end_locked(), which wakes another looper
+ *    its read ends with kb_queue_read_end_locked(), which wakes another looper
  *    for the process work still queued;
  *  - thread->wait, poll(): with no idle looper, the threads that poll and
  *    may take process work are woken by a walk of the process's threads in
@@ -37,7 +37,7 @@
  *  - proc->freeze_wait (BINDER_FREEZE) is woken when the last transaction
  *    counted to the process is freed (proc.h), not by queueing;
  *  - BR_SPAWN_LOOPER is asked for by a read that ends while no looper is
- *    idle (kb_queue_ask_spawn_locked()), in the critical section that ends
+ *    idle (kb_queue_read_end_locked()), in the critical section that ends
  *    it: the waiting list it looks at is the one the queueing empties.
  */
 #include "internal.h"
@@ -491,19 +491,13 @@ struct kb_work *kb_queue_next_locked(struct kb_thread *thread,
 	return work;
 }
 
-/**
- * kb_queue_sleep_locked() - sleep until the thread has something to read
- * @thread: the reading thread, the caller's own
- * @proc_work: the thread takes process work too: it waits on the idle
- *	loopers' list, where process work finds it
- *
- * The inner_lock is held on entry and on return; it is dropped only around
- * schedule(), and the wait queue is only touched when there is nothing to
- * read yet. A flush() wakes the thread while it waits.
- *
- * Return: 0, or -EINTR if a signal is pending.
+/*
+ * Sleep until the thread has something to read; with @proc_work, on the
+ * idle loopers' list, where process work finds it. The inner_lock is held
+ * on entry and on return; it is dropped only around schedule(). A flush()
+ * wakes the thread while it waits. 0, or -EINTR if a signal is pending.
  */
-int kb_queue_sleep_locked(struct kb_thread *thread, bool proc_work)
+static int kb_queue_sleep_locked(struct kb_thread *thread, bool proc_work)
 	__must_hold(&thread->proc->inner_lock)
 {
 	struct kb_proc *proc = thread->proc;
@@ -511,8 +505,6 @@ int kb_queue_sleep_locked(struct kb_thread *thread, bool proc_work)
 	int ret = 0;
 
 	lockdep_assert_held(&proc->inner_lock);
-	if (kb_queue_has_work_locked(thread, proc_work))
-		return 0;
 	thread->inner.looper |= KB_LOOPER_WAITING;
 	for (;;) {
 		prepare_to_wait(&thread->wait, &wait,
@@ -537,16 +529,45 @@ int kb_queue_sleep_locked(struct kb_thread *thread, bool proc_work)
 }
 
 /**
- * kb_queue_ask_spawn_locked() - whether to ask for one more looper
- * @proc: the process
+ * kb_queue_wait_locked() - wait for work as the caller's thread
+ * @thread: the reading thread, the caller's own
+ * @non_block: return -EAGAIN instead of sleeping
+ * @proc_work: set to whether the thread takes process work too; it runs at
+ *	the process's default nice level then
  *
- * Yes when no request is outstanding, no looper is idle and fewer than
- * BINDER_SET_MAX_THREADS were started on request; the request is counted
- * then (kb_proc_take_spawn_request_locked() takes it back).
+ * The inner_lock is held on entry and on return; it is dropped around the
+ * nice change and the sleep, and the wait queue is only touched when there
+ * is nothing to read yet.
  *
- * Return: true if the caller writes BR_SPAWN_LOOPER.
+ * Return: 0, -EAGAIN (@non_block, nothing to read) or -EINTR.
  */
-bool kb_queue_ask_spawn_locked(struct kb_proc *proc)
+int kb_queue_wait_locked(struct kb_thread *thread, bool non_block,
+			 bool *proc_work)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_proc *proc = thread->proc;
+
+	lockdep_assert_held(&proc->inner_lock);
+	*proc_work = kb_queue_wants_proc_work_locked(thread);
+	if (*proc_work && task_nice(current) != proc->default_nice) {
+		spin_unlock(&proc->inner_lock);
+		kb_set_nice(proc->default_nice);
+		spin_lock(&proc->inner_lock);
+	}
+	if (kb_queue_has_work_locked(thread, *proc_work))
+		return 0;
+	if (non_block)
+		return -EAGAIN;
+	return kb_queue_sleep_locked(thread, *proc_work);
+}
+
+/*
+ * Whether to ask for one more looper: yes when no request is outstanding,
+ * no looper is idle and fewer than BINDER_SET_MAX_THREADS were started on
+ * request; the request is counted then (kb_proc_take_spawn_request_locked()
+ * takes it back).
+ */
+static bool kb_queue_ask_spawn_locked(struct kb_proc *proc)
 	__must_hold(&proc->inner_lock)
 {
 	lockdep_assert_held(&proc->inner_lock);
@@ -556,6 +577,31 @@ bool kb_queue_ask_spawn_locked(struct kb_proc *proc)
 		return false;
 	proc->inner.requested_threads++;
 	return true;
+}
+
+/**
+ * kb_queue_read_end_locked() - the end of a read, in the critical section
+ *	that ends it
+ * @thread: the reading thread
+ * @ok: the read succeeded
+ * @wake: set as kb_queue_kick_locked() does, if process work is left
+ *	(this thread may have been woken for it and not taken it)
+ *
+ * Return: true if the caller writes BR_SPAWN_LOOPER: the read succeeded,
+ * the thread is a looper and one more looper is wanted.
+ */
+bool kb_queue_read_end_locked(struct kb_thread *thread, bool ok,
+			      struct kb_wake *wake)
+	__must_hold(&thread->proc->inner_lock)
+{
+	struct kb_proc *proc = thread->proc;
+	bool spawn;
+
+	lockdep_assert_held(&proc->inner_lock);
+	spawn = ok && kb_thread_is_looper_locked(thread) &&
+		kb_queue_ask_spawn_locked(proc);
+	kb_queue_kick_locked(proc, wake);
+	return spawn;
 }
 
 /**

@@ -62,8 +62,10 @@ bool kb_queue_wants_proc_work_locked(struct kb_thread *thread);
 bool kb_queue_has_work_locked(struct kb_thread *thread, bool proc_work);
 struct kb_work *kb_queue_next_locked(struct kb_thread *thread,
 				     bool proc_work, bool take);
-int kb_queue_sleep_locked(struct kb_thread *thread, bool proc_work);
-bool kb_queue_ask_spawn_locked(struct kb_proc *proc);
+int kb_queue_wait_locked(struct kb_thread *thread, bool non_block,
+			 bool *proc_work);
+bool kb_queue_read_end_locked(struct kb_thread *thread, bool ok,
+			      struct kb_wake *wake);
 void kb_queue_set_polled_locked(struct kb_thread *thread);
 
 #endif /* _KB_QUEUE_H */

@@ -26,31 +26,6 @@
 #define KB_READ_MIN (sizeof(u32) + sizeof(struct binder_transaction_data_secctx))
 
 /*
- * Wait for work as the caller's thread, which takes process work if it may
- * (*@proc_work), at the process's default nice level then. The inner_lock
- * is held on entry and on return; it is dropped around the nice change and
- * the sleep.
- */
-static int kb_read_wait_locked(struct kb_thread *thread, bool non_block,
-			       bool *proc_work)
-	__must_hold(&thread->proc->inner_lock)
-{
-	struct kb_proc *proc = thread->proc;
-
-	lockdep_assert_held(&proc->inner_lock);
-	*proc_work = kb_queue_wants_proc_work_locked(thread);
-	if (*proc_work && task_nice(current) != proc->default_nice) {
-		spin_unlock(&proc->inner_lock);
-		kb_set_nice(proc->default_nice);
-		spin_lock(&proc->inner_lock);
-	}
-	if (non_block)
-		return kb_queue_has_work_locked(thread, *proc_work) ? 0 :
-							    -EAGAIN;
-	return kb_queue_sleep_locked(thread, *proc_work);
-}
-
-/*
  * Take the next item off the thread's todo list, else off the process's
  * if the thread takes process work, and run its take op in the same
  * critical section. NULL if the buffer is full or nothing is left (then
@@ -78,27 +53,6 @@ static struct kb_work *kb_read_take_locked(struct kb_thread *thread,
 	if ((*ops)->take)
 		(*ops)->take(work, thread, snap);
 	return work;
-}
-
-/*
- * The end of every read, in the critical section that ends the loop: ask
- * for one more looper when every looper is busy (returns true: the caller
- * writes BR_SPAWN_LOOPER), and if process work is left, choose a thread to
- * wake for it in *@wake (this one may have been woken for it and not taken
- * it; kb_queue_kick_locked() does nothing when none is left).
- */
-static bool kb_read_end_locked(struct kb_thread *thread, int ret,
-			       struct kb_wake *wake)
-	__must_hold(&thread->proc->inner_lock)
-{
-	struct kb_proc *proc = thread->proc;
-	bool spawn;
-
-	lockdep_assert_held(&proc->inner_lock);
-	spawn = !ret && kb_thread_is_looper_locked(thread) &&
-		kb_queue_ask_spawn_locked(proc);
-	kb_queue_kick_locked(proc, wake);
-	return spawn;
 }
 
 /**
@@ -136,7 +90,7 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 
 	spin_lock(&proc->inner_lock);
 	if (!ret)
-		ret = kb_read_wait_locked(thread, non_block, &proc_work);
+		ret = kb_queue_wait_locked(thread, non_block, &proc_work);
 	while (!ret) {
 		work = kb_read_take_locked(thread, proc_work, &out, &ops,
 					   &snap, &empty);
@@ -144,8 +98,8 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 			/* Woken for work another thread took: wait again. */
 			if (empty && out.ptr - out.start == sizeof(u32) &&
 			    !kb_thread_need_return_locked(thread)) {
-				ret = kb_read_wait_locked(thread, non_block,
-							  &proc_work);
+				ret = kb_queue_wait_locked(thread, non_block,
+							   &proc_work);
 				continue;
 			}
 			break;
@@ -158,7 +112,8 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 			break;
 		}
 	}
-	spawn = kb_read_end_locked(thread, ret, &wake);
+	/* BR_SPAWN_LOOPER, and a wake for process work left. */
+	spawn = kb_queue_read_end_locked(thread, !ret, &wake);
 	rcu_read_lock();
 	spin_unlock(&proc->inner_lock);
 	kb_queue_wake(&wake);
