@@ -112,12 +112,16 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 			break;
 		}
 	}
-	/* BR_SPAWN_LOOPER, and a wake for process work left. */
+	/* BR_SPAWN_LOOPER, and a wake for process work left (rarely). */
 	spawn = kb_queue_read_end_locked(thread, !ret, &wake);
-	rcu_read_lock();
-	spin_unlock(&proc->inner_lock);
-	kb_queue_wake(&wake);
-	rcu_read_unlock();
+	if (likely(!wake.thread && !wake.pollers)) {
+		spin_unlock(&proc->inner_lock);
+	} else {
+		rcu_read_lock();
+		spin_unlock(&proc->inner_lock);
+		kb_queue_wake(&wake);
+		rcu_read_unlock();
+	}
 
 	if (ret)
 		return ret;
