@@ -22,6 +22,7 @@
 #include "freeze.h"
 #include "node.h"
 #include "proc.h"
+#include "queue.h"
 #include "read.h"
 #include "ref.h"
 #include "thread.h"
@@ -102,7 +103,7 @@ static void kb_file_cancel_thread_work(struct kb_proc *proc)
 
 	while ((thread = kb_thread_next(proc, after))) {
 		after = thread->pid;
-		kb_thread_discard_owned(thread);
+		kb_queue_discard_thread(thread);
 		kb_thread_put(thread);
 		cond_resched();
 	}
@@ -117,7 +118,7 @@ static void kb_file_cancel_thread_work(struct kb_proc *proc)
  */
 static void kb_file_discard_incoming(struct kb_proc *proc)
 {
-	kb_proc_discard_owned(proc);
+	kb_queue_discard_proc(proc);
 	kb_file_cancel_thread_work(proc);
 	kb_proc_cancel_async(proc);
 }
@@ -227,7 +228,7 @@ static int kb_file_release(struct inode *inode, struct file *file)
 
 static int kb_file_flush(struct file *file, fl_owner_t id)
 {
-	kb_proc_flush_threads(file->private_data);
+	kb_queue_flush(file->private_data);
 	return 0;
 }
 
@@ -281,14 +282,14 @@ static __poll_t kb_file_poll(struct file *file, poll_table *wait)
 	if (!thread)
 		return EPOLLERR;
 	spin_lock(&proc->inner_lock);
-	kb_thread_set_polled_locked(thread);
-	proc_work = kb_thread_wants_proc_work(thread);
+	kb_queue_set_polled_locked(thread);
+	proc_work = kb_queue_wants_proc_work_locked(thread);
 	spin_unlock(&proc->inner_lock);
 
 	poll_wait(file, &thread->wait, wait);
 
 	spin_lock(&proc->inner_lock);
-	has_work = kb_thread_has_work(thread, proc_work);
+	has_work = kb_queue_has_work_locked(thread, proc_work);
 	spin_unlock(&proc->inner_lock);
 	kb_thread_put(thread);
 	return has_work ? EPOLLIN : 0;

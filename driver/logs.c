@@ -202,6 +202,8 @@ static void kb_logs_print_thread(struct kb_logs_walk *w, struct kb_proc *proc,
 				  proc, t);
 		t = sender ? t->from_parent : t->to_parent;
 	}
+	if (!w->txns_only && kb_thread_complete_pending_locked(thread))
+		seq_puts(w->m, "    queued pending transaction complete\n");
 	kb_logs_print_todo(w, proc, kb_thread_todo_locked(thread),
 			   "    queued ");
 }

@@ -22,6 +22,7 @@
 #include "node.h"
 #include "notice.h"
 #include "proc.h"
+#include "queue.h"
 #include "stats.h"
 #include "thread.h"
 
@@ -222,6 +223,7 @@ static bool kb_node_settle_locked(struct kb_node *node)
 	bool strong = node->internal_strong || node->local_strong;
 	bool weak = strong || node->local_weak || node->tmp ||
 		    !hlist_empty(&node->refs);
+	struct kb_wake wake = {};
 
 	lockdep_assert_held(&node->lock);
 	if (node->retired)
@@ -229,13 +231,15 @@ static bool kb_node_settle_locked(struct kb_node *node)
 	if (owner && (node->has_strong_ref || node->has_weak_ref)) {
 		if ((!strong && node->has_strong_ref) ||
 		    (!weak && node->has_weak_ref)) {
+			rcu_read_lock();
 			spin_lock(&owner->inner_lock);
 			if (!kb_proc_is_dead_locked(owner) &&
-			    !kb_work_queued(owner, &node->work)) {
-				kb_enqueue_proc(owner, &node->work);
-				kb_proc_wake(owner, NULL, false);
-			}
+			    !kb_work_queued(owner, &node->work))
+				kb_queue_proc_locked(owner, &node->work,
+						     &wake);
 			spin_unlock(&owner->inner_lock);
+			kb_queue_wake(&wake);
+			rcu_read_unlock();
 		}
 		return false;
 	}
@@ -322,7 +326,7 @@ int kb_node_inc_locked(struct kb_node *node, bool strong, bool internal,
 		spin_lock(&thread->proc->inner_lock);
 		if (!kb_thread_is_dead_locked(thread)) {
 			kb_work_dequeue(thread->proc, &node->work);
-			kb_enqueue_thread_deferred(thread, &node->work);
+			kb_queue_thread_quiet_locked(thread, &node->work);
 		}
 		spin_unlock(&thread->proc->inner_lock);
 	}
@@ -711,8 +715,10 @@ struct kb_work *kb_node_take_outdated_locked(struct kb_node *node,
  */
 void kb_node_oneway_done(struct kb_node *node, struct kb_proc *proc)
 {
+	struct kb_wake wake = {};
 	struct kb_work *next;
 
+	rcu_read_lock();
 	spin_lock(&node->lock);
 	next = list_first_entry_or_null(&node->async_todo,
 					struct kb_work, entry);
@@ -722,12 +728,13 @@ void kb_node_oneway_done(struct kb_node *node, struct kb_proc *proc)
 		spin_lock(&proc->inner_lock);
 		if (!kb_proc_is_dead_locked(proc)) {
 			list_del_init(&next->entry);
-			kb_enqueue_proc(proc, next);
-			kb_proc_wake(proc, NULL, false);
+			kb_queue_proc_locked(proc, next, &wake);
 		}
 		spin_unlock(&proc->inner_lock);
 	}
 	spin_unlock(&node->lock);
+	kb_queue_wake(&wake);
+	rcu_read_unlock();
 }
 
 /**

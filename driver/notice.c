@@ -37,6 +37,7 @@
 
 #include "notice.h"
 #include "proc.h"
+#include "queue.h"
 #include "stats.h"
 #include "thread.h"
 
@@ -95,7 +96,7 @@ void kb_notice_destroy(struct kb_notice *n)
  * any more, and a cleared notice that is not queued belongs to nobody
  * (the caller frees it).
  */
-static bool kb_notice_queue_locked(struct kb_notice *n)
+static bool kb_notice_queue_locked(struct kb_notice *n, struct kb_wake *wake)
 	__must_hold(&n->proc->inner_lock)
 {
 	struct kb_proc *proc = n->proc;
@@ -103,8 +104,7 @@ static bool kb_notice_queue_locked(struct kb_notice *n)
 	lockdep_assert_held(&proc->inner_lock);
 	if (kb_proc_is_dead_locked(proc))
 		return false;
-	kb_enqueue_proc(proc, &n->work);
-	kb_proc_wake(proc, NULL, false);
+	kb_queue_proc_locked(proc, &n->work, wake);
 	return true;
 }
 
@@ -114,7 +114,8 @@ static bool kb_notice_queue_locked(struct kb_notice *n)
  * (see kb_notice_queue_locked()).
  */
 static bool kb_notice_queue_clear_locked(struct kb_notice *n,
-					 struct kb_thread *thread)
+					 struct kb_thread *thread,
+					 struct kb_wake *wake)
 	__must_hold(&n->proc->inner_lock)
 {
 	struct kb_proc *proc = n->proc;
@@ -122,13 +123,12 @@ static bool kb_notice_queue_clear_locked(struct kb_notice *n,
 	lockdep_assert_held(&proc->inner_lock);
 	n->work.ops = &n->ops->clear_done;
 	if (!n->ops->clear_done_to_caller)
-		return kb_notice_queue_locked(n);
-	if (kb_thread_is_looper_locked(thread)) {
-		kb_enqueue_thread(thread, &n->work);
-	} else {
-		kb_enqueue_proc(proc, &n->work);
-		kb_proc_wake(proc, NULL, false);
-	}
+		return kb_notice_queue_locked(n, wake);
+	/* The caller's own thread, which reads before it sleeps. */
+	if (kb_thread_is_looper_locked(thread))
+		kb_queue_thread_locked(thread, &n->work, NULL);
+	else
+		kb_queue_proc_locked(proc, &n->work, wake);
 	return true;
 }
 
@@ -154,11 +154,14 @@ void kb_notice_requested(struct kb_notice *n, struct kb_proc *owner)
 void kb_notice_queue(struct kb_notice *n)
 {
 	struct kb_proc *proc = n->proc;
+	struct kb_wake wake = {};
 
+	rcu_read_lock();
 	spin_lock(&proc->inner_lock);
-	kb_enqueue_proc(proc, &n->work);
-	kb_proc_wake(proc, NULL, false);
+	kb_queue_proc_locked(proc, &n->work, &wake);
 	spin_unlock(&proc->inner_lock);
+	kb_queue_wake(&wake);
+	rcu_read_unlock();
 }
 
 /**
@@ -172,14 +175,18 @@ void kb_notice_queue(struct kb_notice *n)
 void kb_notice_fire(struct kb_notice *n, u32 state)
 {
 	struct kb_proc *proc = n->proc;
+	struct kb_wake wake = {};
 
+	rcu_read_lock();
 	spin_lock(&proc->inner_lock);
 	/* Only a clear changes a request's kind, and takes it off its ref. */
 	WARN_ON_ONCE(n->work.ops != &n->ops->notice);
 	n->state = state;
 	if (!n->sent && !kb_work_queued(proc, &n->work))
-		kb_notice_queue_locked(n);
+		kb_notice_queue_locked(n, &wake);
 	spin_unlock(&proc->inner_lock);
+	kb_queue_wake(&wake);
+	rcu_read_unlock();
 }
 
 /**
@@ -199,18 +206,23 @@ void kb_notice_fire(struct kb_notice *n, u32 state)
 bool kb_notice_clear(struct kb_notice *n, struct kb_thread *thread)
 {
 	struct kb_proc *proc = n->proc;
+	struct kb_wake wake = {};
 	bool orphan = false;
 
+	rcu_read_lock();
 	spin_lock(&proc->inner_lock);
 	n->cleared = true;
 	atomic_inc(&proc->notes_cleared);
 	if (!n->sent) {
 		if (!kb_work_queued(proc, &n->work))
-			orphan = !kb_notice_queue_clear_locked(n, thread);
+			orphan = !kb_notice_queue_clear_locked(n, thread,
+							       &wake);
 		else if (n->ops->clear_replaces_queued)
 			n->work.ops = &n->ops->clear_done;
 	}
 	spin_unlock(&proc->inner_lock);
+	kb_queue_wake(&wake);
+	rcu_read_unlock();
 	return orphan;
 }
 
@@ -230,9 +242,11 @@ int kb_notice_done(struct kb_thread *thread, enum kb_notice_kind kind,
 {
 	struct kb_proc *proc = thread->proc;
 	struct kb_notice *n = NULL;
+	struct kb_wake wake = {};
 	struct kb_delivered *d;
 	bool orphan = false;
 
+	rcu_read_lock();
 	spin_lock(&proc->inner_lock);
 	d = kb_proc_take_delivered_locked(proc, kind, cookie);
 	if (d) {
@@ -240,11 +254,14 @@ int kb_notice_done(struct kb_thread *thread, enum kb_notice_kind kind,
 		kb_work_dequeue(proc, &n->work);
 		n->sent = false;
 		if (n->cleared)
-			orphan = !kb_notice_queue_clear_locked(n, thread);
+			orphan = !kb_notice_queue_clear_locked(n, thread,
+							       &wake);
 		else if (n->state != n->sent_state)
-			kb_notice_queue_locked(n);
+			kb_notice_queue_locked(n, &wake);
 	}
 	spin_unlock(&proc->inner_lock);
+	kb_queue_wake(&wake);
+	rcu_read_unlock();
 	if (orphan)
 		kb_notice_destroy(n);
 	return n ? 0 : -EINVAL;

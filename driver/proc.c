@@ -390,7 +390,7 @@ void kb_proc_cancel_list(struct kb_proc *proc, struct list_head *list)
  * While the items are aside, @list looks empty: a reader may go to sleep,
  * and the list's owner may go (a thread's exit cancels its list). The
  * caller wakes the owner's readers when notices were put back, and cancels
- * them if the owner went meanwhile (kb_thread_discard_owned()).
+ * them if the owner went meanwhile (kb_queue_discard_thread()).
  *
  * Return: whether notices were put back on @list.
  */

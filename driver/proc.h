@@ -122,6 +122,8 @@ struct kb_delivered {
  * @nodes: the process's live nodes, by userspace pointer
  * @waiting_threads: idle looper threads waiting for process work, the
  *	first is woken first
+ * @polled: one of its threads used poll(): with no idle looper, process
+ *	work wakes the polling threads (queue.c)
  * @delivered: notices (death and freeze) delivered and not yet
  *	acknowledged with their DONE command
  * @delivered_index: the same, by kind and cookie (&struct kb_delivered)
@@ -146,6 +148,7 @@ struct kb_proc_inner {
 	struct rb_root threads;
 	struct rb_root nodes;
 	struct list_head waiting_threads;
+	bool polled;
 	struct list_head delivered;
 	struct rb_root delivered_index;
 	enum kb_proc_stage stage;
@@ -545,31 +548,9 @@ static inline bool kb_proc_spam_detection_locked(struct kb_proc *proc)
 	return proc->inner.spam_detection;
 }
 
-/**
- * kb_proc_ask_spawn_locked() - whether to ask for one more looper
- * @proc: the process
- *
- * Yes when no request is outstanding, no looper is idle and fewer than
- * BINDER_SET_MAX_THREADS were started on request; the request is counted
- * then (kb_proc_take_spawn_request_locked() takes it back).
- *
- * Return: true if the caller writes BR_SPAWN_LOOPER.
- */
-static inline bool kb_proc_ask_spawn_locked(struct kb_proc *proc)
-	__must_hold(&proc->inner_lock)
-{
-	lockdep_assert_held(&proc->inner_lock);
-	if (proc->inner.requested_threads ||
-	    !list_empty(&proc->inner.waiting_threads) ||
-	    proc->inner.requested_threads_started >= proc->inner.max_threads)
-		return false;
-	proc->inner.requested_threads++;
-	return true;
-}
-
 /*
- * The process's todo list: work any looper of the process may take.
- * Queueing does not wake anyone (kb_proc_wake(), thread.c, does).
+ * Work items on a todo list: queue.c queues and takes them; their owners
+ * may look whether one is queued, and take it back off.
  */
 
 /**
@@ -599,51 +580,10 @@ static inline void kb_work_dequeue(struct kb_proc *proc, struct kb_work *work)
 }
 
 /**
- * kb_enqueue_proc() - queue work for any looper of a process
- * @proc: the process
- * @work: the item, not queued
- *
- * The caller wakes a thread (kb_proc_wake()).
- */
-static inline void kb_enqueue_proc(struct kb_proc *proc, struct kb_work *work)
-	__must_hold(&proc->inner_lock)
-{
-	lockdep_assert_held(&proc->inner_lock);
-	list_add_tail(&work->entry, &proc->inner.todo);
-}
-
-/**
- * kb_proc_has_work_locked() - whether work is queued to the process
- * @proc: the process
- *
- * Return: true if its todo list is not empty.
- */
-static inline bool kb_proc_has_work_locked(struct kb_proc *proc)
-	__must_hold(&proc->inner_lock)
-{
-	lockdep_assert_held(&proc->inner_lock);
-	return !list_empty(&proc->inner.todo);
-}
-
-/**
- * kb_proc_next_work_locked() - the oldest work queued to the process
- * @proc: the process
- *
- * Return: the first item of its todo list, left there, or NULL.
- */
-static inline struct kb_work *kb_proc_next_work_locked(struct kb_proc *proc)
-	__must_hold(&proc->inner_lock)
-{
-	lockdep_assert_held(&proc->inner_lock);
-	return list_first_entry_or_null(&proc->inner.todo, struct kb_work,
-					entry);
-}
-
-/**
  * kb_proc_todo_locked() - the process's todo list, to look at
  * @proc: the process
  *
- * For the logs: only kb_enqueue_proc() and the takers change it.
+ * For the logs: only queue.c changes it.
  *
  * Return: the list.
  */
@@ -656,8 +596,8 @@ static inline const struct list_head *kb_proc_todo_locked(struct kb_proc *proc)
 
 /*
  * Indexes of other objects in the process, protected by its inner_lock:
- * its threads by pid (their waiting_entry on the waiting list) and its
- * nodes by pointer. The element's file links and unlinks them (thread.c,
+ * its threads by pid and its nodes by pointer (the idle loopers' list is
+ * queue.c's). The element's file links and unlinks them (thread.c,
  * node.c), through these accessors, which assert the lock; other files
  * only look.
  */
@@ -686,40 +626,6 @@ static inline struct rb_root *kb_proc_nodes_locked(struct kb_proc *proc)
 {
 	lockdep_assert_held(&proc->inner_lock);
 	return &proc->inner.nodes;
-}
-
-/**
- * kb_proc_add_waiting_locked() - an idle looper waits for process work
- * @proc: the process
- * @entry: the thread's waiting_entry, on no list
- *
- * The last to come is the first to be woken.
- */
-static inline void kb_proc_add_waiting_locked(struct kb_proc *proc,
-					      struct list_head *entry)
-	__must_hold(&proc->inner_lock)
-{
-	lockdep_assert_held(&proc->inner_lock);
-	list_add(entry, &proc->inner.waiting_threads);
-}
-
-/**
- * kb_proc_take_waiting_locked() - take the idle looper to wake next
- * @proc: the process
- *
- * Return: its waiting_entry, off the list, or NULL if no looper is idle.
- */
-static inline struct list_head *kb_proc_take_waiting_locked(struct kb_proc *proc)
-	__must_hold(&proc->inner_lock)
-{
-	struct list_head *entry;
-
-	lockdep_assert_held(&proc->inner_lock);
-	if (list_empty(&proc->inner.waiting_threads))
-		return NULL;
-	entry = proc->inner.waiting_threads.next;
-	list_del_init(entry);
-	return entry;
 }
 
 /**

@@ -10,11 +10,12 @@
  */
 #include "internal.h"
 
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 
 #include "proc.h"
+#include "queue.h"
 #include "read.h"
 #include "thread.h"
 
@@ -23,68 +24,6 @@
  * code and the largest payload (a transaction with security context).
  */
 #define KB_READ_MIN (sizeof(u32) + sizeof(struct binder_transaction_data_secctx))
-
-/*
- * Sleep until the thread has something to read. The inner_lock is held on
- * entry and on return; it is dropped only around schedule(), and the wait
- * queue is only touched when there is nothing to read yet.
- */
-static int kb_read_sleep_locked(struct kb_thread *thread, bool proc_work)
-	__must_hold(&thread->proc->inner_lock)
-{
-	struct kb_proc *proc = thread->proc;
-	DEFINE_WAIT(wait);
-	int ret = 0;
-
-	lockdep_assert_held(&proc->inner_lock);
-	if (kb_thread_has_work(thread, proc_work))
-		return 0;
-	kb_thread_begin_wait_locked(thread);
-	for (;;) {
-		prepare_to_wait(&thread->wait, &wait,
-				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
-		if (kb_thread_has_work(thread, proc_work))
-			break;
-		if (proc_work)
-			kb_proc_add_waiting_locked(proc,
-						   &thread->waiting_entry);
-		spin_unlock(&proc->inner_lock);
-		schedule();
-		spin_lock(&proc->inner_lock);
-		list_del_init(&thread->waiting_entry);
-		if (signal_pending(current)) {
-			ret = -EINTR;
-			break;
-		}
-	}
-	finish_wait(&thread->wait, &wait);
-	kb_thread_end_wait_locked(thread);
-	return ret;
-}
-
-/*
- * Wait for work as the caller's thread, which takes process work if it may
- * (*@proc_work), at the process's default nice level then. The inner_lock
- * is held on entry and on return; it is dropped around the nice change and
- * the sleep.
- */
-static int kb_read_wait_locked(struct kb_thread *thread, bool non_block,
-			       bool *proc_work)
-	__must_hold(&thread->proc->inner_lock)
-{
-	struct kb_proc *proc = thread->proc;
-
-	lockdep_assert_held(&proc->inner_lock);
-	*proc_work = kb_thread_wants_proc_work(thread);
-	if (*proc_work && task_nice(current) != proc->default_nice) {
-		spin_unlock(&proc->inner_lock);
-		kb_set_nice(proc->default_nice);
-		spin_lock(&proc->inner_lock);
-	}
-	if (non_block)
-		return kb_thread_has_work(thread, *proc_work) ? 0 : -EAGAIN;
-	return kb_read_sleep_locked(thread, *proc_work);
-}
 
 /*
  * Take the next item off the thread's todo list, else off the process's
@@ -102,40 +41,18 @@ static struct kb_work *kb_read_take_locked(struct kb_thread *thread,
 					   bool *empty)
 	__must_hold(&thread->proc->inner_lock)
 {
+	bool room = out->ptr <= out->end && out->end - out->ptr >= KB_READ_MIN;
 	struct kb_work *work;
 
 	lockdep_assert_held(&thread->proc->inner_lock);
-	work = kb_thread_next_work_locked(thread, proc_work);
+	work = kb_queue_next_locked(thread, proc_work, room);
 	*empty = !work;
-	if (!work)
+	if (!work || !room)
 		return NULL;
-	if (out->ptr > out->end || out->end - out->ptr < KB_READ_MIN)
-		return NULL;
-	kb_thread_take_work_locked(thread, work);
 	*ops = work->ops;
 	if ((*ops)->take)
 		(*ops)->take(work, thread, snap);
 	return work;
-}
-
-/*
- * The end of every read, in the critical section that ends the loop: ask
- * for one more looper when every looper is busy (returns true: the caller
- * writes BR_SPAWN_LOOPER), and if process work is left, wake a thread for
- * it (this one may have been woken for it and not taken it).
- */
-static bool kb_read_end_locked(struct kb_thread *thread, int ret)
-	__must_hold(&thread->proc->inner_lock)
-{
-	struct kb_proc *proc = thread->proc;
-	bool spawn;
-
-	lockdep_assert_held(&proc->inner_lock);
-	spawn = !ret && kb_thread_is_looper_locked(thread) &&
-		kb_proc_ask_spawn_locked(proc);
-	if (unlikely(kb_proc_has_work_locked(proc)))
-		kb_proc_wake(proc, NULL, false);
-	return spawn;
 }
 
 /**
@@ -160,6 +77,7 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 	const struct kb_work_ops *ops;
 	union kb_work_snap snap;
 	struct kb_work *work;
+	struct kb_wake wake = {};
 	struct kb_wbuf out;
 	bool proc_work, empty, spawn;
 	int ret = 0;
@@ -172,7 +90,7 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 
 	spin_lock(&proc->inner_lock);
 	if (!ret)
-		ret = kb_read_wait_locked(thread, non_block, &proc_work);
+		ret = kb_queue_wait_locked(thread, non_block, &proc_work);
 	while (!ret) {
 		work = kb_read_take_locked(thread, proc_work, &out, &ops,
 					   &snap, &empty);
@@ -180,8 +98,8 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 			/* Woken for work another thread took: wait again. */
 			if (empty && out.ptr - out.start == sizeof(u32) &&
 			    !kb_thread_need_return_locked(thread)) {
-				ret = kb_read_wait_locked(thread, non_block,
-							  &proc_work);
+				ret = kb_queue_wait_locked(thread, non_block,
+							   &proc_work);
 				continue;
 			}
 			break;
@@ -194,8 +112,16 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 			break;
 		}
 	}
-	spawn = kb_read_end_locked(thread, ret);
-	spin_unlock(&proc->inner_lock);
+	/* BR_SPAWN_LOOPER, and a wake for process work left (rarely). */
+	spawn = kb_queue_read_end_locked(thread, !ret, &wake);
+	if (likely(!wake.thread && !wake.pollers)) {
+		spin_unlock(&proc->inner_lock);
+	} else {
+		rcu_read_lock();
+		spin_unlock(&proc->inner_lock);
+		kb_queue_wake(&wake);
+		rcu_read_unlock();
+	}
 
 	if (ret)
 		return ret;

@@ -26,6 +26,7 @@
 #include "node.h"
 #include "objects.h"
 #include "proc.h"
+#include "queue.h"
 #include "ref.h"
 #include "stats.h"
 #include "thread.h"
@@ -47,6 +48,8 @@
  * @node_id: the called node's debug id, for the log
  * @t: the new transaction
  * @tcomplete: the sender's BR_TRANSACTION_COMPLETE
+ * @complete_flag: it is pending as the thread's flag instead
+ *	(kb_send_queue_complete_locked()), @tcomplete is not queued
  * @buffer: the payload in the receiver's area
  * @objects: the object translation state
  * @debug_id: the transaction's id (also reported as extended error id)
@@ -72,6 +75,7 @@ struct kb_send {
 	int node_id;
 	struct kb_transaction *t;
 	struct kb_work *tcomplete;
+	bool complete_flag;
 	struct kb_buffer *buffer;
 	struct kb_objects_ctx objects;
 	int debug_id;
@@ -429,7 +433,7 @@ static struct kb_status kb_send_copy_payload(struct kb_send *s, u64 extra)
  * (TF_UPDATE_TXN), to discard then.
  */
 static struct kb_status kb_send_enqueue_call_locked(struct kb_send *s,
-						    struct kb_thread **wake,
+						    struct kb_wake *wake,
 						    struct kb_work **outdated)
 	__must_hold(&s->target_proc->inner_lock)
 {
@@ -450,17 +454,8 @@ static struct kb_status kb_send_enqueue_call_locked(struct kb_send *s,
 	if (oneway && (t->flags & TF_UPDATE_TXN) &&
 	    kb_proc_is_frozen_locked(proc))
 		*outdated = kb_node_take_outdated_locked(node, &t->work);
-	if (!oneway || !kb_node_queue_oneway_locked(node, &t->work)) {
-		if (!thread)
-			thread = kb_proc_select_thread(proc);
-		if (thread) {
-			kb_enqueue_thread(thread, &t->work);
-			*wake = thread;
-		} else {
-			kb_enqueue_proc(proc, &t->work);
-			kb_proc_wake(proc, NULL, false);
-		}
-	}
+	if (!oneway || !kb_node_queue_oneway_locked(node, &t->work))
+		kb_queue_call_locked(proc, thread, &t->work, wake);
 	t->counted = true;
 	kb_proc_count_txn_locked(proc);
 	s->pending_frozen = oneway && kb_proc_is_frozen_locked(proc);
@@ -479,26 +474,24 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	struct kb_node *node = s->target_node;
 	struct kb_proc *proc = s->target_proc;
 	bool oneway = s->t->flags & TF_ONE_WAY;
+	struct kb_wake wake = { .sync = !oneway };
 	struct kb_work *outdated = NULL;
-	struct kb_thread *wake = NULL;
 	struct kb_status st;
 
-	/* A thread's memory outlives an RCU grace period after its last put. */
+	/* The woken thread's memory: see the wake rule in queue.c. */
+	rcu_read_lock();
 	if (oneway) {
 		spin_lock(&node->lock);
 		spin_lock(&proc->inner_lock);
 		st = kb_send_enqueue_call_locked(s, &wake, &outdated);
-		rcu_read_lock();
 		spin_unlock(&proc->inner_lock);
 		spin_unlock(&node->lock);
 	} else {
 		spin_lock(&proc->inner_lock);
 		st = kb_send_enqueue_call_locked(s, &wake, &outdated);
-		rcu_read_lock();
 		spin_unlock(&proc->inner_lock);
 	}
-	if (wake)
-		kb_thread_wake(wake, !oneway);
+	kb_queue_wake(&wake);
 	rcu_read_unlock();
 	kb_send_exit_wake(s);
 	if (outdated)
@@ -506,10 +499,49 @@ static struct kb_status kb_send_queue_call(struct kb_send *s)
 	return st;
 }
 
+/*
+ * Queue the sender's BR_TRANSACTION_COMPLETE of a synchronous call or a
+ * reply: a flag on the thread when nothing else is queued to it
+ * (kb_queue_complete_locked()), else its item. @now: the thread reads it
+ * at once (a reply's); else with the answer.
+ */
+static void kb_send_queue_complete_locked(struct kb_send *s, bool now)
+	__must_hold(&s->proc->inner_lock)
+{
+	lockdep_assert_held(&s->proc->inner_lock);
+	s->complete_flag = kb_queue_complete_locked(s->thread, now);
+	if (s->complete_flag)
+		return;
+	if (now)
+		kb_queue_thread_locked(s->thread, s->tcomplete, NULL);
+	else
+		kb_queue_thread_quiet_locked(s->thread, s->tcomplete);
+}
+
+/* The send failed: its BR_TRANSACTION_COMPLETE is not to be read. */
+static void kb_send_unqueue_complete_locked(struct kb_send *s)
+	__must_hold(&s->proc->inner_lock)
+{
+	lockdep_assert_held(&s->proc->inner_lock);
+	if (s->complete_flag)
+		kb_queue_uncomplete_locked(s->thread);
+	else
+		kb_work_dequeue(s->proc, s->tcomplete);
+}
+
+/* The send is committed: the item is the list's, or unused (the flag). */
+static void kb_send_complete_committed(struct kb_send *s)
+{
+	if (s->complete_flag)
+		kb_tcomplete_recycle(s->thread, s->tcomplete);
+	s->tcomplete = NULL;
+}
+
 static struct kb_status kb_send_commit_reply(struct kb_send *s)
 {
 	struct kb_thread *target = s->target_thread;
 	struct kb_proc *proc = s->target_proc;
+	struct kb_wake wake = { .sync = true };
 	struct kb_status st = KB_OK;
 
 	/*
@@ -518,7 +550,7 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 	 * and that answer must come after it.
 	 */
 	spin_lock(&s->proc->inner_lock);
-	kb_enqueue_thread(s->thread, s->tcomplete);
+	kb_send_queue_complete_locked(s, true);
 	spin_unlock(&s->proc->inner_lock);
 
 	/*
@@ -534,23 +566,22 @@ static struct kb_status kb_send_commit_reply(struct kb_send *s)
 	} else {
 		s->t->counted = true;
 		kb_proc_count_txn_locked(proc);
-		kb_enqueue_thread(target, &s->t->work);
+		kb_queue_thread_locked(target, &s->t->work, &wake);
 		kb_send_exit_locked(s);
 	}
 	spin_unlock(&proc->inner_lock);
-	/* Woken once the lock is free: it takes that lock first thing. */
-	if (kb_ok(st))
-		kb_thread_wake(target, true);
+	/* The target's memory is held by s->target_thread's reference. */
+	kb_queue_wake(&wake);
 	kb_send_exit_wake(s);
 	if (!kb_ok(st)) {
 		spin_lock(&s->proc->inner_lock);
-		kb_work_dequeue(s->proc, s->tcomplete);
+		kb_send_unqueue_complete_locked(s);
 		spin_unlock(&s->proc->inner_lock);
 		if (st.err == -EPROTO)
 			kb_send_unpop_reply(s);
 		return st;
 	}
-	s->tcomplete = NULL;
+	kb_send_complete_committed(s);
 	kb_transaction_free_to(s->in_reply_to, s->thread);
 	s->in_reply_to = NULL;
 	return KB_OK;
@@ -565,7 +596,7 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 
 	spin_lock(&s->proc->inner_lock);
 	if (oneway) {
-		kb_enqueue_thread(thread, s->tcomplete);
+		kb_queue_thread_locked(thread, s->tcomplete, NULL);
 	} else {
 		st = kb_send_find_waiting_thread(s);
 		if (!kb_ok(st)) {
@@ -574,7 +605,7 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 		}
 		t->to_thread = s->target_thread;
 		kb_transaction_push_call_locked(thread, t);
-		kb_enqueue_thread_deferred(thread, s->tcomplete);
+		kb_send_queue_complete_locked(s, false);
 	}
 	spin_unlock(&s->proc->inner_lock);
 
@@ -585,11 +616,11 @@ static struct kb_status kb_send_commit_call(struct kb_send *s)
 			kb_tcomplete_set_pending_frozen(s->tcomplete);
 			spin_unlock(&s->proc->inner_lock);
 		}
-		s->tcomplete = NULL;
+		kb_send_complete_committed(s);
 		return st;
 	}
 	spin_lock(&s->proc->inner_lock);
-	kb_work_dequeue(s->proc, s->tcomplete);
+	kb_send_unqueue_complete_locked(s);
 	/* Off the stack before kb_send_cleanup() frees it, wherever it is. */
 	if (!oneway)
 		kb_transaction_unlink_locked(thread, t);
@@ -733,10 +764,10 @@ void kb_transaction_send(struct kb_thread *thread,
 		return;
 	kb_thread_set_error(thread, s.debug_id, st.reply, st.err);
 	if (s.in_reply_to) {
-		kb_thread_return(thread, &thread->return_error,
-				 BR_TRANSACTION_COMPLETE);
+		kb_queue_return(thread, &thread->return_error,
+				BR_TRANSACTION_COMPLETE);
 		kb_transaction_failed_reply(s.in_reply_to, st.reply);
 	} else {
-		kb_thread_return(thread, &thread->return_error, st.reply);
+		kb_queue_return(thread, &thread->return_error, st.reply);
 	}
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Threads: lookup and creation, looper state, priority, exit; waking a
- * thread for new work (queueing is inline in thread.h) and a thread's own
- * return code.
+ * Threads: lookup and creation, looper state, priority, exit; a thread's
+ * own return code (queue.c queues it and wakes the thread).
  */
 #include "internal.h"
 
@@ -21,7 +20,7 @@
  * Atomic with the dequeue: the code is read and the item disarmed in the
  * critical section that took it off the list. Right after it, another
  * thread may re-arm it with a new code and queue it again
- * (kb_thread_return() queues it whenever it is off the list).
+ * (kb_queue_return() queues it whenever it is off the list).
  */
 static void kb_return_take(struct kb_work *work, struct kb_thread *thread,
 			   union kb_work_snap *snap)
@@ -71,80 +70,6 @@ void kb_return_work_init(struct kb_return_work *rw)
 {
 	kb_work_init(&rw->work, &kb_return_ops);
 	rw->cmd = BR_OK;
-}
-
-/**
- * kb_thread_return() - report a BR_ code to a thread and wake it
- * @thread: the thread
- * @rw: its return_error or reply_error
- * @cmd: BR_FAILED_REPLY, BR_DEAD_REPLY or BR_TRANSACTION_COMPLETE
- *
- * If the thread is dead, nothing is queued.
- */
-void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
-		      u32 cmd)
-{
-	struct kb_proc *proc = thread->proc;
-
-	spin_lock(&proc->inner_lock);
-	if (!thread->inner.is_dead) {
-		rw->cmd = cmd;
-		if (list_empty(&rw->work.entry))
-			kb_enqueue_thread(thread, &rw->work);
-		wake_up_interruptible(&thread->wait);
-	}
-	spin_unlock(&proc->inner_lock);
-}
-
-/* ---- waking ---- */
-
-/**
- * kb_proc_wake() - wake the thread that must handle new work
- * @proc: the process
- * @thread: the chosen thread, or NULL to pick an idle looper
- * @sync: the waker will soon sleep waiting for the result
- *
- * Without an idle looper, threads that poll the file and could take
- * process work are woken instead.
- */
-void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync)
-	__must_hold(&proc->inner_lock)
-{
-	struct rb_node *n;
-
-	lockdep_assert_held(&proc->inner_lock);
-	if (!thread)
-		thread = kb_proc_select_thread(proc);
-	if (thread) {
-		if (sync)
-			wake_up_interruptible_sync(&thread->wait);
-		else
-			wake_up_interruptible(&thread->wait);
-		return;
-	}
-	for (n = rb_first(kb_proc_threads_locked(proc)); n; n = rb_next(n)) {
-		thread = rb_entry(n, struct kb_thread, rb);
-		if ((thread->inner.looper & KB_LOOPER_POLL) &&
-		    kb_thread_wants_proc_work(thread))
-			wake_up_interruptible(&thread->wait);
-	}
-}
-
-/**
- * kb_proc_discard_owned() - cancel the transactions queued to a process
- * @proc: the process, whose teardown has not begun (it is serialised with
- *	this by the caller), so its todo list stays
- *
- * kb_proc_discard_todo(); its readers are woken if notices were put back,
- * in case one slept while the list was aside.
- */
-void kb_proc_discard_owned(struct kb_proc *proc)
-{
-	if (!kb_proc_discard_todo(proc))
-		return;
-	spin_lock(&proc->inner_lock);
-	kb_proc_wake(proc, NULL, false);
-	spin_unlock(&proc->inner_lock);
 }
 
 /* ---- lookup and creation ---- */
@@ -435,43 +360,6 @@ void kb_thread_release(struct kb_thread *thread, bool polled)
 }
 
 /**
- * kb_thread_discard_owned() - cancel the transactions queued to a thread
- * @thread: the thread; the caller holds a memory reference
- *
- * kb_proc_discard_list() on the thread's todo list. The notices it keeps
- * are put back at its end; a thread that exited meanwhile had its list
- * cancelled by its own release while they were aside, and nobody else
- * would cancel them (a node's own notice would stay linked to a freed
- * thread): they are cancelled here. is_dead is read under the lock the
- * exit sets it under, after the put-back, so one of the two cancels sees
- * every item (both take one item per critical section). A thread that is
- * still there is told it has work again and woken: it may have read its
- * list while it was aside, found it empty and gone to sleep.
- */
-void kb_thread_discard_owned(struct kb_thread *thread)
-{
-	struct kb_proc *proc = thread->proc;
-	bool dead;
-
-	if (!kb_proc_discard_list(proc, &thread->inner.todo,
-				  &thread->inner.calls))
-		return;
-	spin_lock(&proc->inner_lock);
-	dead = thread->inner.is_dead;
-	/*
-	 * A read while the list was aside found nothing and said so
-	 * (process_todo): what was put back is for it.
-	 */
-	if (!dead)
-		thread->inner.process_todo = true;
-	spin_unlock(&proc->inner_lock);
-	if (dead)
-		kb_proc_cancel_list(proc, &thread->inner.todo);
-	else
-		kb_thread_wake(thread, false);
-}
-
-/**
  * kb_thread_next() - walk a process's live threads by id
  * @proc: the process
  * @after: the id of the thread seen last (INT_MIN for the first)
@@ -502,25 +390,6 @@ struct kb_thread *kb_thread_next(struct kb_proc *proc, pid_t after)
 		kb_thread_get(found);
 	spin_unlock(&proc->inner_lock);
 	return found;
-}
-
-/**
- * kb_proc_flush_threads() - make every thread's read return (flush())
- * @proc: the process
- */
-void kb_proc_flush_threads(struct kb_proc *proc)
-{
-	struct kb_thread *thread;
-	struct rb_node *n;
-
-	spin_lock(&proc->inner_lock);
-	for (n = rb_first(kb_proc_threads_locked(proc)); n; n = rb_next(n)) {
-		thread = rb_entry(n, struct kb_thread, rb);
-		thread->inner.need_return = true;
-		if (thread->inner.looper & KB_LOOPER_WAITING)
-			wake_up_interruptible(&thread->wait);
-	}
-	spin_unlock(&proc->inner_lock);
 }
 
 /**

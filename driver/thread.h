@@ -51,6 +51,8 @@ struct kb_return_work {
  *	thread is released: nothing reads it then)
  * @process_todo: @todo holds work that should wake the thread (deferred
  *	transaction-complete notices do not)
+ * @complete: a BR_TRANSACTION_COMPLETE is pending without a work item,
+ *	read before everything on @todo (kb_queue_complete_locked())
  * @need_return: the next read returns even without work
  * @looper: KB_LOOPER_* bits
  * @transaction_stack: the innermost transaction this thread sends or
@@ -64,6 +66,7 @@ struct kb_thread_inner {
 	struct list_head todo;
 	u32 calls;
 	bool process_todo;
+	bool complete;
 	bool need_return;
 	u32 looper;
 	struct kb_transaction *transaction_stack;
@@ -194,15 +197,9 @@ static inline pid_t kb_thread_tid_nr(struct kb_thread *thread,
 
 bool kb_thread_detach(struct kb_thread *thread, bool *polled);
 void kb_thread_release(struct kb_thread *thread, bool polled);
-void kb_thread_discard_owned(struct kb_thread *thread);
 struct kb_thread *kb_thread_next(struct kb_proc *proc, pid_t after);
-void kb_proc_flush_threads(struct kb_proc *proc);
 
 void kb_return_work_init(struct kb_return_work *rw);
-void kb_thread_return(struct kb_thread *thread, struct kb_return_work *rw,
-		      u32 cmd);
-void kb_proc_wake(struct kb_proc *proc, struct kb_thread *thread, bool sync);
-void kb_proc_discard_owned(struct kb_proc *proc);
 
 void kb_thread_register_looper(struct kb_thread *thread);
 void kb_thread_enter_looper(struct kb_thread *thread);
@@ -292,20 +289,6 @@ static inline u32 kb_thread_looper_locked(struct kb_thread *thread)
 }
 
 /**
- * kb_thread_set_polled_locked() - the thread uses poll() on the file
- * @thread: the thread
- *
- * Its wait queue may be in an epoll set from now on: its exit detaches it
- * (kb_thread_release()), and process work wakes it when no looper is idle.
- */
-static inline void kb_thread_set_polled_locked(struct kb_thread *thread)
-	__must_hold(&thread->proc->inner_lock)
-{
-	lockdep_assert_held(&thread->proc->inner_lock);
-	thread->inner.looper |= KB_LOOPER_POLL;
-}
-
-/**
  * kb_thread_need_return_locked() - whether the thread's read must return
  *	even without work
  * @thread: the thread
@@ -337,10 +320,26 @@ static inline void kb_thread_ioctl_done(struct kb_thread *thread)
 }
 
 /**
+ * kb_thread_complete_pending_locked() - whether a BR_TRANSACTION_COMPLETE
+ *	is pending without a work item (kb_queue_complete_locked())
+ * @thread: the thread
+ *
+ * For the logs, which print it before the todo list: it is read first.
+ *
+ * Return: true if one is.
+ */
+static inline bool kb_thread_complete_pending_locked(struct kb_thread *thread)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	return thread->inner.complete;
+}
+
+/**
  * kb_thread_todo_locked() - a thread's own todo list, to look at
  * @thread: the thread
  *
- * For the logs: only the queueing helpers and the reader change it.
+ * For the logs: only queue.c changes it.
  *
  * Return: the list.
  */
@@ -350,213 +349,6 @@ kb_thread_todo_locked(struct kb_thread *thread)
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
 	return &thread->inner.todo;
-}
-
-/**
- * kb_thread_calls_queued_locked() - whether a call or reply waits on the
- *	thread's own todo list (or is set aside from it by a discard)
- * @thread: the thread
- *
- * Counted (&kb_thread_inner.calls), not looked for: the list is as long as
- * the unread completions of the thread's one-way calls. Kernels with lock
- * proving check the count against the first KB_WORK_BATCH items.
- *
- * Return: true if one does.
- */
-static inline bool kb_thread_calls_queued_locked(struct kb_thread *thread)
-	__must_hold(&thread->proc->inner_lock)
-{
-	struct kb_work *work;
-	unsigned int n = 0;
-
-	lockdep_assert_held(&thread->proc->inner_lock);
-	if (IS_ENABLED(CONFIG_PROVE_LOCKING) && !thread->inner.calls) {
-		list_for_each_entry(work, &thread->inner.todo, entry) {
-			WARN_ON_ONCE(work->ops->needs_area);
-			if (++n == KB_WORK_BATCH)
-				break;
-		}
-	}
-	return thread->inner.calls;
-}
-
-/**
- * kb_enqueue_thread() - queue work for one thread, waking it on its next wait
- * @thread: the thread
- * @work: the item, not queued
- */
-static inline void kb_enqueue_thread(struct kb_thread *thread,
-				     struct kb_work *work)
-	__must_hold(&thread->proc->inner_lock)
-{
-	lockdep_assert_held(&thread->proc->inner_lock);
-	list_add_tail(&work->entry, &thread->inner.todo);
-	thread->inner.calls += work->ops->needs_area;
-	thread->inner.process_todo = true;
-}
-
-/**
- * kb_enqueue_thread_deferred() - queue work that should not wake the thread
- * @thread: the thread
- * @work: the item, not queued
- *
- * Used for the BR_TRANSACTION_COMPLETE of a synchronous call: the caller
- * reads it together with the reply instead of returning twice.
- */
-static inline void kb_enqueue_thread_deferred(struct kb_thread *thread,
-					      struct kb_work *work)
-	__must_hold(&thread->proc->inner_lock)
-{
-	lockdep_assert_held(&thread->proc->inner_lock);
-	list_add_tail(&work->entry, &thread->inner.todo);
-}
-
-/**
- * kb_proc_select_thread() - take an idle looper off the waiting list
- * @proc: the process
- *
- * Return: the thread that will get the next process work, or NULL.
- */
-static inline struct kb_thread *kb_proc_select_thread(struct kb_proc *proc)
-	__must_hold(&proc->inner_lock)
-{
-	struct list_head *entry = kb_proc_take_waiting_locked(proc);
-
-	return entry ? list_entry(entry, struct kb_thread, waiting_entry) :
-		       NULL;
-}
-
-/**
- * kb_thread_wake() - wake a thread chosen for new work, after the lock
- * @thread: the thread (its memory held by a reference or an RCU read
- *	section that began while its process's inner_lock was held)
- * @sync: the waker will soon sleep waiting for the result
- *
- * Waking while holding the inner_lock made the woken thread, running at
- * once on another CPU, spin on that lock until the waker let go of it. The
- * work is queued under the lock first, so the sleeper cannot miss it: it
- * checks for work after prepare_to_wait().
- */
-static inline void kb_thread_wake(struct kb_thread *thread, bool sync)
-{
-	if (sync)
-		wake_up_interruptible_sync(&thread->wait);
-	else
-		wake_up_interruptible(&thread->wait);
-}
-
-/*
- * What a reading thread may take (read.c's loop, poll()).
- */
-
-/**
- * kb_thread_wants_proc_work() - whether a thread may take process work
- * @thread: the thread
- *
- * Threads that are not in a call and have nothing of their own to do take
- * work queued for the whole process. Like the reference, this does not
- * require BC_ENTER_LOOPER or BC_REGISTER_LOOPER (clients that only read
- * rely on it); the looper state only matters for BR_SPAWN_LOOPER.
- *
- * Return: true if it may.
- */
-static inline bool kb_thread_wants_proc_work(struct kb_thread *thread)
-	__must_hold(&thread->proc->inner_lock)
-{
-	lockdep_assert_held(&thread->proc->inner_lock);
-	return !thread->inner.transaction_stack &&
-	       list_empty(&thread->inner.todo);
-}
-
-/**
- * kb_thread_has_work() - whether a read by this thread returns now
- * @thread: the thread
- * @proc_work: the thread takes process work too
- *
- * Return: true if there is something to read.
- */
-static inline bool kb_thread_has_work(struct kb_thread *thread,
-				      bool proc_work)
-	__must_hold(&thread->proc->inner_lock)
-{
-	lockdep_assert_held(&thread->proc->inner_lock);
-	return thread->inner.process_todo || thread->inner.need_return ||
-	       (proc_work && kb_proc_has_work_locked(thread->proc));
-}
-
-/**
- * kb_thread_next_work_locked() - the item a read takes next
- * @thread: the reading thread
- * @proc_work: the thread takes process work too
- *
- * Its own todo list first, then the process's. With nothing left, the
- * thread has no work to be woken for any more (items may have been taken
- * back off its list).
- *
- * Return: the item, still on its list (kb_thread_take_work_locked() takes
- * it), or NULL.
- */
-static inline struct kb_work *kb_thread_next_work_locked(struct kb_thread *thread,
-							 bool proc_work)
-	__must_hold(&thread->proc->inner_lock)
-{
-	struct kb_work *work;
-
-	lockdep_assert_held(&thread->proc->inner_lock);
-	if (!list_empty(&thread->inner.todo))
-		return list_first_entry(&thread->inner.todo, struct kb_work,
-					entry);
-	work = proc_work ? kb_proc_next_work_locked(thread->proc) : NULL;
-	if (!work)
-		thread->inner.process_todo = false;
-	return work;
-}
-
-/**
- * kb_thread_take_work_locked() - take the item a read takes next off its
- *	list
- * @thread: the reading thread
- * @work: what kb_thread_next_work_locked() returned, in the same critical
- *	section
- */
-static inline void kb_thread_take_work_locked(struct kb_thread *thread,
-					      struct kb_work *work)
-	__must_hold(&thread->proc->inner_lock)
-{
-	lockdep_assert_held(&thread->proc->inner_lock);
-	/* The thread's own items come first (kb_thread_next_work_locked()). */
-	if (work->ops->needs_area &&
-	    work == list_first_entry_or_null(&thread->inner.todo,
-					     struct kb_work, entry))
-		thread->inner.calls--;
-	list_del_init(&work->entry);
-	if (list_empty(&thread->inner.todo))
-		thread->inner.process_todo = false;
-}
-
-/**
- * kb_thread_begin_wait_locked() - the thread is about to sleep in a read
- * @thread: the thread
- *
- * A flush() wakes it (kb_proc_flush_threads()) until
- * kb_thread_end_wait_locked().
- */
-static inline void kb_thread_begin_wait_locked(struct kb_thread *thread)
-	__must_hold(&thread->proc->inner_lock)
-{
-	lockdep_assert_held(&thread->proc->inner_lock);
-	thread->inner.looper |= KB_LOOPER_WAITING;
-}
-
-/**
- * kb_thread_end_wait_locked() - the thread's read stopped waiting
- * @thread: the thread
- */
-static inline void kb_thread_end_wait_locked(struct kb_thread *thread)
-	__must_hold(&thread->proc->inner_lock)
-{
-	lockdep_assert_held(&thread->proc->inner_lock);
-	thread->inner.looper &= ~KB_LOOPER_WAITING;
 }
 
 bool kb_proc_threads_in_call_locked(struct kb_proc *proc);

@@ -24,6 +24,7 @@
 #include "node.h"
 #include "objects.h"
 #include "proc.h"
+#include "queue.h"
 #include "stats.h"
 #include "thread.h"
 #include "transaction.h"
@@ -85,10 +86,13 @@ static void kb_tcomplete_take(struct kb_work *work, struct kb_thread *thread,
 		snap->cmd = BR_TRANSACTION_COMPLETE;
 }
 
-/* Read by the thread that sent, in its own ioctl: it may keep the notice. */
-static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
-				struct kb_wbuf *out,
-				const union kb_work_snap *snap)
+/**
+ * kb_tcomplete_recycle() - a notice that is not queued, done with by the
+ *	thread that sent: it may keep it for its next send
+ * @thread: the sending thread, the caller's own
+ * @work: the notice
+ */
+void kb_tcomplete_recycle(struct kb_thread *thread, struct kb_work *work)
 {
 	kb_thread_assert_own(thread);
 	if (kb_reuse_objects() && !thread->spare_notice) {
@@ -98,6 +102,14 @@ static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
 	} else {
 		kb_tcomplete_free(work);
 	}
+}
+
+/* Read by the thread that sent, in its own ioctl. */
+static int kb_tcomplete_deliver(struct kb_work *work, struct kb_thread *thread,
+				struct kb_wbuf *out,
+				const union kb_work_snap *snap)
+{
+	kb_tcomplete_recycle(thread, work);
 	return kb_wbuf_put_u32(out, snap->cmd);
 }
 
@@ -471,7 +483,7 @@ int kb_transaction_free_user_buffer(struct kb_thread *thread,
 bool kb_transaction_queued_on(struct kb_thread *thread)
 	__must_hold(&thread->proc->inner_lock)
 {
-	return kb_thread_calls_queued_locked(thread);
+	return kb_queue_calls_pending_locked(thread);
 }
 
 /**
@@ -531,7 +543,7 @@ static bool kb_transaction_answer_sender(struct kb_transaction *t, u32 cmd)
 		pr_warn_ratelimited("thread %d: failed call %d was not on top of its stack\n",
 				    from->pid, t->debug_id);
 	if (alive)
-		kb_thread_return(from, &from->reply_error, cmd);
+		kb_queue_return(from, &from->reply_error, cmd);
 	kb_thread_put(from);
 	return alive;
 }

@@ -79,6 +79,7 @@ struct kb_work *kb_tcomplete_new(struct kb_thread *thread);
 void kb_tcomplete_set_spam(struct kb_work *work);
 void kb_tcomplete_set_pending_frozen(struct kb_work *work);
 void kb_tcomplete_free(struct kb_work *work);
+void kb_tcomplete_recycle(struct kb_thread *thread, struct kb_work *work);
 
 int kb_transaction_module_init(void);
 void kb_transaction_module_exit(void);

@@ -53,6 +53,30 @@ TEST(frozen_target_refuses_sync_and_queues_oneway)
 	kbt_pair_stop(&pair);
 }
 
+/*
+ * The sender of a refused synchronous call reads the refusal alone: its
+ * BR_TRANSACTION_COMPLETE, queued (or, in kbinder, pending as a flag) before
+ * the call met the frozen target, is taken back, as upstream does.
+ */
+TEST(refused_sync_call_reads_no_transaction_complete)
+{
+	struct kbt_txn x = { .code = 1 };
+	struct kbinder_return ret;
+	struct kbt_pair pair;
+
+	kbt_pair_start(&pair, NULL, NULL);
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, 1, NULL, 0), BR_REPLY);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, true, 1000));
+	kbt_write_txn(pair.p.fd, &x);
+	do {
+		ASSERT_OK(kbinder_thread_next(&pair.t, &ret, KBT_WAIT_MS));
+	} while (ret.cmd == BR_NOOP);
+	ASSERT_STATUS(ret.cmd, BR_FROZEN_REPLY);
+	ASSERT_OK(freeze(pair.p.fd, pair.mgr.pid, false, 0));
+	ASSERT_EQ(kbt_call_status(&pair.t, 0, 1, NULL, 0), BR_REPLY);
+	kbt_pair_stop(&pair);
+}
+
 /* ---- freezing a process that still owes a reply ---- */
 
 enum { CODE_HOLD = 2 };
