@@ -348,3 +348,95 @@ TEST_TIMEOUT(a_thread_reading_during_the_discard_gets_what_it_kept, 120)
 	if (counted)
 		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
 }
+
+/*
+ * What the discard keeps comes before what was queued while it held the
+ * queue aside (issue 31's review): a thread's BR_TRANSACTION_COMPLETE can
+ * be a flag read before its whole queue instead of an item on it, which
+ * is right only while the queue is really empty. While the discard holds
+ * it aside it only looks empty, and the notices it keeps go back in front.
+ *
+ * T1 sends a synchronous call carrying a new node of its own without
+ * reading: the node's BR_INCREFS and BR_ACQUIRE queue on T1, then the
+ * call's completion, then the manager's reply, then the completions of
+ * one-way calls T1 writes after it. Another thread unmaps the area; the
+ * discard sets T1's queue aside and cancels the reply, held there by the
+ * delay (the notices behind it keep the queue aside past the cancel),
+ * while T1 sends a second call. Once the discard has
+ * put the node's notices back, T1's first read must be BR_INCREFS. With
+ * the second call's completion made a flag, it came first. The reference
+ * discards nothing: its queue is in the order it was written.
+ */
+static void ordering_victim(void *arg)
+{
+	struct kbinder_parcel node, empty;
+	struct kbt_kdelay held, put_back;
+	struct kbinder_return ret;
+	struct kbinder_thread t;
+	struct kbinder_proc p;
+	struct pollfd pfd;
+	pthread_t unmapper;
+	bool delayed;
+	int i;
+
+	(void)arg;
+	kbt_open(&p);
+	kbinder_thread_init(&t, p.fd);
+	kbinder_parcel_init(&node);
+	kbinder_parcel_write_binder(&node, 0x6e0de, 0, 0, false);
+	kbinder_parcel_init(&empty);
+	kbinder_parcel_write_u32(&empty, 0);
+	write_call(p.fd, 1, 0, &node);
+	/* The reply is queued to us: the queue wakes a poller. */
+	pfd = (struct pollfd){ .fd = p.fd, .events = POLLIN };
+	ASSERT_EQ(poll(&pfd, 1, 10000), 1);
+	/* Behind the reply: the discard holds the queue aside past it. */
+	for (i = 0; i < NOTICES_BEHIND; i++)
+		write_call(p.fd, 1, TF_ONE_WAY, &empty);
+	delayed = kbt_kdelay_hold(&held, "kb_transaction_cancel", false, -1, 1);
+	if (delayed)
+		ASSERT_TRUE(kbt_kdelay_hold(&put_back, "kb_queue_discard_thread",
+					    true, -1, 1));
+	ASSERT_EQ(pthread_create(&unmapper, NULL, unmap_area, &p), 0);
+	if (delayed)
+		ASSERT_TRUE(kbt_kdelay_wait_held(&held, 10000));
+	/* The queue is aside now: its reply is being cancelled. */
+	write_call(p.fd, 2, 0, &empty);
+	pthread_join(unmapper, NULL);
+	if (delayed)
+		ASSERT_TRUE(kbt_kdelay_wait_held(&put_back, 10000));
+	do {
+		ASSERT_OK(kbinder_thread_next(&t, &ret, 5000));
+	} while (ret.cmd == BR_NOOP);
+	EXPECT_EQ(ret.cmd, BR_INCREFS);
+	if (delayed) {
+		kbt_kdelay_expect_hit(&held);
+		kbt_kdelay_detach(&held);
+		kbt_kdelay_expect_hit(&put_back);
+		kbt_kdelay_detach(&put_back);
+	}
+	kbinder_parcel_fini(&node);
+	kbinder_parcel_fini(&empty);
+	close(p.fd);
+}
+
+TEST_TIMEOUT(what_the_discard_keeps_comes_before_what_was_sent_meanwhile, 120)
+{
+	struct kbt_server s;
+	struct kbt_live base;
+	bool counted = false;
+	struct kbinder_thread t;
+	struct kbinder_proc c;
+	int round;
+
+	if (!kbt_is_reference()) {
+		kbt_live_settle(10000);
+		counted = kbt_live_base(&base);
+	}
+	kbt_start_with_client(&s, kbt_keeper, NULL, &c, &t);
+	for (round = 0; round < DISCARD_ROUNDS; round++)
+		ASSERT_CHILD_OK(kbt_fork(ordering_victim, NULL));
+	kbt_stop_with_client(&t, &s, &c);
+	if (counted)
+		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
+}
