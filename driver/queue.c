@@ -194,7 +194,8 @@ static struct kb_work kb_queue_complete_work = {
  *	answer (a synchronous call's, which does not wake the thread)
  *
  * A thread's pending completion is read before everything on its todo
- * list, so this is done only while that list is empty and no completion is
+ * list, so this is done only while that list is empty (and not set aside
+ * by a discard, which puts notices back in front) and no completion is
  * pending: what is queued after it comes after it, as with an item. A
  * one-way call's completion, which may change into another code, is always
  * an item.
@@ -205,7 +206,8 @@ bool kb_queue_complete_locked(struct kb_thread *thread, bool now)
 	__must_hold(&thread->proc->inner_lock)
 {
 	lockdep_assert_held(&thread->proc->inner_lock);
-	if (thread->inner.complete || !list_empty(&thread->inner.todo))
+	if (thread->inner.complete || thread->inner.aside ||
+	    !list_empty(&thread->inner.todo))
 		return false;
 	thread->inner.complete = true;
 	if (now)
@@ -349,36 +351,43 @@ void kb_queue_discard_proc(struct kb_proc *proc)
  * @thread: the thread; the caller holds a memory reference
  *
  * kb_proc_discard_list() on the thread's todo list. The notices it keeps
- * are put back at its end; a thread that exited meanwhile had its list
- * cancelled by its own release while they were aside, and nobody else
- * would cancel them (a node's own notice would stay linked to a freed
- * thread): they are cancelled here. is_dead is read under the lock the
- * exit sets it under, after the put-back, so one of the two cancels sees
- * every item (both take one item per critical section). A thread that is
- * still there is told it has work again and woken: it may have read its
- * list while it was aside, found it empty and gone to sleep.
+ * are put back in front of it, before anything queued meanwhile; while
+ * they are aside (&kb_thread_inner.aside), a completion of the thread's
+ * is queued as an item, behind them, not as the flag read before the
+ * list. A thread that exited meanwhile had its list cancelled by its own
+ * release while they were aside, and nobody else would cancel them (a
+ * node's own notice would stay linked to a freed thread): they are
+ * cancelled here. is_dead is read under the lock the exit sets it under,
+ * after the put-back, so one of the two cancels sees every item (both
+ * take one item per critical section). A thread that is still there is
+ * told it has work again and woken: it may have read its list while it
+ * was aside, found it empty and gone to sleep.
  */
 void kb_queue_discard_thread(struct kb_thread *thread)
 {
 	struct kb_proc *proc = thread->proc;
 	struct kb_wake wake = {};
-	bool dead;
+	bool dead, put_back;
 
-	if (!kb_proc_discard_list(proc, &thread->inner.todo,
-				  &thread->inner.calls))
-		return;
+	/* An empty list may not be empty now: no completion without item. */
 	spin_lock(&proc->inner_lock);
+	thread->inner.aside++;
+	spin_unlock(&proc->inner_lock);
+	put_back = kb_proc_discard_list(proc, &thread->inner.todo,
+					&thread->inner.calls);
+	spin_lock(&proc->inner_lock);
+	thread->inner.aside--;
 	dead = thread->inner.is_dead;
 	/*
 	 * A read while the list was aside found nothing and said so
 	 * (process_todo): what was put back is for it.
 	 */
-	if (!dead) {
+	if (put_back && !dead) {
 		thread->inner.process_todo = true;
 		wake.thread = thread;
 	}
 	spin_unlock(&proc->inner_lock);
-	if (dead)
+	if (put_back && dead)
 		kb_proc_cancel_list(proc, &thread->inner.todo);
 	kb_queue_wake(&wake);
 }

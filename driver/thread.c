@@ -332,6 +332,8 @@ bool kb_thread_detach(struct kb_thread *thread, bool *polled)
 		return false;
 	}
 	thread->inner.is_dead = true;
+	/* Nothing reads it any more (its item, if any, was freed at commit). */
+	thread->inner.complete = false;
 	if (rcu_access_pointer(proc->cached_thread) == thread)
 		RCU_INIT_POINTER(proc->cached_thread, NULL);
 	rb_erase(&thread->rb, kb_proc_threads_locked(proc));

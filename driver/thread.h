@@ -53,6 +53,8 @@ struct kb_return_work {
  *	transaction-complete notices do not)
  * @complete: a BR_TRANSACTION_COMPLETE is pending without a work item,
  *	read before everything on @todo (kb_queue_complete_locked())
+ * @aside: discards that have @todo's items set aside
+ *	(kb_queue_discard_thread()); none may become @complete meanwhile
  * @need_return: the next read returns even without work
  * @looper: KB_LOOPER_* bits
  * @transaction_stack: the innermost transaction this thread sends or
@@ -67,6 +69,7 @@ struct kb_thread_inner {
 	u32 calls;
 	bool process_todo;
 	bool complete;
+	u8 aside;
 	bool need_return;
 	u32 looper;
 	struct kb_transaction *transaction_stack;
