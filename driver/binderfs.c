@@ -395,6 +395,7 @@ static const struct {
 	{ "transactions", &kb_logs_transactions_fops },
 	{ "transaction_log", &kb_logs_transaction_log_fops },
 	{ "failed_transaction_log", &kb_logs_failed_log_fops },
+	{ "counts", &kb_logs_counts_fops },
 };
 
 /*

@@ -13,6 +13,8 @@
 #include <linux/uaccess.h>
 
 #include "command.h"
+#include "context.h"
+#include "counts.h"
 #include "death.h"
 #include "freeze_notify.h"
 #include "node.h"
@@ -92,6 +94,7 @@ static int kb_command_transaction(struct kb_thread *thread, u32 cmd,
 				  sizeof(sg.transaction_data));
 	if (ret)
 		return ret;
+	kb_cnt_tf(thread->proc->ctx->counts, sg.transaction_data.flags);
 	kb_transaction_send(thread, &sg.transaction_data,
 			    cmd == BC_REPLY || cmd == BC_REPLY_SG,
 			    sg.buffers_size);
@@ -244,6 +247,14 @@ static int kb_command_one(struct kb_thread *thread, u32 cmd,
 	}
 }
 
+/* Count the command in its world (counts.h), then run it. */
+static int kb_command_counted(struct kb_thread *thread, u32 cmd,
+			      struct kb_rbuf *in)
+{
+	kb_cnt_used(thread->proc->ctx->counts, kb_cnt_bc(cmd));
+	return kb_command_one(thread, cmd, in);
+}
+
 /*
  * A thread's return_error is set (kb_transaction_send()) and cleared (when
  * read) only by the thread itself, so it can look without the lock.
@@ -278,7 +289,7 @@ int kb_thread_write(struct kb_thread *thread, u64 buffer, u64 size,
 	while (in.ptr < in.end && !kb_thread_error_pending(thread)) {
 		ret = kb_rbuf_get(&in, &cmd, sizeof(cmd));
 		if (!ret)
-			ret = kb_command_one(thread, cmd, &in);
+			ret = kb_command_counted(thread, cmd, &in);
 		if (ret)
 			return ret;
 		*consumed = in.ptr - start;

@@ -11,6 +11,7 @@
 #include <linux/fs.h>
 #include <linux/ipc_namespace.h>
 #include <linux/nsproxy.h>
+#include <linux/percpu.h>
 #include <linux/proc_ns.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -18,6 +19,7 @@
 #include <linux/string.h>
 
 #include "context.h"
+#include "counts.h"
 #include "stats.h"
 
 /**
@@ -43,6 +45,9 @@ static LIST_HEAD(kb_devices);
 static bool kb_per_ipc_ns;
 /* The devices may be opened (kb_devices_enable()). */
 static bool kb_devices_enabled;
+/* Every world, for the readers of their counters (counts.c). */
+static LIST_HEAD(kb_worlds);
+static DEFINE_SPINLOCK(kb_worlds_lock);
 
 static struct kb_context *kb_context_alloc(const char *name)
 {
@@ -55,12 +60,20 @@ static struct kb_context *kb_context_alloc(const char *name)
 	ctx = kzalloc(struct_size(ctx, name, len + 1), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
+	ctx->counts = alloc_percpu_gfp(struct kb_counts, GFP_KERNEL_ACCOUNT);
+	if (!ctx->counts) {
+		kfree(ctx);
+		return ERR_PTR(-ENOMEM);
+	}
 	memcpy(ctx->name, name, len + 1);
 	refcount_set(&ctx->ref, 1);
 	ctx->id = id;
 	mutex_init(&ctx->mgr_lock);
 	ctx->mgr_uid = INVALID_UID;
 	INIT_LIST_HEAD(&ctx->entry);
+	spin_lock(&kb_worlds_lock);
+	list_add_tail(&ctx->world_entry, &kb_worlds);
+	spin_unlock(&kb_worlds_lock);
 	return ctx;
 }
 
@@ -107,8 +120,39 @@ static void kb_context_free(struct kb_context *ctx)
 		ctx->ipc_ns->ns.ops->put(&ctx->ipc_ns->ns);
 	if (ctx->counted)
 		kb_stats_destroyed(KB_OBJ_CONTEXT);
+	spin_lock(&kb_worlds_lock);
+	list_del(&ctx->world_entry);
+	kb_counts_retire(ctx->counts);
+	spin_unlock(&kb_worlds_lock);
+	free_percpu(ctx->counts);
 	mutex_destroy(&ctx->mgr_lock);
 	kfree(ctx);
+}
+
+/**
+ * kb_context_for_each() - call a function for every world that exists
+ * @fn: the function; called under a spinlock, so it must not sleep, and
+ *	must not take a reference that could be the last to drop
+ * @arg: handed to @fn
+ * @total: if not NULL, the counters of every world, those gone included,
+ *	are added to it in the same section (a world that goes meanwhile is
+ *	counted once)
+ */
+void kb_context_for_each(void (*fn)(struct kb_context *ctx, void *arg),
+			 void *arg, struct kb_counts *total)
+{
+	struct kb_context *ctx;
+
+	spin_lock(&kb_worlds_lock);
+	if (total)
+		kb_counts_add_retired(total);
+	list_for_each_entry(ctx, &kb_worlds, world_entry) {
+		if (total)
+			kb_counts_sum(total, ctx->counts);
+		if (fn)
+			fn(ctx, arg);
+	}
+	spin_unlock(&kb_worlds_lock);
 }
 
 /**

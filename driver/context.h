@@ -22,6 +22,7 @@
 #include <linux/uidgid.h>
 
 struct ipc_namespace;
+struct kb_counts;
 struct kb_device;
 struct kb_node;
 
@@ -38,6 +39,8 @@ struct kb_node;
  *	mount's binder_logs/ shows)
  * @counted: made at run time (binderfs, another IPC namespace), so counted
  *	in the live-object table (constant)
+ * @counts: the world's use counters (counts.h; per CPU)
+ * @world_entry: in the list of every world (kb_context_for_each())
  * @mgr_lock: serialises setting and clearing the context manager
  * @mgr_node: the context manager's node, the target of handle 0, or NULL
  *	(set and cleared under @mgr_lock; the context holds a memory
@@ -59,6 +62,8 @@ struct kb_context {
 	u64 id;
 	u64 fs_id;
 	bool counted;
+	struct kb_counts __percpu *counts;
+	struct list_head world_entry;
 	struct mutex mgr_lock; /* see kernel-doc above */
 	struct kb_node __rcu *mgr_node;
 	kuid_t mgr_uid;
@@ -89,6 +94,8 @@ static inline bool kb_context_same_domain(const struct kb_context *a,
 struct kb_context *kb_context_create(const char *name);
 struct kb_context *kb_context_get(struct kb_context *ctx);
 void kb_context_put(struct kb_context *ctx);
+void kb_context_for_each(void (*fn)(struct kb_context *ctx, void *arg),
+			 void *arg, struct kb_counts *total);
 
 struct kb_context *kb_device_context(struct miscdevice *misc);
 int kb_devices_create(const char *names, const struct file_operations *fops,

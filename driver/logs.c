@@ -22,6 +22,7 @@
 #include "internal.h"
 
 #include <linux/dcache.h>
+#include <linux/debugfs.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
@@ -30,11 +31,13 @@
 #include <linux/spinlock.h>
 
 #include "context.h"
+#include "counts.h"
 #include "freeze.h"
 #include "logs.h"
 #include "node.h"
 #include "proc.h"
 #include "ref.h"
+#include "stats.h"
 #include "thread.h"
 #include "transaction.h"
 #include "work.h"
@@ -572,6 +575,85 @@ KB_LOGS_FILE(kb_logs_stats);
 KB_LOGS_FILE(kb_logs_transactions);
 KB_LOGS_FILE(kb_logs_transaction_log);
 KB_LOGS_FILE(kb_logs_failed_log);
+
+/*
+ * counts: every world in the scope, with its device name and its use
+ * counters (counts.h). A world's counters outlive its processes: they go
+ * with the world (its device).
+ */
+
+/**
+ * struct kb_logs_worlds - one reading of the worlds
+ * @m: where to print
+ * @scope: which worlds (NULL, debugfs's files: every one)
+ * @sum: room to sum a world's counters in
+ */
+struct kb_logs_worlds {
+	struct seq_file *m;
+	const struct kb_logs_scope *scope;
+	struct kb_counts *sum;
+};
+
+static void kb_logs_print_world(struct kb_context *ctx, void *arg)
+{
+	struct kb_logs_worlds *w = arg;
+
+	if (w->scope && !kb_logs_in_scope(w->scope, ctx->fs_id))
+		return;
+	memset(w->sum, 0, sizeof(*w->sum));
+	kb_counts_sum(w->sum, ctx->counts);
+	seq_printf(w->m, "world %llu %s\n", ctx->id, ctx->name);
+	kb_counts_show(w->m, w->sum);
+}
+
+/*
+ * debugfs's counts (no scope) starts with an "all" block: every world's
+ * counters, those of the worlds gone since the load included.
+ */
+static int kb_logs_counts_show(struct seq_file *m, void *unused)
+{
+	struct kb_logs_worlds w = { .m = m, .scope = m->private };
+	struct kb_counts *total = NULL;
+
+	w.sum = kmalloc(sizeof(*w.sum), GFP_KERNEL);
+	if (!w.scope)
+		total = kzalloc(sizeof(*total), GFP_KERNEL);
+	if (!w.sum || (!w.scope && !total)) {
+		kfree(w.sum);
+		kfree(total);
+		return -ENOMEM;
+	}
+	if (total) {
+		kb_context_for_each(NULL, NULL, total);
+		seq_puts(m, "all\n");
+		kb_counts_show(m, total);
+		kfree(total);
+	}
+	kb_context_for_each(kb_logs_print_world, &w, NULL);
+	kfree(w.sum);
+	return 0;
+}
+
+KB_LOGS_FILE(kb_logs_counts);
+
+/**
+ * kb_logs_debugfs_init() - debugfs's kbinder/counts, the same file for
+ *	every world (root only, as debugfs is)
+ *
+ * Cannot fail: a failure of debugfs is not fatal. kb_stats_exit() removes
+ * it with its directory.
+ */
+void kb_logs_debugfs_init(void)
+{
+	struct dentry *dir = kb_stats_debugfs_dir();
+
+	debugfs_create_file("counts", 0444, dir, NULL, &kb_logs_counts_fops);
+}
+
+/* Nothing to undo: kb_stats_exit() removes the directory. */
+void kb_logs_debugfs_exit(void)
+{
+}
 
 /* proc/<pid>: one file per visible process, looked up by name. */
 

@@ -142,6 +142,8 @@ struct kb_final_step {
 static const struct kb_final_step kb_final_steps[] = {
 	/* /sys/kernel/debug/kbinder: its files' code is ours as well. */
 	{ kb_stats_init, kb_stats_exit },
+	/* Its counts and profiles files (every world's). */
+	{ kb_logs_debugfs_init, kb_logs_debugfs_exit },
 	/* Only now may a misc device be opened. */
 	{ kb_devices_enable, kb_devices_disable },
 };

@@ -23,6 +23,8 @@
 #include <linux/security.h>
 
 #include "alloc.h"
+#include "context.h"
+#include "counts.h"
 #include "node.h"
 #include "objects.h"
 #include "proc.h"
@@ -519,6 +521,19 @@ kb_object_read(struct kb_alloc *alloc, struct kb_buffer *buffer, size_t index,
 	return type;
 }
 
+/* Count an object and its flags in its world (counts.h). */
+static void kb_objects_count(struct kb_objects_ctx *ctx, u32 type,
+			     const union kb_object *obj)
+{
+	const struct kb_context *world = ctx->proc->ctx;
+
+	kb_cnt_used(world->counts, kb_cnt_obj(type));
+	if (type == BINDER_TYPE_PTR)
+		kb_cnt_object_flags(world->counts, type, obj->bbo.flags);
+	else
+		kb_cnt_object_flags(world->counts, type, obj->fbo.flags);
+}
+
 /**
  * kb_objects_translate() - validate and translate every object of a payload
  * @ctx: the payload, already copied into the receiver's buffer
@@ -549,6 +564,7 @@ struct kb_status kb_objects_translate(struct kb_objects_ctx *ctx)
 		type = kb_object_read(alloc, buffer, i, min_off, &obj, &off);
 		if (!type)
 			return kb_fail(BR_FAILED_REPLY, -EINVAL);
+		kb_objects_count(ctx, type->type, &obj);
 		st = type->translate(ctx, &obj, off);
 		if (!kb_ok(st))
 			return st;

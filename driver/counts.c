@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The per-world use counters (counts.h): the names of the items, the
+ * counting of flags, and the printing of one world's counters (for the
+ * files of logs.c).
+ */
+#include "internal.h"
+
+#include <linux/seq_file.h>
+
+#include "counts.h"
+
+/* Every BC_ code, at its number (_IOC_NR(), the protocol's order). */
+static const struct {
+	u32 code;
+	const char *name;
+} kb_cnt_bc_codes[KB_CNT_BC_CODES] = {
+	{ BC_TRANSACTION, "BC_TRANSACTION" },
+	{ BC_REPLY, "BC_REPLY" },
+	{ BC_ACQUIRE_RESULT, "BC_ACQUIRE_RESULT" },
+	{ BC_FREE_BUFFER, "BC_FREE_BUFFER" },
+	{ BC_INCREFS, "BC_INCREFS" },
+	{ BC_ACQUIRE, "BC_ACQUIRE" },
+	{ BC_RELEASE, "BC_RELEASE" },
+	{ BC_DECREFS, "BC_DECREFS" },
+	{ BC_INCREFS_DONE, "BC_INCREFS_DONE" },
+	{ BC_ACQUIRE_DONE, "BC_ACQUIRE_DONE" },
+	{ BC_ATTEMPT_ACQUIRE, "BC_ATTEMPT_ACQUIRE" },
+	{ BC_REGISTER_LOOPER, "BC_REGISTER_LOOPER" },
+	{ BC_ENTER_LOOPER, "BC_ENTER_LOOPER" },
+	{ BC_EXIT_LOOPER, "BC_EXIT_LOOPER" },
+	{ BC_REQUEST_DEATH_NOTIFICATION, "BC_REQUEST_DEATH_NOTIFICATION" },
+	{ BC_CLEAR_DEATH_NOTIFICATION, "BC_CLEAR_DEATH_NOTIFICATION" },
+	{ BC_DEAD_BINDER_DONE, "BC_DEAD_BINDER_DONE" },
+	{ BC_TRANSACTION_SG, "BC_TRANSACTION_SG" },
+	{ BC_REPLY_SG, "BC_REPLY_SG" },
+	{ BC_REQUEST_FREEZE_NOTIFICATION, "BC_REQUEST_FREEZE_NOTIFICATION" },
+	{ BC_CLEAR_FREEZE_NOTIFICATION, "BC_CLEAR_FREEZE_NOTIFICATION" },
+	{ BC_FREEZE_NOTIFICATION_DONE, "BC_FREEZE_NOTIFICATION_DONE" },
+};
+
+/* The other items, in enum kb_cnt's order from KB_CNT_BC_UNKNOWN. */
+static const char * const kb_cnt_names[KB_CNT_ITEMS - KB_CNT_BC_UNKNOWN] = {
+	"BC_unknown",
+	"BINDER_TYPE_BINDER",
+	"BINDER_TYPE_WEAK_BINDER",
+	"BINDER_TYPE_HANDLE",
+	"BINDER_TYPE_WEAK_HANDLE",
+	"BINDER_TYPE_FD",
+	"BINDER_TYPE_FDA",
+	"BINDER_TYPE_PTR",
+	"TF_ONE_WAY",
+	"TF_ROOT_OBJECT",
+	"TF_STATUS_CODE",
+	"TF_ACCEPT_FDS",
+	"TF_CLEAR_BUF",
+	"TF_UPDATE_TXN",
+	"TF_other",
+	"FLAT_BINDER_FLAG_PRIORITY_MASK",
+	"FLAT_BINDER_FLAG_ACCEPTS_FDS",
+	"FLAT_BINDER_FLAG_TXN_SECURITY_CTX",
+	"FLAT_BINDER_FLAG_other",
+	"BINDER_BUFFER_FLAG_HAS_PARENT",
+};
+
+/* The transaction flags, in enum kb_cnt's order from KB_CNT_TF. */
+static const u32 kb_cnt_tf_bits[KB_CNT_TF_OTHER - KB_CNT_TF] = {
+	TF_ONE_WAY, TF_ROOT_OBJECT, TF_STATUS_CODE, TF_ACCEPT_FDS,
+	TF_CLEAR_BUF, TF_UPDATE_TXN,
+};
+
+int kb_cnt_bc(u32 cmd)
+{
+	u32 nr = _IOC_NR(cmd);
+
+	if (nr < KB_CNT_BC_CODES && kb_cnt_bc_codes[nr].code == cmd)
+		return KB_CNT_BC + nr;
+	return KB_CNT_BC_UNKNOWN;
+}
+
+/**
+ * kb_cnt_tf() - count the flags of a transaction
+ * @counts: the world's counters
+ * @flags: its TF_* flags
+ */
+void kb_cnt_tf(struct kb_counts __percpu *counts, u32 flags)
+{
+	u32 known = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kb_cnt_tf_bits); i++) {
+		known |= kb_cnt_tf_bits[i];
+		if (flags & kb_cnt_tf_bits[i])
+			kb_cnt_used(counts, KB_CNT_TF + i);
+	}
+	if (flags & ~known)
+		kb_cnt_used(counts, KB_CNT_TF_OTHER);
+}
+
+/**
+ * kb_cnt_object_flags() - count the flags of an object
+ * @counts: the world's counters
+ * @type: its BINDER_TYPE_*
+ * @flags: its flags (those of a local node's object or of a buffer
+ *	object; other objects' are not counted)
+ */
+void kb_cnt_object_flags(struct kb_counts __percpu *counts, u32 type,
+			 u32 flags)
+{
+	if (type == BINDER_TYPE_PTR) {
+		if (flags & BINDER_BUFFER_FLAG_HAS_PARENT)
+			kb_cnt_used(counts, KB_CNT_HAS_PARENT);
+		return;
+	}
+	if (type != BINDER_TYPE_BINDER && type != BINDER_TYPE_WEAK_BINDER)
+		return;
+	if (flags & FLAT_BINDER_FLAG_PRIORITY_MASK)
+		kb_cnt_used(counts, KB_CNT_FBF_PRIORITY);
+	if (flags & FLAT_BINDER_FLAG_ACCEPTS_FDS)
+		kb_cnt_used(counts, KB_CNT_FBF_ACCEPTS_FDS);
+	if (flags & FLAT_BINDER_FLAG_TXN_SECURITY_CTX)
+		kb_cnt_used(counts, KB_CNT_FBF_TXN_SECURITY_CTX);
+	if (flags & ~(FLAT_BINDER_FLAG_PRIORITY_MASK |
+		      FLAT_BINDER_FLAG_ACCEPTS_FDS |
+		      FLAT_BINDER_FLAG_TXN_SECURITY_CTX))
+		kb_cnt_used(counts, KB_CNT_FBF_OTHER);
+}
+
+static const char *kb_cnt_name(int item)
+{
+	if (item < KB_CNT_BC_UNKNOWN)
+		return kb_cnt_bc_codes[item - KB_CNT_BC].name;
+	return kb_cnt_names[item - KB_CNT_BC_UNKNOWN];
+}
+
+/* What the worlds that are gone counted (kb_counts_retire()). */
+static struct kb_counts kb_counts_retired;
+
+/**
+ * kb_counts_sum() - add a world's counters, over every CPU, to a sum
+ * @sum: the sum
+ * @counts: the world's counters
+ */
+void kb_counts_sum(struct kb_counts *sum, struct kb_counts __percpu *counts)
+{
+	int cpu, i;
+
+	for_each_possible_cpu(cpu) {
+		const struct kb_counts *c = per_cpu_ptr(counts, cpu);
+
+		for (i = 0; i < KB_CNT_ITEMS; i++)
+			sum->used[i] += c->used[i];
+	}
+}
+
+/**
+ * kb_counts_retire() - keep what a world that goes counted, for the total
+ * @counts: the world's counters, about to be freed
+ *
+ * The caller serialises it with kb_counts_add_retired() (context.c: the
+ * list of worlds' lock).
+ */
+void kb_counts_retire(struct kb_counts __percpu *counts)
+{
+	kb_counts_sum(&kb_counts_retired, counts);
+}
+
+/**
+ * kb_counts_add_retired() - add what the worlds that are gone counted
+ * @sum: the sum
+ *
+ * Serialised with kb_counts_retire() by the caller.
+ */
+void kb_counts_add_retired(struct kb_counts *sum)
+{
+	int i;
+
+	for (i = 0; i < KB_CNT_ITEMS; i++)
+		sum->used[i] += kb_counts_retired.used[i];
+}
+
+/**
+ * kb_counts_show() - print counters summed by kb_counts_sum()
+ * @m: where to
+ * @sum: the counters
+ *
+ * One "<item> <count>" line per item.
+ */
+void kb_counts_show(struct seq_file *m, const struct kb_counts *sum)
+{
+	int i;
+
+	for (i = 0; i < KB_CNT_ITEMS; i++)
+		seq_printf(m, "%s %lu\n", kb_cnt_name(i), sum->used[i]);
+}

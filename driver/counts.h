@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Per-world use counters of the protocol: how often each BC_ command,
+ * each object type, each transaction flag and each object flag reached
+ * the driver's handler in a world. Kept per CPU, so counting costs no atomic operation
+ * and touches no cache line another CPU writes; a reader sums the CPUs
+ * (exact once nothing is in flight).
+ *
+ * Read through /sys/kernel/debug/kbinder/counts (every world) and each
+ * binderfs mount's binder_logs/counts (its own worlds), logs.c's files.
+ */
+#ifndef _KB_COUNTS_H
+#define _KB_COUNTS_H
+
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+#include "internal.h"
+
+struct seq_file;
+
+/* BC_ codes are numbered 0 to KB_CNT_BC_CODES - 1 (_IOC_NR). */
+#define KB_CNT_BC_CODES 22
+
+/**
+ * enum kb_cnt - the counted items
+ * @KB_CNT_BC: first of the BC_ commands, by _IOC_NR()
+ * @KB_CNT_BC_UNKNOWN: a code that is no BC_ command
+ * @KB_CNT_OBJ: first of the object types (kb_cnt_obj())
+ * @KB_CNT_TF: first of the transaction flags (kb_cnt_tf_names in counts.c)
+ * @KB_CNT_TF_OTHER: a transaction with flag bits the protocol does not
+ *	define
+ * @KB_CNT_FBF_PRIORITY: a flat_binder_object of a local node with a
+ *	minimum priority (FLAT_BINDER_FLAG_PRIORITY_MASK bits set)
+ * @KB_CNT_FBF_ACCEPTS_FDS: FLAT_BINDER_FLAG_ACCEPTS_FDS
+ * @KB_CNT_FBF_TXN_SECURITY_CTX: FLAT_BINDER_FLAG_TXN_SECURITY_CTX
+ * @KB_CNT_FBF_OTHER: other flag bits of a local node's object
+ * @KB_CNT_HAS_PARENT: BINDER_BUFFER_FLAG_HAS_PARENT of a BINDER_TYPE_PTR
+ * @KB_CNT_ITEMS: number of items
+ */
+enum kb_cnt {
+	KB_CNT_BC = 0,
+	KB_CNT_BC_UNKNOWN = KB_CNT_BC + KB_CNT_BC_CODES,
+	KB_CNT_OBJ,
+	KB_CNT_TF = KB_CNT_OBJ + 7,
+	KB_CNT_TF_OTHER = KB_CNT_TF + 6,
+	KB_CNT_FBF_PRIORITY,
+	KB_CNT_FBF_ACCEPTS_FDS,
+	KB_CNT_FBF_TXN_SECURITY_CTX,
+	KB_CNT_FBF_OTHER,
+	KB_CNT_HAS_PARENT,
+	KB_CNT_ITEMS
+};
+
+/**
+ * struct kb_counts - one world's counters on one CPU
+ * @used: how often each item reached its handler
+ */
+struct kb_counts {
+	unsigned long used[KB_CNT_ITEMS];
+};
+
+/**
+ * kb_cnt_bc() - the item of a BC_ code
+ * @cmd: the code read from the write buffer
+ *
+ * Return: its item, or KB_CNT_BC_UNKNOWN.
+ */
+int kb_cnt_bc(u32 cmd);
+
+/**
+ * kb_cnt_obj() - the item of an object type
+ * @type: a BINDER_TYPE_* value
+ *
+ * Return: its item, or -1 for no known type.
+ */
+static inline int kb_cnt_obj(u32 type)
+{
+	switch (type) {
+	case BINDER_TYPE_BINDER:
+		return KB_CNT_OBJ;
+	case BINDER_TYPE_WEAK_BINDER:
+		return KB_CNT_OBJ + 1;
+	case BINDER_TYPE_HANDLE:
+		return KB_CNT_OBJ + 2;
+	case BINDER_TYPE_WEAK_HANDLE:
+		return KB_CNT_OBJ + 3;
+	case BINDER_TYPE_FD:
+		return KB_CNT_OBJ + 4;
+	case BINDER_TYPE_FDA:
+		return KB_CNT_OBJ + 5;
+	case BINDER_TYPE_PTR:
+		return KB_CNT_OBJ + 6;
+	default:
+		return -1;
+	}
+}
+
+/**
+ * kb_cnt_used() - count one use of an item in a world
+ * @counts: the world's counters (struct kb_context.counts)
+ * @item: the item
+ */
+static inline void kb_cnt_used(struct kb_counts __percpu *counts, int item)
+{
+	this_cpu_inc(counts->used[item]);
+}
+
+void kb_cnt_tf(struct kb_counts __percpu *counts, u32 flags);
+void kb_cnt_object_flags(struct kb_counts __percpu *counts, u32 type,
+			 u32 flags);
+
+void kb_counts_sum(struct kb_counts *sum, struct kb_counts __percpu *counts);
+void kb_counts_retire(struct kb_counts __percpu *counts);
+void kb_counts_add_retired(struct kb_counts *sum);
+void kb_counts_show(struct seq_file *m, const struct kb_counts *sum);
+
+#endif /* _KB_COUNTS_H */
