@@ -20,6 +20,7 @@
 #include "node.h"
 #include "notice.h"
 #include "proc.h"
+#include "profile.h"
 #include "ref.h"
 #include "thread.h"
 #include "transaction.h"
@@ -247,11 +248,23 @@ static int kb_command_one(struct kb_thread *thread, u32 cmd,
 	}
 }
 
-/* Count the command in its world (counts.h), then run it. */
+/*
+ * Count the command in its world, or refuse it there as an unknown one
+ * (-EINVAL) with the extended error that names the profile (-EOPNOTSUPP,
+ * no transaction id). Nothing is logged: a refusal cannot flood the log.
+ */
 static int kb_command_counted(struct kb_thread *thread, u32 cmd,
 			      struct kb_rbuf *in)
 {
-	kb_cnt_used(thread->proc->ctx->counts, kb_cnt_bc(cmd));
+	struct kb_context *ctx = thread->proc->ctx;
+	int item = kb_cnt_bc(cmd);
+
+	if (unlikely(kb_profile_refuses_bc(ctx->profile, cmd))) {
+		kb_cnt_refused(ctx->counts, item);
+		kb_thread_set_error(thread, 0, BR_FAILED_REPLY, -EOPNOTSUPP);
+		return -EINVAL;
+	}
+	kb_cnt_used(ctx->counts, item);
 	return kb_command_one(thread, cmd, in);
 }
 

@@ -9,6 +9,7 @@
 
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/device.h>
 #include <linux/ipc_namespace.h>
 #include <linux/nsproxy.h>
 #include <linux/percpu.h>
@@ -20,6 +21,7 @@
 
 #include "context.h"
 #include "counts.h"
+#include "profile.h"
 #include "stats.h"
 
 /**
@@ -49,7 +51,7 @@ static bool kb_devices_enabled;
 static LIST_HEAD(kb_worlds);
 static DEFINE_SPINLOCK(kb_worlds_lock);
 
-static struct kb_context *kb_context_alloc(const char *name)
+static struct kb_context *kb_context_alloc(const char *name, u8 profile)
 {
 	size_t len = strlen(name);
 	struct kb_context *ctx;
@@ -68,6 +70,7 @@ static struct kb_context *kb_context_alloc(const char *name)
 	memcpy(ctx->name, name, len + 1);
 	refcount_set(&ctx->ref, 1);
 	ctx->id = id;
+	ctx->profile = profile;
 	mutex_init(&ctx->mgr_lock);
 	ctx->mgr_uid = INVALID_UID;
 	INIT_LIST_HEAD(&ctx->entry);
@@ -80,13 +83,14 @@ static struct kb_context *kb_context_alloc(const char *name)
 /**
  * kb_context_create() - a new binder world, counted as a live object
  * @name: the device name it is reached by (copied)
+ * @profile: the part of the protocol it accepts (enum kb_profile)
  *
  * Return: the context with one reference, ERR_PTR(-ENOMEM), or
  * ERR_PTR(-ENOSPC) when no world id is left (kb_new_world_id()).
  */
-struct kb_context *kb_context_create(const char *name)
+struct kb_context *kb_context_create(const char *name, u8 profile)
 {
-	struct kb_context *ctx = kb_context_alloc(name);
+	struct kb_context *ctx = kb_context_alloc(name, profile);
 
 	if (!IS_ERR(ctx)) {
 		ctx->counted = true;
@@ -229,7 +233,7 @@ struct kb_context *kb_device_context(struct miscdevice *misc)
 	if (ctx)
 		return ctx;
 
-	spare = kb_context_create(dev->host->name);
+	spare = kb_context_create(dev->host->name, dev->host->profile);
 	if (IS_ERR(spare))
 		return spare;
 	spin_lock(&dev->lock);
@@ -248,13 +252,39 @@ struct kb_context *kb_device_context(struct miscdevice *misc)
 	return ctx;
 }
 
-static int kb_device_create(const char *name,
-			    const struct file_operations *fops, umode_t mode)
+/* /sys/class/misc/<device>/profile: the device's profile, for anyone. */
+static ssize_t profile_show(struct device *d, struct device_attribute *attr,
+			    char *buf)
+{
+	struct miscdevice *misc = dev_get_drvdata(d);
+	struct kb_device *dev = container_of(misc, struct kb_device, miscdev);
+
+	return sysfs_emit(buf, "%s\n", kb_profile_name(dev->host->profile));
+}
+static DEVICE_ATTR_RO(profile);
+
+static struct attribute *kb_device_attrs[] = {
+	&dev_attr_profile.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(kb_device);
+
+/* @entry: "name" or "name:profile" (cut at the colon here). */
+static int kb_device_create(char *entry, const struct file_operations *fops,
+			    umode_t mode)
 {
 	struct kb_device *dev;
-	size_t len = strlen(name);
-	int ret;
+	size_t len;
+	char *name = entry;
+	int profile, ret;
 
+	profile = kb_profile_split(entry, strlen(entry), &len);
+	name[len] = '\0';
+	if (profile < 0) {
+		pr_err("device \"%s\": unknown profile (devices=name:full or name:aidl)\n",
+		       name);
+		return -EINVAL;
+	}
 	if (!len || len > 64 || strchr(name, '/')) {
 		pr_err("invalid device name \"%s\"\n", name);
 		return -EINVAL;
@@ -262,7 +292,7 @@ static int kb_device_create(const char *name,
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
-	dev->host = kb_context_alloc(name);
+	dev->host = kb_context_alloc(name, profile);
 	if (IS_ERR(dev->host)) {
 		ret = PTR_ERR(dev->host);
 		kfree(dev);
@@ -274,6 +304,7 @@ static int kb_device_create(const char *name,
 	dev->miscdev.name = dev->host->name;
 	dev->miscdev.fops = fops;
 	dev->miscdev.mode = mode;
+	dev->miscdev.groups = kb_device_groups;
 	/*
 	 * Linux 6.1 checks no name here: a taken one fails in sysfs, which
 	 * logs the clash with a stack dump, and misc_register() returns
@@ -298,7 +329,8 @@ static int kb_device_create(const char *name,
 /**
  * kb_devices_create() - create one binder misc device per name, closed
  *	(an open fails with -ENODEV until kb_devices_enable())
- * @names: comma-separated device names
+ * @names: comma-separated device names, each optionally followed by
+ *	":profile" (profile.h; full without)
  * @fops: the file operations of an open device (the file layer's)
  * @per_ipc_ns: give each IPC namespace its own world (else one shared
  *	world per device, as upstream)

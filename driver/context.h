@@ -39,6 +39,8 @@ struct kb_node;
  *	mount's binder_logs/ shows)
  * @counted: made at run time (binderfs, another IPC namespace), so counted
  *	in the live-object table (constant)
+ * @profile: the part of the protocol the world accepts (enum kb_profile,
+ *	profile.h; constant)
  * @counts: the world's use counters (counts.h; per CPU)
  * @world_entry: in the list of every world (kb_context_for_each())
  * @mgr_lock: serialises setting and clearing the context manager
@@ -62,6 +64,7 @@ struct kb_context {
 	u64 id;
 	u64 fs_id;
 	bool counted;
+	u8 profile;
 	struct kb_counts __percpu *counts;
 	struct list_head world_entry;
 	struct mutex mgr_lock; /* see kernel-doc above */
@@ -91,7 +94,7 @@ static inline bool kb_context_same_domain(const struct kb_context *a,
 	return a->fs_id == b->fs_id && a->ipc_ns == b->ipc_ns;
 }
 
-struct kb_context *kb_context_create(const char *name);
+struct kb_context *kb_context_create(const char *name, u8 profile);
 struct kb_context *kb_context_get(struct kb_context *ctx);
 void kb_context_put(struct kb_context *ctx);
 void kb_context_for_each(void (*fn)(struct kb_context *ctx, void *arg),

@@ -2,7 +2,8 @@
 /*
  * Per-world use counters of the protocol: how often each BC_ command,
  * each object type, each transaction flag and each object flag reached
- * the driver's handler in a world. Kept per CPU, so counting costs no atomic operation
+ * the driver's handler in a world, and how often a device profile refused
+ * one (profile.h). Kept per CPU, so counting costs no atomic operation
  * and touches no cache line another CPU writes; a reader sums the CPUs
  * (exact once nothing is in flight).
  *
@@ -55,9 +56,11 @@ enum kb_cnt {
 /**
  * struct kb_counts - one world's counters on one CPU
  * @used: how often each item reached its handler
+ * @refused: how often the world's profile refused it
  */
 struct kb_counts {
 	unsigned long used[KB_CNT_ITEMS];
+	unsigned long refused[KB_CNT_ITEMS];
 };
 
 /**
@@ -104,6 +107,16 @@ static inline int kb_cnt_obj(u32 type)
 static inline void kb_cnt_used(struct kb_counts __percpu *counts, int item)
 {
 	this_cpu_inc(counts->used[item]);
+}
+
+/**
+ * kb_cnt_refused() - count one refusal of an item in a world
+ * @counts: the world's counters
+ * @item: the item
+ */
+static inline void kb_cnt_refused(struct kb_counts __percpu *counts, int item)
+{
+	this_cpu_inc(counts->refused[item]);
 }
 
 void kb_cnt_tf(struct kb_counts __percpu *counts, u32 flags);

@@ -36,6 +36,7 @@
 #include "logs.h"
 #include "node.h"
 #include "proc.h"
+#include "profile.h"
 #include "ref.h"
 #include "stats.h"
 #include "thread.h"
@@ -577,20 +578,22 @@ KB_LOGS_FILE(kb_logs_transaction_log);
 KB_LOGS_FILE(kb_logs_failed_log);
 
 /*
- * counts: every world in the scope, with its device name and its use
- * counters (counts.h). A world's counters outlive its processes: they go
- * with the world (its device).
+ * counts and profiles: every world in the scope, with its device name and
+ * profile, and for counts its use counters (counts.h). A world's counters
+ * outlive its processes: they go with the world (its device).
  */
 
 /**
  * struct kb_logs_worlds - one reading of the worlds
  * @m: where to print
  * @scope: which worlds (NULL, debugfs's files: every one)
+ * @counts: print the counters; else only the device and its profile
  * @sum: room to sum a world's counters in
  */
 struct kb_logs_worlds {
 	struct seq_file *m;
 	const struct kb_logs_scope *scope;
+	bool counts;
 	struct kb_counts *sum;
 };
 
@@ -600,9 +603,15 @@ static void kb_logs_print_world(struct kb_context *ctx, void *arg)
 
 	if (w->scope && !kb_logs_in_scope(w->scope, ctx->fs_id))
 		return;
+	if (!w->counts) {
+		seq_printf(w->m, "%s %s\n", ctx->name,
+			   kb_profile_name(ctx->profile));
+		return;
+	}
 	memset(w->sum, 0, sizeof(*w->sum));
 	kb_counts_sum(w->sum, ctx->counts);
-	seq_printf(w->m, "world %llu %s\n", ctx->id, ctx->name);
+	seq_printf(w->m, "world %llu %s profile %s\n", ctx->id, ctx->name,
+		   kb_profile_name(ctx->profile));
 	kb_counts_show(w->m, w->sum);
 }
 
@@ -612,7 +621,7 @@ static void kb_logs_print_world(struct kb_context *ctx, void *arg)
  */
 static int kb_logs_counts_show(struct seq_file *m, void *unused)
 {
-	struct kb_logs_worlds w = { .m = m, .scope = m->private };
+	struct kb_logs_worlds w = { .m = m, .scope = m->private, .counts = true };
 	struct kb_counts *total = NULL;
 
 	w.sum = kmalloc(sizeof(*w.sum), GFP_KERNEL);
@@ -634,20 +643,31 @@ static int kb_logs_counts_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+static int kb_logs_profiles_show(struct seq_file *m, void *unused)
+{
+	struct kb_logs_worlds w = { .m = m, .scope = m->private };
+
+	kb_context_for_each(kb_logs_print_world, &w, NULL);
+	return 0;
+}
+
 KB_LOGS_FILE(kb_logs_counts);
+KB_LOGS_FILE(kb_logs_profiles);
 
 /**
- * kb_logs_debugfs_init() - debugfs's kbinder/counts, the same file for
- *	every world (root only, as debugfs is)
+ * kb_logs_debugfs_init() - debugfs's kbinder/counts and kbinder/profiles,
+ *	the same files for every world (root only, as debugfs is)
  *
  * Cannot fail: a failure of debugfs is not fatal. kb_stats_exit() removes
- * it with its directory.
+ * them with their directory.
  */
 void kb_logs_debugfs_init(void)
 {
 	struct dentry *dir = kb_stats_debugfs_dir();
 
 	debugfs_create_file("counts", 0444, dir, NULL, &kb_logs_counts_fops);
+	debugfs_create_file("profiles", 0444, dir, NULL,
+			    &kb_logs_profiles_fops);
 }
 
 /* Nothing to undo: kb_stats_exit() removes the directory. */

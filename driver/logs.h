@@ -37,6 +37,7 @@ extern const struct file_operations kb_logs_transactions_fops;
 extern const struct file_operations kb_logs_transaction_log_fops;
 extern const struct file_operations kb_logs_failed_log_fops;
 extern const struct file_operations kb_logs_counts_fops;
+extern const struct file_operations kb_logs_profiles_fops;
 extern const struct file_operations kb_logs_proc_dir_fops;
 extern const struct inode_operations kb_logs_proc_dir_iops;
 

@@ -28,6 +28,7 @@
 #include "node.h"
 #include "objects.h"
 #include "proc.h"
+#include "profile.h"
 #include "ref.h"
 
 /**
@@ -521,17 +522,25 @@ kb_object_read(struct kb_alloc *alloc, struct kb_buffer *buffer, size_t index,
 	return type;
 }
 
-/* Count an object and its flags in its world (counts.h). */
-static void kb_objects_count(struct kb_objects_ctx *ctx, u32 type,
+/*
+ * Count an object in its world, or refuse it there (the world's profile):
+ * false if refused. Nothing is logged.
+ */
+static bool kb_objects_count(struct kb_objects_ctx *ctx, u32 type,
 			     const union kb_object *obj)
 {
 	const struct kb_context *world = ctx->proc->ctx;
 
+	if (unlikely(kb_profile_refuses_object(world->profile, type))) {
+		kb_cnt_refused(world->counts, kb_cnt_obj(type));
+		return false;
+	}
 	kb_cnt_used(world->counts, kb_cnt_obj(type));
 	if (type == BINDER_TYPE_PTR)
 		kb_cnt_object_flags(world->counts, type, obj->bbo.flags);
 	else
 		kb_cnt_object_flags(world->counts, type, obj->fbo.flags);
+	return true;
 }
 
 /**
@@ -564,7 +573,8 @@ struct kb_status kb_objects_translate(struct kb_objects_ctx *ctx)
 		type = kb_object_read(alloc, buffer, i, min_off, &obj, &off);
 		if (!type)
 			return kb_fail(BR_FAILED_REPLY, -EINVAL);
-		kb_objects_count(ctx, type->type, &obj);
+		if (!kb_objects_count(ctx, type->type, &obj))
+			return kb_fail(BR_FAILED_REPLY, -EOPNOTSUPP);
 		st = type->translate(ctx, &obj, off);
 		if (!kb_ok(st))
 			return st;

@@ -213,6 +213,7 @@ TEST(known_operations_are_counted_exactly)
 
 	kbt_fs_path(file, dir, "binder_logs/counts");
 	ASSERT_OK(kbt_counts_read(file, "counted", &c));
+	EXPECT_EQ(strcmp(c.profile, "full"), 0);
 	/* every item is listed: 22 BC_ codes, 7 object types, ... */
 	ASSERT_GE(c.n, 40);
 	EXPECT_EQ(kbt_counts_mismatches(&c, known_counts), 0);

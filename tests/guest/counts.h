@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * kbinder's per-world use counters, for the tests of issue 32
- * (counts.c): one world's block of a counts file
+ * kbinder's per-world use counters and device profiles, for the tests of
+ * issue 32 (counts.c, profile.c): one world's block of a counts file
  * (debugfs kbinder/counts, a binderfs mount's binder_logs/counts), and
  * the binderfs mounts those tests make their worlds in. Both are
  * kbinder-only: the reference driver has no counters and no binderfs.
  *
- * A block is "world <id> <device>", then one "<item> <count>" line per
- * item.
+ * A block is "world <id> <device> profile <profile>", then one
+ * "<item> <count>" line per item and "refused <item> <count>" per item a
+ * profile can refuse.
  */
 #ifndef KBINDER_TEST_COUNTS_H
 #define KBINDER_TEST_COUNTS_H

@@ -11,6 +11,14 @@
 #       (ipcns's ipc_namespaces_are_separate_worlds, which checks the
 #       shared world when the parameter says N; the main run checks the
 #       separate ones)
+#   modparam/devices_take_a_profile  with
+#       devices=binder:aidl,hwbinder,vndbinder:aidl the devices are
+#       /dev/binder, /dev/hwbinder and /dev/vndbinder, and
+#       /sys/class/misc/<name>/profile reads aidl, full, aidl; a new
+#       binderfs mount's default devices have the same profiles; profile's
+#       misc_device_answers_by_its_profile passes on the aidl /dev/binder
+#   modparam/devices_refuse_an_unknown_profile  devices=binder:hidl fails
+#       the load
 # Called by check.sh after binderfs_module.sh.
 . /scripts/lib.sh
 
@@ -104,5 +112,48 @@ if load "$name" isolate_ipc_ns=0; then
 			result FAIL "modparam/$name" "live objects left: $(awk '$2 != 0 { printf "%s=%s ", $1, $2 }' /sys/kernel/debug/kbinder/live)"
 	fi
 	unload "$name"
+fi
+
+name=devices_take_a_profile
+if load "$name" devices=binder:aidl,hwbinder,vndbinder:aidl; then
+	got=""
+	for d in binder hwbinder vndbinder; do
+		[ -c "/dev/$d" ] || got="$got /dev/$d missing;"
+		got="$got $d=$(cat /sys/class/misc/$d/profile 2>&1)"
+	done
+	mnt=/tmp/modparam-binderfs
+	mkdir -p $mnt
+	if mount -t binder binder $mnt 2>/dev/null; then
+		got="$got fs:$(tr '\n' ' ' <$mnt/binder_logs/profiles)"
+		umount $mnt
+	else
+		got="$got fs: mount failed"
+	fi
+	saved=$KBINDER_RESULTS
+	export KBINDER_RESULTS=/tmp/modparam-profile.results
+	: >"$KBINDER_RESULTS"
+	run_program "modparam/profile" 60 /tests/profile misc_device_answers_by_its_profile
+	export KBINDER_RESULTS=$saved
+	line=$(tr -d '\r' </tmp/modparam-profile.results | grep ' profile/misc_device_answers_by_its_profile' | head -n 1)
+	want=" binder=aidl hwbinder=full vndbinder=aidl fs:binder aidl hwbinder full vndbinder aidl "
+	if [ "$got" != "$want" ]; then
+		result FAIL "modparam/$name" "got:$got; want:$want"
+	else
+		case "$line" in
+		"PASS "*) result PASS "modparam/$name" ;;
+		"") result FAIL "modparam/$name" "profile reported nothing" ;;
+		*) result FAIL "modparam/$name" "$line" ;;
+		esac
+	fi
+	unload "$name"
+fi
+
+name=devices_refuse_an_unknown_profile
+kmsg_mark "modparam $name"
+if out=$(insmod "$ko" devices=binder:hidl 2>&1); then
+	result FAIL "modparam/$name" "insmod devices=binder:hidl loaded"
+	unload "$name"
+else
+	result PASS "modparam/$name"
 fi
 exit 0
