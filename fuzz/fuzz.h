@@ -216,6 +216,9 @@ struct fz_config {
 extern struct fz_config fz_cfg;
 extern struct fz_shared *fz_sh;
 
+/* ------------------------------------------------------------ reach.c */
+int fz_reach_report(void);
+
 /* ------------------------------------------------------------ util.c */
 struct fz_rng {
 	uint64_t s[4];
