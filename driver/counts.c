@@ -12,10 +12,7 @@
 #include "profile.h"
 
 /* Every BC_ code, at its number (_IOC_NR(), the protocol's order). */
-static const struct {
-	u32 code;
-	const char *name;
-} kb_cnt_bc_codes[KB_CNT_BC_CODES] = {
+const struct kb_cnt_bc_entry kb_cnt_bc_codes[KB_CNT_BC_CODES] = {
 	{ BC_TRANSACTION, "BC_TRANSACTION" },
 	{ BC_REPLY, "BC_REPLY" },
 	{ BC_ACQUIRE_RESULT, "BC_ACQUIRE_RESULT" },
@@ -64,49 +61,14 @@ static const char * const kb_cnt_names[KB_CNT_ITEMS - KB_CNT_BC_UNKNOWN] = {
 	"BINDER_BUFFER_FLAG_HAS_PARENT",
 };
 
-/* The transaction flags, in enum kb_cnt's order from KB_CNT_TF. */
-static const u32 kb_cnt_tf_bits[KB_CNT_TF_OTHER - KB_CNT_TF] = {
-	TF_ONE_WAY, TF_ROOT_OBJECT, TF_STATUS_CODE, TF_ACCEPT_FDS,
-	TF_CLEAR_BUF, TF_UPDATE_TXN,
-};
-
-int kb_cnt_bc(u32 cmd)
-{
-	u32 nr = _IOC_NR(cmd);
-
-	if (nr < KB_CNT_BC_CODES && kb_cnt_bc_codes[nr].code == cmd)
-		return KB_CNT_BC + nr;
-	return KB_CNT_BC_UNKNOWN;
-}
-
 /**
- * kb_cnt_tf() - count the flags of a transaction
+ * kb_cnt_object_flags_slow() - kb_cnt_object_flags() with flags set
  * @counts: the world's counters
- * @flags: its TF_* flags
+ * @type: the object's BINDER_TYPE_*
+ * @flags: its flags, not 0
  */
-void kb_cnt_tf(struct kb_counts __percpu *counts, u32 flags)
-{
-	u32 known = 0;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(kb_cnt_tf_bits); i++) {
-		known |= kb_cnt_tf_bits[i];
-		if (flags & kb_cnt_tf_bits[i])
-			kb_cnt_used(counts, KB_CNT_TF + i);
-	}
-	if (flags & ~known)
-		kb_cnt_used(counts, KB_CNT_TF_OTHER);
-}
-
-/**
- * kb_cnt_object_flags() - count the flags of an object
- * @counts: the world's counters
- * @type: its BINDER_TYPE_*
- * @flags: its flags (those of a local node's object or of a buffer
- *	object; other objects' are not counted)
- */
-void kb_cnt_object_flags(struct kb_counts __percpu *counts, u32 type,
-			 u32 flags)
+void kb_cnt_object_flags_slow(struct kb_counts __percpu *counts, u32 type,
+			      u32 flags)
 {
 	if (type == BINDER_TYPE_PTR) {
 		if (flags & BINDER_BUFFER_FLAG_HAS_PARENT)
@@ -140,7 +102,7 @@ static bool kb_cnt_refusable(int item)
 	if (item < KB_CNT_BC_UNKNOWN)
 		return kb_profile_refuses_bc(KB_PROFILE_AIDL,
 					     kb_cnt_bc_codes[item].code);
-	return item == KB_CNT_OBJ + 5 || item == KB_CNT_OBJ + 6;
+	return item == KB_CNT_OBJ_FDA || item == KB_CNT_OBJ_PTR;
 }
 
 /* What the worlds that are gone counted (kb_counts_retire()). */

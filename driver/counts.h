@@ -29,8 +29,8 @@ struct seq_file;
  * @KB_CNT_BC_UNKNOWN: a code that is no BC_ command
  * @KB_CNT_OBJ: first of the object types (kb_cnt_obj())
  * @KB_CNT_TF: first of the transaction flags (kb_cnt_tf_names in counts.c)
- * @KB_CNT_TF_OTHER: a transaction with flag bits the protocol does not
- *	define
+ * @KB_CNT_TF_OTHER: a flag bit of a transaction that the protocol does
+ *	not define (one count per such bit)
  * @KB_CNT_FBF_PRIORITY: a flat_binder_object of a local node with a
  *	minimum priority (FLAT_BINDER_FLAG_PRIORITY_MASK bits set)
  * @KB_CNT_FBF_ACCEPTS_FDS: FLAT_BINDER_FLAG_ACCEPTS_FDS
@@ -64,40 +64,42 @@ struct kb_counts {
 };
 
 /**
+ * struct kb_cnt_bc_entry - a BC_ code and its name
+ * @code: the code
+ * @name: its name
+ */
+struct kb_cnt_bc_entry {
+	u32 code;
+	const char *name;
+};
+
+/* Every BC_ code, at its number (counts.c). */
+extern const struct kb_cnt_bc_entry kb_cnt_bc_codes[KB_CNT_BC_CODES];
+
+/**
  * kb_cnt_bc() - the item of a BC_ code
  * @cmd: the code read from the write buffer
  *
+ * Inline: it runs for every command.
+ *
  * Return: its item, or KB_CNT_BC_UNKNOWN.
  */
-int kb_cnt_bc(u32 cmd);
-
-/**
- * kb_cnt_obj() - the item of an object type
- * @type: a BINDER_TYPE_* value
- *
- * Return: its item, or -1 for no known type.
- */
-static inline int kb_cnt_obj(u32 type)
+static inline int kb_cnt_bc(u32 cmd)
 {
-	switch (type) {
-	case BINDER_TYPE_BINDER:
-		return KB_CNT_OBJ;
-	case BINDER_TYPE_WEAK_BINDER:
-		return KB_CNT_OBJ + 1;
-	case BINDER_TYPE_HANDLE:
-		return KB_CNT_OBJ + 2;
-	case BINDER_TYPE_WEAK_HANDLE:
-		return KB_CNT_OBJ + 3;
-	case BINDER_TYPE_FD:
-		return KB_CNT_OBJ + 4;
-	case BINDER_TYPE_FDA:
-		return KB_CNT_OBJ + 5;
-	case BINDER_TYPE_PTR:
-		return KB_CNT_OBJ + 6;
-	default:
-		return -1;
-	}
+	u32 nr = _IOC_NR(cmd);
+
+	if (likely(nr < KB_CNT_BC_CODES && kb_cnt_bc_codes[nr].code == cmd))
+		return KB_CNT_BC + nr;
+	return KB_CNT_BC_UNKNOWN;
 }
+
+/*
+ * The object types are counted in this order from KB_CNT_OBJ: BINDER,
+ * WEAK_BINDER, HANDLE, WEAK_HANDLE, FD, FDA, PTR (the order of objects.c's
+ * table, which counts by its index).
+ */
+#define KB_CNT_OBJ_FDA (KB_CNT_OBJ + 5)
+#define KB_CNT_OBJ_PTR (KB_CNT_OBJ + 6)
 
 /**
  * kb_cnt_used() - count one use of an item in a world
@@ -119,9 +121,48 @@ static inline void kb_cnt_refused(struct kb_counts __percpu *counts, int item)
 	this_cpu_inc(counts->refused[item]);
 }
 
-void kb_cnt_tf(struct kb_counts __percpu *counts, u32 flags);
-void kb_cnt_object_flags(struct kb_counts __percpu *counts, u32 type,
-			 u32 flags);
+/**
+ * kb_cnt_tf() - count the flags of a transaction
+ * @counts: the world's counters
+ * @flags: its TF_* flags
+ *
+ * Inline, one step per bit set: a transaction without flags costs a test.
+ * TF_ONE_WAY is bit 0; TF_ROOT_OBJECT to TF_UPDATE_TXN are bits 2 to 6,
+ * counted in that order from KB_CNT_TF + 1; any other bit is
+ * KB_CNT_TF_OTHER.
+ */
+static inline void kb_cnt_tf(struct kb_counts __percpu *counts, u32 flags)
+{
+	unsigned int bit;
+
+	while (flags) {
+		bit = __ffs(flags);
+		flags &= flags - 1;
+		if (!bit)
+			kb_cnt_used(counts, KB_CNT_TF);
+		else if (bit >= 2 && bit <= 6)
+			kb_cnt_used(counts, KB_CNT_TF + bit - 1);
+		else
+			kb_cnt_used(counts, KB_CNT_TF_OTHER);
+	}
+}
+
+void kb_cnt_object_flags_slow(struct kb_counts __percpu *counts, u32 type,
+			      u32 flags);
+
+/**
+ * kb_cnt_object_flags() - count the flags of an object
+ * @counts: the world's counters
+ * @type: its BINDER_TYPE_*
+ * @flags: its flags (those of a local node's object or of a buffer
+ *	object; other objects' are not counted)
+ */
+static inline void kb_cnt_object_flags(struct kb_counts __percpu *counts,
+				       u32 type, u32 flags)
+{
+	if (flags)
+		kb_cnt_object_flags_slow(counts, type, flags);
+}
 
 void kb_counts_sum(struct kb_counts *sum, struct kb_counts __percpu *counts);
 void kb_counts_retire(struct kb_counts __percpu *counts);

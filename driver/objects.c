@@ -448,6 +448,7 @@ static void kb_release_nothing(struct kb_objects_ctx *ctx, union kb_object *obj)
 {
 }
 
+/* In counts.h's order of the object types: they are counted by index. */
 static const struct kb_object_type kb_object_types[] = {
 	{ BINDER_TYPE_BINDER, sizeof(struct flat_binder_object),
 	  kb_translate_binder, kb_release_binder },
@@ -524,18 +525,22 @@ kb_object_read(struct kb_alloc *alloc, struct kb_buffer *buffer, size_t index,
 
 /*
  * Count an object in its world, or refuse it there (the world's profile):
- * false if refused. Nothing is logged.
+ * false if refused. Nothing is logged. Its item is its place in
+ * kb_object_types[], which lists the types in counts.h's order.
  */
-static bool kb_objects_count(struct kb_objects_ctx *ctx, u32 type,
+static bool kb_objects_count(struct kb_objects_ctx *ctx,
+			     const struct kb_object_type *entry,
 			     const union kb_object *obj)
 {
 	const struct kb_context *world = ctx->proc->ctx;
+	int item = KB_CNT_OBJ + (entry - kb_object_types);
+	u32 type = entry->type;
 
 	if (unlikely(kb_profile_refuses_object(world->profile, type))) {
-		kb_cnt_refused(world->counts, kb_cnt_obj(type));
+		kb_cnt_refused(world->counts, item);
 		return false;
 	}
-	kb_cnt_used(world->counts, kb_cnt_obj(type));
+	kb_cnt_used(world->counts, item);
 	if (type == BINDER_TYPE_PTR)
 		kb_cnt_object_flags(world->counts, type, obj->bbo.flags);
 	else
@@ -573,7 +578,7 @@ struct kb_status kb_objects_translate(struct kb_objects_ctx *ctx)
 		type = kb_object_read(alloc, buffer, i, min_off, &obj, &off);
 		if (!type)
 			return kb_fail(BR_FAILED_REPLY, -EINVAL);
-		if (!kb_objects_count(ctx, type->type, &obj))
+		if (!kb_objects_count(ctx, type, &obj))
 			return kb_fail(BR_FAILED_REPLY, -EOPNOTSUPP);
 		st = type->translate(ctx, &obj, off);
 		if (!kb_ok(st))
