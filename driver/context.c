@@ -11,6 +11,8 @@
 #include <linux/fs.h>
 #include <linux/device.h>
 #include <linux/ipc_namespace.h>
+#include <linux/lockdep.h>
+#include <linux/mm.h>
 #include <linux/nsproxy.h>
 #include <linux/percpu.h>
 #include <linux/proc_ns.h>
@@ -133,30 +135,92 @@ static void kb_context_free(struct kb_context *ctx)
 	kfree(ctx);
 }
 
-/**
- * kb_context_for_each() - call a function for every world that exists
- * @fn: the function; called under a spinlock, so it must not sleep, and
- *	must not take a reference that could be the last to drop
- * @arg: handed to @fn
- * @total: if not NULL, the counters of every world, those gone included,
- *	are added to it in the same section (a world that goes meanwhile is
- *	counted once)
+/* Worlds kb_context_pin_worlds() takes beyond those it counted first. */
+#define KB_PIN_SLACK 16
+
+/*
+ * Under kb_worlds_lock: pin the worlds @match accepts into @worlds (room
+ * for @room), or only count them if @worlds is NULL. With @total, add the
+ * retired counters and those of every world being freed (at 0, still on
+ * the list until kb_context_free() retires it under this lock).
  */
-void kb_context_for_each(void (*fn)(struct kb_context *ctx, void *arg),
-			 void *arg, struct kb_counts *total)
+static size_t kb_context_pin_locked(bool (*match)(const struct kb_context *,
+						  const void *),
+				    const void *arg, struct kb_counts *total,
+				    struct kb_context **worlds, size_t room)
 {
 	struct kb_context *ctx;
+	size_t n = 0;
 
-	spin_lock(&kb_worlds_lock);
+	lockdep_assert_held(&kb_worlds_lock);
 	if (total)
 		kb_counts_add_retired(total);
 	list_for_each_entry(ctx, &kb_worlds, world_entry) {
-		if (total)
+		bool shown = !match || match(ctx, arg);
+
+		if (!worlds) {
+			n += shown;
+			continue;
+		}
+		if (shown && n < room && refcount_inc_not_zero(&ctx->ref))
+			worlds[n++] = ctx;
+		else if (total)
 			kb_counts_sum(total, ctx->counts);
-		if (fn)
-			fn(ctx, arg);
 	}
+	return n;
+}
+
+/**
+ * kb_context_pin_worlds() - take a reference on each world a reader shows
+ * @match: which worlds (NULL: every one); called under a spinlock
+ * @arg: handed to @match
+ * @total: if not NULL, what the worlds gone and the worlds not returned
+ *	counted is added to it in the same section, so that the counters of
+ *	the returned worlds added to it count every world once
+ * @n: set to the number of worlds returned
+ *
+ * The list's lock is held only to walk the list and take the references
+ * (and, with @total, to sum the few worlds being freed or made meanwhile),
+ * never while the caller reads or prints: release with
+ * kb_context_unpin_worlds().
+ *
+ * Return: the worlds (kvfree()d by kb_context_unpin_worlds(); NULL with
+ * *@n 0 when there is none), or ERR_PTR(-ENOMEM).
+ */
+struct kb_context **kb_context_pin_worlds(bool (*match)(const struct kb_context *,
+							const void *),
+					  const void *arg,
+					  struct kb_counts *total, size_t *n)
+{
+	struct kb_context **worlds;
+	size_t room;
+
+	spin_lock(&kb_worlds_lock);
+	room = kb_context_pin_locked(match, arg, NULL, NULL, 0) + KB_PIN_SLACK;
 	spin_unlock(&kb_worlds_lock);
+	worlds = kvmalloc_array(room, sizeof(*worlds), GFP_KERNEL_ACCOUNT);
+	if (!worlds)
+		return ERR_PTR(-ENOMEM);
+	spin_lock(&kb_worlds_lock);
+	*n = kb_context_pin_locked(match, arg, total, worlds, room);
+	spin_unlock(&kb_worlds_lock);
+	return worlds;
+}
+
+/**
+ * kb_context_unpin_worlds() - drop what kb_context_pin_worlds() took
+ * @worlds: its return value
+ * @n: the number of worlds it returned
+ *
+ * May free worlds (the last reference), so it may sleep.
+ */
+void kb_context_unpin_worlds(struct kb_context **worlds, size_t n)
+{
+	while (n--) {
+		kb_context_put(worlds[n]);
+		cond_resched();
+	}
+	kvfree(worlds);
 }
 
 /**

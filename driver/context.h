@@ -42,7 +42,7 @@ struct kb_node;
  * @profile: the part of the protocol the world accepts (enum kb_profile,
  *	profile.h; constant)
  * @counts: the world's use counters (counts.h; per CPU)
- * @world_entry: in the list of every world (kb_context_for_each())
+ * @world_entry: in the list of every world (kb_context_pin_worlds())
  * @mgr_lock: serialises setting and clearing the context manager
  * @mgr_node: the context manager's node, the target of handle 0, or NULL
  *	(set and cleared under @mgr_lock; the context holds a memory
@@ -97,8 +97,11 @@ static inline bool kb_context_same_domain(const struct kb_context *a,
 struct kb_context *kb_context_create(const char *name, u8 profile);
 struct kb_context *kb_context_get(struct kb_context *ctx);
 void kb_context_put(struct kb_context *ctx);
-void kb_context_for_each(void (*fn)(struct kb_context *ctx, void *arg),
-			 void *arg, struct kb_counts *total);
+struct kb_context **kb_context_pin_worlds(bool (*match)(const struct kb_context *,
+							const void *),
+					  const void *arg,
+					  struct kb_counts *total, size_t *n);
+void kb_context_unpin_worlds(struct kb_context **worlds, size_t n);
 
 struct kb_context *kb_device_context(struct miscdevice *misc);
 int kb_devices_create(const char *names, const struct file_operations *fops,

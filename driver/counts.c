@@ -9,7 +9,6 @@
 #include <linux/seq_file.h>
 
 #include "counts.h"
-#include "profile.h"
 
 /* Every BC_ code, at its number (_IOC_NR(), the protocol's order). */
 const struct kb_cnt_bc_entry kb_cnt_bc_codes[KB_CNT_BC_CODES] = {
@@ -96,15 +95,6 @@ static const char *kb_cnt_name(int item)
 	return kb_cnt_names[item - KB_CNT_BC_UNKNOWN];
 }
 
-/* Whether some profile refuses @item: its "refused" line is printed. */
-static bool kb_cnt_refusable(int item)
-{
-	if (item < KB_CNT_BC_UNKNOWN)
-		return kb_profile_refuses_bc(KB_PROFILE_AIDL,
-					     kb_cnt_bc_codes[item].code);
-	return item == KB_CNT_OBJ_FDA || item == KB_CNT_OBJ_PTR;
-}
-
 /* What the worlds that are gone counted (kb_counts_retire()). */
 static struct kb_counts kb_counts_retired;
 
@@ -120,10 +110,10 @@ void kb_counts_sum(struct kb_counts *sum, struct kb_counts __percpu *counts)
 	for_each_possible_cpu(cpu) {
 		const struct kb_counts *c = per_cpu_ptr(counts, cpu);
 
-		for (i = 0; i < KB_CNT_ITEMS; i++) {
+		for (i = 0; i < KB_CNT_ITEMS; i++)
 			sum->used[i] += c->used[i];
+		for (i = 0; i < KB_CNT_REFUSABLE; i++)
 			sum->refused[i] += c->refused[i];
-		}
 	}
 }
 
@@ -149,10 +139,10 @@ void kb_counts_add_retired(struct kb_counts *sum)
 {
 	int i;
 
-	for (i = 0; i < KB_CNT_ITEMS; i++) {
+	for (i = 0; i < KB_CNT_ITEMS; i++)
 		sum->used[i] += kb_counts_retired.used[i];
+	for (i = 0; i < KB_CNT_REFUSABLE; i++)
 		sum->refused[i] += kb_counts_retired.refused[i];
-	}
 }
 
 /**
@@ -170,7 +160,7 @@ void kb_counts_show(struct seq_file *m, const struct kb_counts *sum)
 	for (i = 0; i < KB_CNT_ITEMS; i++)
 		seq_printf(m, "%s %lu\n", kb_cnt_name(i), sum->used[i]);
 	for (i = 0; i < KB_CNT_ITEMS; i++)
-		if (kb_cnt_refusable(i))
+		if (kb_cnt_ref(i) >= 0)
 			seq_printf(m, "refused %s %lu\n", kb_cnt_name(i),
-				   sum->refused[i]);
+				   sum->refused[kb_cnt_ref(i)]);
 }

@@ -13,6 +13,7 @@
 #ifndef _KB_COUNTS_H
 #define _KB_COUNTS_H
 
+#include <linux/bug.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
 
@@ -54,13 +55,35 @@ enum kb_cnt {
 };
 
 /**
+ * enum kb_cnt_ref - the items a profile can refuse (profile.h), numbered
+ *	for struct kb_counts.refused (kb_cnt_ref())
+ * @KB_CNT_REF_TRANSACTION_SG: BC_TRANSACTION_SG
+ * @KB_CNT_REF_REPLY_SG: BC_REPLY_SG
+ * @KB_CNT_REF_ATTEMPT_ACQUIRE: BC_ATTEMPT_ACQUIRE
+ * @KB_CNT_REF_ACQUIRE_RESULT: BC_ACQUIRE_RESULT
+ * @KB_CNT_REF_FDA: BINDER_TYPE_FDA
+ * @KB_CNT_REF_PTR: BINDER_TYPE_PTR
+ * @KB_CNT_REFUSABLE: number of them
+ */
+enum kb_cnt_ref {
+	KB_CNT_REF_TRANSACTION_SG,
+	KB_CNT_REF_REPLY_SG,
+	KB_CNT_REF_ATTEMPT_ACQUIRE,
+	KB_CNT_REF_ACQUIRE_RESULT,
+	KB_CNT_REF_FDA,
+	KB_CNT_REF_PTR,
+	KB_CNT_REFUSABLE
+};
+
+/**
  * struct kb_counts - one world's counters on one CPU
- * @used: how often each item reached its handler
- * @refused: how often the world's profile refused it
+ * @used: how often each item reached the driver's dispatch (a refused
+ *	one is not counted here)
+ * @refused: how often the world's profile refused each refusable item
  */
 struct kb_counts {
 	unsigned long used[KB_CNT_ITEMS];
-	unsigned long refused[KB_CNT_ITEMS];
+	unsigned long refused[KB_CNT_REFUSABLE];
 };
 
 /**
@@ -112,13 +135,41 @@ static inline void kb_cnt_used(struct kb_counts __percpu *counts, int item)
 }
 
 /**
+ * kb_cnt_ref() - the refusable item's number of an item
+ * @item: an item (enum kb_cnt)
+ *
+ * Return: its enum kb_cnt_ref, or -1 if no profile refuses it.
+ */
+static inline int kb_cnt_ref(int item)
+{
+	switch (item) {
+	case KB_CNT_BC + _IOC_NR(BC_TRANSACTION_SG):
+		return KB_CNT_REF_TRANSACTION_SG;
+	case KB_CNT_BC + _IOC_NR(BC_REPLY_SG):
+		return KB_CNT_REF_REPLY_SG;
+	case KB_CNT_BC + _IOC_NR(BC_ATTEMPT_ACQUIRE):
+		return KB_CNT_REF_ATTEMPT_ACQUIRE;
+	case KB_CNT_BC + _IOC_NR(BC_ACQUIRE_RESULT):
+		return KB_CNT_REF_ACQUIRE_RESULT;
+	case KB_CNT_OBJ_FDA:
+		return KB_CNT_REF_FDA;
+	case KB_CNT_OBJ_PTR:
+		return KB_CNT_REF_PTR;
+	}
+	return -1;
+}
+
+/**
  * kb_cnt_refused() - count one refusal of an item in a world
  * @counts: the world's counters
- * @item: the item
+ * @item: the item, one a profile refuses (kb_cnt_ref())
  */
 static inline void kb_cnt_refused(struct kb_counts __percpu *counts, int item)
 {
-	this_cpu_inc(counts->refused[item]);
+	int ref = kb_cnt_ref(item);
+
+	if (!WARN_ON_ONCE(ref < 0))
+		this_cpu_inc(counts->refused[ref]);
 }
 
 /**

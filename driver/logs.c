@@ -583,36 +583,25 @@ KB_LOGS_FILE(kb_logs_failed_log);
  * outlive its processes: they go with the world (its device).
  */
 
-/**
- * struct kb_logs_worlds - one reading of the worlds
- * @m: where to print
- * @scope: which worlds (NULL, debugfs's files: every one)
- * @counts: print the counters; else only the device and its profile
- * @sum: room to sum a world's counters in
- */
-struct kb_logs_worlds {
-	struct seq_file *m;
-	const struct kb_logs_scope *scope;
-	bool counts;
-	struct kb_counts *sum;
-};
-
-static void kb_logs_print_world(struct kb_context *ctx, void *arg)
+/* kb_context_pin_worlds()'s filter: the worlds a mount's reader sees. */
+static bool kb_logs_world_in_scope(const struct kb_context *ctx,
+				   const void *scope)
 {
-	struct kb_logs_worlds *w = arg;
+	return kb_logs_in_scope(scope, ctx->fs_id);
+}
 
-	if (w->scope && !kb_logs_in_scope(w->scope, ctx->fs_id))
-		return;
-	if (!w->counts) {
-		seq_printf(w->m, "%s %s\n", ctx->name,
-			   kb_profile_name(ctx->profile));
-		return;
-	}
-	memset(w->sum, 0, sizeof(*w->sum));
-	kb_counts_sum(w->sum, ctx->counts);
-	seq_printf(w->m, "world %llu %s profile %s\n", ctx->id, ctx->name,
-		   kb_profile_name(ctx->profile));
-	kb_counts_show(w->m, w->sum);
+/*
+ * The worlds of @m's scope (every one for debugfs's files, whose scope is
+ * NULL), each with a reference, so that they are read and printed without
+ * the list's lock (context.c); @total as for kb_context_pin_worlds().
+ */
+static struct kb_context **kb_logs_pin(struct seq_file *m,
+				       struct kb_counts *total, size_t *n)
+{
+	const struct kb_logs_scope *scope = m->private;
+
+	return kb_context_pin_worlds(scope ? kb_logs_world_in_scope : NULL,
+				     scope, total, n);
 }
 
 /*
@@ -621,33 +610,60 @@ static void kb_logs_print_world(struct kb_context *ctx, void *arg)
  */
 static int kb_logs_counts_show(struct seq_file *m, void *unused)
 {
-	struct kb_logs_worlds w = { .m = m, .scope = m->private, .counts = true };
-	struct kb_counts *total = NULL;
+	struct kb_counts *sum, *total = NULL;
+	struct kb_context **worlds;
+	size_t i, n;
 
-	w.sum = kmalloc(sizeof(*w.sum), GFP_KERNEL);
-	if (!w.scope)
+	sum = kmalloc(sizeof(*sum), GFP_KERNEL);
+	if (!m->private)
 		total = kzalloc(sizeof(*total), GFP_KERNEL);
-	if (!w.sum || (!w.scope && !total)) {
-		kfree(w.sum);
+	if (!sum || (!m->private && !total)) {
+		kfree(sum);
 		kfree(total);
 		return -ENOMEM;
 	}
+	worlds = kb_logs_pin(m, total, &n);
+	if (IS_ERR(worlds)) {
+		kfree(sum);
+		kfree(total);
+		return PTR_ERR(worlds);
+	}
 	if (total) {
-		kb_context_for_each(NULL, NULL, total);
+		for (i = 0; i < n; i++) {
+			kb_counts_sum(total, worlds[i]->counts);
+			cond_resched();
+		}
 		seq_puts(m, "all\n");
 		kb_counts_show(m, total);
 		kfree(total);
 	}
-	kb_context_for_each(kb_logs_print_world, &w, NULL);
-	kfree(w.sum);
+	for (i = 0; i < n; i++) {
+		memset(sum, 0, sizeof(*sum));
+		kb_counts_sum(sum, worlds[i]->counts);
+		seq_printf(m, "world %llu %s profile %s\n", worlds[i]->id,
+			   worlds[i]->name, kb_profile_name(worlds[i]->profile));
+		kb_counts_show(m, sum);
+		cond_resched();
+	}
+	kb_context_unpin_worlds(worlds, n);
+	kfree(sum);
 	return 0;
 }
 
 static int kb_logs_profiles_show(struct seq_file *m, void *unused)
 {
-	struct kb_logs_worlds w = { .m = m, .scope = m->private };
+	struct kb_context **worlds;
+	size_t i, n;
 
-	kb_context_for_each(kb_logs_print_world, &w, NULL);
+	worlds = kb_logs_pin(m, NULL, &n);
+	if (IS_ERR(worlds))
+		return PTR_ERR(worlds);
+	for (i = 0; i < n; i++) {
+		seq_printf(m, "%s %s\n", worlds[i]->name,
+			   kb_profile_name(worlds[i]->profile));
+		cond_resched();
+	}
+	kb_context_unpin_worlds(worlds, n);
 	return 0;
 }
 

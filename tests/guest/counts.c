@@ -14,6 +14,7 @@
 #include "counts.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
 
 #define PTR_LEN 8
@@ -254,5 +255,46 @@ TEST(counts_stay_after_the_processes_and_go_with_the_device)
 	for (i = 0; i < 200 && !kbt_counts_read(file, "gone", &c); i++)
 		kbt_msleep(10);
 	EXPECT_EQ(kbt_counts_read(file, "gone", &c), -ENOENT);
+	kbt_fs_umount(dir);
+}
+
+/* Lines of @file that start with @prefix, or -errno. */
+static int lines_starting(const char *file, const char *prefix)
+{
+	char line[160];
+	FILE *f = fopen(file, "r");
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		n += !strncmp(line, prefix, strlen(prefix));
+	fclose(f);
+	return n;
+}
+
+/*
+ * A mount with many worlds: its counts and profiles list each of them
+ * once, though the text outgrows seq_file's first buffers many times
+ * (each world is pinned, then printed without the list's lock).
+ */
+TEST(a_mount_with_many_worlds_reads_each_once)
+{
+	char dir[PATH_MAX], file[PATH_MAX], name[32];
+	int i, n = 120, worlds;
+
+	kbt_private_mounts();
+	kbt_fs_mount(dir, NULL);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "many%d", i);
+		ASSERT_OK(kbt_fs_add(dir, name, 0));
+	}
+	kbt_fs_path(file, dir, "binder_logs/profiles");
+	EXPECT_EQ(lines_starting(file, "many"), n);
+	worlds = lines_starting(file, "");
+	EXPECT_GE(worlds, n);
+	kbt_fs_path(file, dir, "binder_logs/counts");
+	EXPECT_EQ(lines_starting(file, "world "), worlds);
+	EXPECT_GE(lines_starting(KBT_COUNTS_DEBUGFS, "world "), worlds);
 	kbt_fs_umount(dir);
 }
