@@ -57,8 +57,9 @@
  * @stats_global: stats=global was given (only allowed to the initial user
  *	namespace's CAP_SYS_ADMIN; it cannot change on remount)
  * @profile: profile= (enum kb_profile): the profile of the devices made
- *	in the mount from now on, unless devices= or BINDER_CTL_ADD names
- *	one (a remount changes it for the devices made after it)
+ *	in the mount from now on, and the least strict one BINDER_CTL_ADD
+ *	may ask for (a ceiling); a remount may make it stricter, and only
+ *	the initial user namespace's CAP_SYS_ADMIN may relax it
  */
 struct kb_fs_opts {
 	u32 max;
@@ -203,26 +204,35 @@ static int kb_fs_link_device(struct super_block *sb, const char *name,
 /*
  * The profile a device is made with: the one @major names
  * (KBINDER_CTL_PROFILE()), else the mount's. Upstream ignores the input's
- * major, so callers may leave anything there: only the magic counts.
+ * major, so callers may leave anything there: only the magic counts. The
+ * mount's profile is a ceiling: a profile less strict than it (a lower
+ * number, enum kb_profile) is refused with -EPERM, or with @clamp (the
+ * devices= list of a new mount) replaced by the mount's.
  */
-static int kb_fs_device_profile(struct super_block *sb, u32 major)
+static int kb_fs_device_profile(struct super_block *sb, u32 major, bool clamp)
 {
 	u32 profile = major & ~KBINDER_CTL_PROFILE_MASK;
-	u8 dflt;
+	u8 ceiling;
 
-	if ((major & KBINDER_CTL_PROFILE_MASK) == KBINDER_CTL_PROFILE_MAGIC)
-		return profile < KB_PROFILES ? profile : -EINVAL;
 	mutex_lock(&kb_fs_lock);
-	dflt = kb_fs_info(sb)->opts.profile;
+	ceiling = kb_fs_info(sb)->opts.profile;
 	mutex_unlock(&kb_fs_lock);
-	return dflt;
+	if ((major & KBINDER_CTL_PROFILE_MASK) != KBINDER_CTL_PROFILE_MAGIC)
+		return ceiling;
+	if (profile >= KB_PROFILES)
+		return -EINVAL;
+	if (profile < ceiling)
+		return clamp ? ceiling : -EPERM;
+	return profile;
 }
 
 /*
  * Create device @req->name in @sb's mount, a world of its own, usable at
- * once, with the profile @req->major asks for (kb_fs_device_profile());
- * report its numbers in @req (and to @userp, if not NULL, before the
- * device can be seen).
+ * once, with the profile @req->major asks for (kb_fs_device_profile():
+ * refused if less strict than the mount's when asked by BINDER_CTL_ADD,
+ * @userp not NULL; raised to the mount's for its devices= list); report
+ * its numbers in @req (and to @userp, if not NULL, before the device can
+ * be seen).
  */
 static int kb_fs_add_device(struct super_block *sb,
 			    struct binderfs_device *req,
@@ -238,7 +248,7 @@ static int kb_fs_add_device(struct super_block *sb,
 	ret = kb_fs_check_name(req->name, len);
 	if (ret)
 		return ret;
-	profile = kb_fs_device_profile(sb, req->major);
+	profile = kb_fs_device_profile(sb, req->major, !userp);
 	if (profile < 0)
 		return profile;
 	minor = kb_fs_reserve_minor(sb, true);
@@ -495,7 +505,8 @@ static int kb_fs_make_control(struct super_block *sb)
 
 /*
  * The devices= list, created in every new mount: an entry's ":profile"
- * wins over the mount's profile=.
+ * wins over the mount's profile= if as strict or stricter
+ * (kb_fs_device_profile()).
  */
 static int kb_fs_make_default_devices(struct super_block *sb)
 {
@@ -640,13 +651,23 @@ static int kb_fs_reconfigure(struct fs_context *fc)
 	struct kb_fs_opts *opts = fc->fs_private;
 	struct kb_fs_info *info = kb_fs_info(fc->root->d_sb);
 
+	int ret = 0;
+
 	if (opts->stats_global != info->opts.stats_global)
 		return invalfc(fc, "stats mode cannot be changed on remount");
 	mutex_lock(&kb_fs_lock);
-	info->opts.max = opts->max;
-	info->opts.profile = opts->profile;
+	/*
+	 * profile= is a ceiling for the mount's devices: relaxing it is for
+	 * the initial namespace's admin only, as stats=global is.
+	 */
+	if (opts->profile < info->opts.profile && !capable(CAP_SYS_ADMIN)) {
+		ret = -EPERM;
+	} else {
+		info->opts.max = opts->max;
+		info->opts.profile = opts->profile;
+	}
 	mutex_unlock(&kb_fs_lock);
-	return 0;
+	return ret;
 }
 
 static int kb_fs_get_tree(struct fs_context *fc)

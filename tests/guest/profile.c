@@ -74,8 +74,9 @@ static bool mount_shows(const char *dir, const char *opt)
  * profile=aidl makes a mount's devices aidl, its default ones too, and
  * shows in its options; BINDER_CTL_ADD's major field picks another with
  * the magic only: 0 and garbage give the mount's; the magic with an
- * unknown profile is refused. A remount changes the profile of the
- * devices made after it.
+ * unknown profile is refused, and so is one less strict than the mount's
+ * (EPERM: the mount's profile is a ceiling). A remount by the initial
+ * namespace's root may relax it for the devices made after it.
  */
 TEST(profiles_come_from_the_mount_and_binder_ctl_add)
 {
@@ -99,10 +100,12 @@ TEST(profiles_come_from_the_mount_and_binder_ctl_add)
 	EXPECT_TRUE(mount_shows(dir, "profile=aidl"));
 	ASSERT_OK(kbt_fs_add(dir, "zero", 0));
 	ASSERT_OK(kbt_fs_add(dir, "garbage", 0xdeadbeef));
-	ASSERT_OK(kbt_fs_add(dir, "asked", KBINDER_CTL_PROFILE(KBINDER_PROFILE_FULL)));
+	EXPECT_EQ(kbt_fs_add(dir, "asked", KBINDER_CTL_PROFILE(KBINDER_PROFILE_FULL)), -EPERM);
+	ASSERT_OK(kbt_fs_add(dir, "same", KBINDER_CTL_PROFILE(KBINDER_PROFILE_AIDL)));
 	EXPECT_PROFILE(dir, "zero", "aidl");
 	EXPECT_PROFILE(dir, "garbage", "aidl");
-	EXPECT_PROFILE(dir, "asked", "full");
+	EXPECT_PROFILE(dir, "asked", "(none)");
+	EXPECT_PROFILE(dir, "same", "aidl");
 	/* each mount lists its own devices only */
 	EXPECT_PROFILE(full, "asked", "aidl");
 
@@ -113,6 +116,49 @@ TEST(profiles_come_from_the_mount_and_binder_ctl_add)
 	EXPECT_EQ(mount("x", dir, KBT_FSTYPE, MS_REMOUNT, "profile=hidl"), -1);
 	kbt_fs_umount(dir);
 	kbt_fs_umount(full);
+}
+
+/* In a new user namespace where this process is root (uid/gid 0 -> 0). */
+static void enter_user_ns(void)
+{
+	ASSERT_EQ(unshare(CLONE_NEWUSER | CLONE_NEWNS), 0);
+	kbt_write_file("/proc/self/setgroups", "deny");
+	kbt_write_file("/proc/self/uid_map", "0 0 1");
+	kbt_write_file("/proc/self/gid_map", "0 0 1");
+	ASSERT_EQ(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+}
+
+static void userns_aidl_mount(void *arg)
+{
+	char dir[PATH_MAX];
+
+	(void)arg;
+	enter_user_ns();
+	kbt_fs_mount(dir, "profile=aidl");
+	EXPECT_EQ(kbt_fs_add(dir, "asked", KBINDER_CTL_PROFILE(KBINDER_PROFILE_FULL)), -EPERM);
+	EXPECT_PROFILE(dir, "asked", "(none)");
+	/* relaxing is the initial namespace's root's: refused, and kept */
+	EXPECT_EQ(mount(NULL, dir, NULL, MS_REMOUNT, "profile=full"), -1);
+	EXPECT_EQ(errno, EPERM);
+	EXPECT_TRUE(mount_shows(dir, "profile=aidl"));
+	/* a remount that does not relax it is fine */
+	ASSERT_EQ(mount(NULL, dir, NULL, MS_REMOUNT, "max=50"), 0);
+	ASSERT_EQ(mount(NULL, dir, NULL, MS_REMOUNT, "profile=aidl"), 0);
+	ASSERT_OK(kbt_fs_add(dir, "later", 0));
+	EXPECT_PROFILE(dir, "later", "aidl");
+	kbt_fs_umount(dir);
+}
+
+/*
+ * A container's root that mounts binderfs with profile=aidl (or is given
+ * such a mount) cannot get a full device from it: neither through
+ * BINDER_CTL_ADD nor by a remount.
+ */
+TEST(an_aidl_mount_is_a_ceiling_in_a_user_namespace)
+{
+	if (kbt_is_reference())
+		SKIP("kbinder-only: the reference driver (binder_linux) has no binderfs and no profiles");
+	ASSERT_CHILD_OK(kbt_fork(userns_aidl_mount, NULL));
 }
 
 /* An aidl device "prof" and a full device "full" in a new mount at @dir. */

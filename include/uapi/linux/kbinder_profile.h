@@ -16,8 +16,9 @@
  * BINDER_CTL_ADD picks a device's profile through the input's major
  * field: KBINDER_CTL_PROFILE(profile) there asks for that profile; any
  * other value (0, garbage) gives the mount's profile (mount option
- * profile=, full by default). A magic value with an unknown profile
- * number fails with EINVAL.
+ * profile=, full by default). The mount's profile is a ceiling: asking
+ * for a less strict one (full in an aidl mount) fails with EPERM. A magic
+ * value with an unknown profile number fails with EINVAL.
  */
 #ifndef _UAPI_LINUX_KBINDER_PROFILE_H
 #define _UAPI_LINUX_KBINDER_PROFILE_H

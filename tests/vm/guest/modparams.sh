@@ -12,11 +12,14 @@
 #       shared world when the parameter says N; the main run checks the
 #       separate ones)
 #   modparam/devices_take_a_profile  with
-#       devices=binder:aidl,hwbinder,vndbinder:aidl the devices are
-#       /dev/binder, /dev/hwbinder and /dev/vndbinder, and
-#       /sys/class/misc/<name>/profile reads aidl, full, aidl; a new
-#       binderfs mount's default devices have the same profiles; profile's
-#       misc_device_answers_by_its_profile passes on the aidl /dev/binder
+#       devices=binder:aidl,hwbinder,vndbinder:aidl,fullbinder:full the
+#       devices are /dev/binder, /dev/hwbinder, /dev/vndbinder and
+#       /dev/fullbinder, and /sys/class/misc/<name>/profile reads aidl,
+#       full, aidl, full; a new
+#       binderfs mount's default devices have the same profiles, and in a
+#       profile=aidl mount all aidl (the mount's profile is a ceiling);
+#       profile's misc_device_answers_by_its_profile passes on the aidl
+#       /dev/binder
 #   modparam/devices_refuse_an_unknown_profile  devices=binder:hidl fails
 #       the load
 # Called by check.sh after binderfs_module.sh.
@@ -115,9 +118,9 @@ if load "$name" isolate_ipc_ns=0; then
 fi
 
 name=devices_take_a_profile
-if load "$name" devices=binder:aidl,hwbinder,vndbinder:aidl; then
+if load "$name" devices=binder:aidl,hwbinder,vndbinder:aidl,fullbinder:full; then
 	got=""
-	for d in binder hwbinder vndbinder; do
+	for d in binder hwbinder vndbinder fullbinder; do
 		[ -c "/dev/$d" ] || got="$got /dev/$d missing;"
 		got="$got $d=$(cat /sys/class/misc/$d/profile 2>&1)"
 	done
@@ -129,13 +132,20 @@ if load "$name" devices=binder:aidl,hwbinder,vndbinder:aidl; then
 	else
 		got="$got fs: mount failed"
 	fi
+	# profile= is a ceiling: fullbinder:full is made aidl in an aidl mount
+	if mount -t binder -o profile=aidl binder $mnt 2>/dev/null; then
+		got="$got aidlfs:$(tr '\n' ' ' <$mnt/binder_logs/profiles)"
+		umount $mnt
+	else
+		got="$got aidlfs: mount failed"
+	fi
 	saved=$KBINDER_RESULTS
 	export KBINDER_RESULTS=/tmp/modparam-profile.results
 	: >"$KBINDER_RESULTS"
 	run_program "modparam/profile" 60 /tests/profile misc_device_answers_by_its_profile
 	export KBINDER_RESULTS=$saved
 	line=$(tr -d '\r' </tmp/modparam-profile.results | grep ' profile/misc_device_answers_by_its_profile' | head -n 1)
-	want=" binder=aidl hwbinder=full vndbinder=aidl fs:binder aidl hwbinder full vndbinder aidl "
+	want=" binder=aidl hwbinder=full vndbinder=aidl fullbinder=full fs:binder aidl hwbinder full vndbinder aidl fullbinder full  aidlfs:binder aidl hwbinder aidl vndbinder aidl fullbinder aidl "
 	if [ "$got" != "$want" ]; then
 		result FAIL "modparam/$name" "got:$got; want:$want"
 	else
