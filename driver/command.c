@@ -88,11 +88,15 @@ static int kb_command_transaction(struct kb_thread *thread, u32 cmd,
 	struct binder_transaction_data_sg sg = {};
 	int ret;
 
-	if (cmd == BC_TRANSACTION_SG || cmd == BC_REPLY_SG)
+	if (cmd == BC_TRANSACTION_SG || cmd == BC_REPLY_SG) {
+		kb_cnt_handled(thread->proc->ctx->counts,
+			       cmd == BC_REPLY_SG ? KB_CNT_REF_REPLY_SG :
+			       KB_CNT_REF_TRANSACTION_SG);
 		ret = kb_rbuf_get(in, &sg, sizeof(sg));
-	else
+	} else {
 		ret = kb_rbuf_get(in, &sg.transaction_data,
 				  sizeof(sg.transaction_data));
+	}
 	if (ret)
 		return ret;
 	kb_cnt_tf(thread->proc->ctx->counts, sg.transaction_data.flags);
@@ -242,8 +246,16 @@ static int kb_command_one(struct kb_thread *thread, u32 cmd,
 	case BC_CLEAR_FREEZE_NOTIFICATION:
 	case BC_FREEZE_NOTIFICATION_DONE:
 		return kb_command_notice(thread, cmd, KB_NOTICE_FREEZE, in);
+	case BC_ATTEMPT_ACQUIRE:
+		/* Unsupported everywhere, as upstream: answered as unknown. */
+		kb_cnt_handled(thread->proc->ctx->counts,
+			       KB_CNT_REF_ATTEMPT_ACQUIRE);
+		return -EINVAL;
+	case BC_ACQUIRE_RESULT:
+		kb_cnt_handled(thread->proc->ctx->counts,
+			       KB_CNT_REF_ACQUIRE_RESULT);
+		return -EINVAL;
 	default:
-		/* Including BC_ATTEMPT_ACQUIRE and BC_ACQUIRE_RESULT. */
 		return -EINVAL;
 	}
 }

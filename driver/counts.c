@@ -112,8 +112,10 @@ void kb_counts_sum(struct kb_counts *sum, struct kb_counts __percpu *counts)
 
 		for (i = 0; i < KB_CNT_ITEMS; i++)
 			sum->used[i] += c->used[i];
-		for (i = 0; i < KB_CNT_REFUSABLE; i++)
+		for (i = 0; i < KB_CNT_REFUSABLE; i++) {
 			sum->refused[i] += c->refused[i];
+			sum->handled[i] += c->handled[i];
+		}
 	}
 }
 
@@ -141,8 +143,10 @@ void kb_counts_add_retired(struct kb_counts *sum)
 
 	for (i = 0; i < KB_CNT_ITEMS; i++)
 		sum->used[i] += kb_counts_retired.used[i];
-	for (i = 0; i < KB_CNT_REFUSABLE; i++)
+	for (i = 0; i < KB_CNT_REFUSABLE; i++) {
 		sum->refused[i] += kb_counts_retired.refused[i];
+		sum->handled[i] += kb_counts_retired.handled[i];
+	}
 }
 
 /**
@@ -151,7 +155,8 @@ void kb_counts_add_retired(struct kb_counts *sum)
  * @sum: the counters
  *
  * One "<item> <count>" line per item, then one "refused <item> <count>"
- * line per item a profile can refuse.
+ * line per item a profile can refuse, then one "handled <item> <count>"
+ * line per such item: how often its handler ran.
  */
 void kb_counts_show(struct seq_file *m, const struct kb_counts *sum)
 {
@@ -163,4 +168,8 @@ void kb_counts_show(struct seq_file *m, const struct kb_counts *sum)
 		if (kb_cnt_ref(i) >= 0)
 			seq_printf(m, "refused %s %lu\n", kb_cnt_name(i),
 				   sum->refused[kb_cnt_ref(i)]);
+	for (i = 0; i < KB_CNT_ITEMS; i++)
+		if (kb_cnt_ref(i) >= 0)
+			seq_printf(m, "handled %s %lu\n", kb_cnt_name(i),
+				   sum->handled[kb_cnt_ref(i)]);
 }

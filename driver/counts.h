@@ -80,10 +80,14 @@ enum kb_cnt_ref {
  * @used: how often each item reached the driver's dispatch (a refused
  *	one is not counted here)
  * @refused: how often the world's profile refused each refusable item
+ * @handled: how often each refusable item reached the code that acts on
+ *	it (kb_cnt_handled()): counted there, not beside the profile check,
+ *	so that on an aidl world a nonzero count is a refusal that failed
  */
 struct kb_counts {
 	unsigned long used[KB_CNT_ITEMS];
 	unsigned long refused[KB_CNT_REFUSABLE];
+	unsigned long handled[KB_CNT_REFUSABLE];
 };
 
 /**
@@ -170,6 +174,22 @@ static inline void kb_cnt_refused(struct kb_counts __percpu *counts, int item)
 
 	if (!WARN_ON_ONCE(ref < 0))
 		this_cpu_inc(counts->refused[ref]);
+}
+
+/**
+ * kb_cnt_handled() - count one refusable item at its handler
+ * @counts: the world's counters
+ * @ref: the item (enum kb_cnt_ref)
+ *
+ * Called where the driver acts on the item (objects.c's
+ * kb_translate_ptr() and kb_translate_fda(), command.c's reading of the
+ * _SG commands' extra size and its answer to the acquire commands), not
+ * where the profile is checked.
+ */
+static inline void kb_cnt_handled(struct kb_counts __percpu *counts,
+				  enum kb_cnt_ref ref)
+{
+	this_cpu_inc(counts->handled[ref]);
 }
 
 /**

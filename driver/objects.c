@@ -295,6 +295,7 @@ static struct kb_status kb_translate_ptr(struct kb_objects_ctx *ctx,
 	struct binder_buffer_object parent;
 	size_t parent_off, fix_off;
 
+	kb_cnt_handled(ctx->proc->ctx->counts, KB_CNT_REF_PTR);
 	if (bp->length > ctx->sg_end - ctx->sg_off)
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
 	if (kb_alloc_copy_user_to_buffer(alloc, ctx->buffer, ctx->sg_off,
@@ -342,6 +343,7 @@ static struct kb_status kb_translate_fda(struct kb_objects_ctx *ctx,
 	u64 i;
 	u32 fd;
 
+	kb_cnt_handled(ctx->proc->ctx->counts, KB_CNT_REF_FDA);
 	if (fda->num_fds > U32_MAX ||
 	    kb_object_parent(ctx, fda->parent, &parent, &parent_off) ||
 	    !kb_fixup_in_order(ctx, parent_off, fda->parent_offset) ||

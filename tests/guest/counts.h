@@ -7,8 +7,9 @@
  * kbinder-only: the reference driver has no counters and no binderfs.
  *
  * A block is "world <id> <device> profile <profile>", then one
- * "<item> <count>" line per item and "refused <item> <count>" per item a
- * profile can refuse.
+ * "<item> <count>" line per item, and "refused <item> <count>" and
+ * "handled <item> <count>" (its handler ran) per item a profile can
+ * refuse.
  */
 #ifndef KBINDER_TEST_COUNTS_H
 #define KBINDER_TEST_COUNTS_H
@@ -40,7 +41,10 @@ struct kbt_counts {
  */
 int kbt_counts_read(const char *file, const char *dev, struct kbt_counts *c);
 
-/* The count of @item ("BC_TRANSACTION", "refused BINDER_TYPE_PTR"), or -1. */
+/*
+ * The count of @item ("BC_TRANSACTION", "refused BINDER_TYPE_PTR",
+ * "handled BINDER_TYPE_PTR"), or -1.
+ */
 long kbt_count(const struct kbt_counts *c, const char *item);
 
 /*

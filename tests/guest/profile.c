@@ -260,12 +260,17 @@ TEST(aidl_refuses_the_commands_aidl_never_sends)
 		snprintf(item, sizeof(item), "refused %s", name);
 		EXPECT_EQ(kbt_count(&c, item), 1);
 		EXPECT_EQ(kbt_count(&c, name), 0);
+		/* counted at the handler: it never ran */
+		snprintf(item, sizeof(item), "handled %s", name);
+		EXPECT_EQ(kbt_count(&c, item), 0);
 	}
 	EXPECT_EQ(kbt_count(&c, "BC_INCREFS"), 4);
 	ASSERT_OK(kbt_counts_read(file, "full", &c));
 	EXPECT_EQ(kbt_count(&c, "refused BC_TRANSACTION_SG"), 0);
 	EXPECT_EQ(kbt_count(&c, "BC_TRANSACTION_SG"), 1);
 	EXPECT_EQ(kbt_count(&c, "BC_REPLY_SG"), 1);
+	EXPECT_EQ(kbt_count(&c, "handled BC_TRANSACTION_SG"), 1);
+	EXPECT_EQ(kbt_count(&c, "handled BC_REPLY_SG"), 1);
 	kbt_fs_umount(dir);
 }
 
@@ -360,10 +365,14 @@ TEST(aidl_refuses_ptr_and_fda_objects_without_a_leak)
 	EXPECT_EQ(kbt_count(&c, "refused BINDER_TYPE_FDA"), 1);
 	EXPECT_EQ(kbt_count(&c, "BINDER_TYPE_PTR"), 0);
 	EXPECT_EQ(kbt_count(&c, "BINDER_TYPE_FDA"), 0);
+	EXPECT_EQ(kbt_count(&c, "handled BINDER_TYPE_PTR"), 0);
+	EXPECT_EQ(kbt_count(&c, "handled BINDER_TYPE_FDA"), 0);
 	EXPECT_EQ(kbt_count(&c, "BINDER_TYPE_BINDER"), 2);
 	ASSERT_OK(kbt_counts_read(file, "full", &c));
 	EXPECT_EQ(kbt_count(&c, "BINDER_TYPE_PTR"), 1);
 	EXPECT_EQ(kbt_count(&c, "BINDER_TYPE_FDA"), 1);
+	EXPECT_EQ(kbt_count(&c, "handled BINDER_TYPE_PTR"), 1);
+	EXPECT_EQ(kbt_count(&c, "handled BINDER_TYPE_FDA"), 1);
 	EXPECT_EQ(kbt_count(&c, "refused BINDER_TYPE_PTR"), 0);
 	kbt_fs_umount(dir);
 }
