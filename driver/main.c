@@ -22,7 +22,7 @@
 
 static char *devices = "binder,hwbinder,vndbinder";
 module_param(devices, charp, 0444);
-MODULE_PARM_DESC(devices, "comma-separated names of the binder misc devices to create, and of the devices every new binderfs mount starts with");
+MODULE_PARM_DESC(devices, "comma-separated names of the binder misc devices to create, and of the devices every new binderfs mount starts with; each name may end in :full (the default) or :aidl, its device profile");
 
 static char *binderfs_type = "binder";
 module_param(binderfs_type, charp, 0444);

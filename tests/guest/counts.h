@@ -41,6 +41,10 @@ struct kbt_counts {
  */
 int kbt_counts_read(const char *file, const char *dev, struct kbt_counts *c);
 
+/* The same for the block of world id @world: 0, -errno or -ENOENT. */
+int kbt_counts_read_world(const char *file, uint64_t world,
+			  struct kbt_counts *c);
+
 /*
  * The count of @item ("BC_TRANSACTION", "refused BINDER_TYPE_PTR",
  * "handled BINDER_TYPE_PTR"), or -1.
@@ -60,7 +64,8 @@ void kbt_private_mounts(void);
 
 /*
  * Mount a new binderfs with @opts on a new directory @dir (PATH_MAX); skip
- * on the reference driver and where there is no binderfs.
+ * on the reference driver; fail on kbinder if there is no binderfs (the
+ * guest loads it with its default binderfs_type=binder).
  */
 void kbt_fs_mount(char *dir, const char *opts);
 

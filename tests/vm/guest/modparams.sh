@@ -21,7 +21,8 @@
 #       profile's misc_device_answers_by_its_profile passes on the aidl
 #       /dev/binder
 #   modparam/devices_refuse_an_unknown_profile  devices=binder:hidl fails
-#       the load
+#       the load (kbinder not loaded before), with the line naming the
+#       unknown profile in the kernel log
 # Called by check.sh after binderfs_module.sh.
 . /scripts/lib.sh
 
@@ -160,9 +161,15 @@ fi
 
 name=devices_refuse_an_unknown_profile
 kmsg_mark "modparam $name"
-if out=$(insmod "$ko" devices=binder:hidl 2>&1); then
+if [ -e /sys/module/kbinder ]; then
+	# else insmod fails for being loaded already, whatever the value
+	result FAIL "modparam/$name" "kbinder is still loaded before the insmod"
+elif out=$(insmod "$ko" devices=binder:hidl 2>&1); then
 	result FAIL "modparam/$name" "insmod devices=binder:hidl loaded"
 	unload "$name"
+elif ! dmesg | sed -n "/kbinder-runner: modparam $name/,\$p" |
+	grep -q 'device "binder": unknown profile'; then
+	result FAIL "modparam/$name" "insmod failed ($out) without the unknown-profile line in the kernel log"
 else
 	result PASS "modparam/$name"
 fi
