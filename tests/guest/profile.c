@@ -118,22 +118,12 @@ TEST(profiles_come_from_the_mount_and_binder_ctl_add)
 	kbt_fs_umount(full);
 }
 
-/* In a new user namespace where this process is root (uid/gid 0 -> 0). */
-static void enter_user_ns(void)
-{
-	ASSERT_EQ(unshare(CLONE_NEWUSER | CLONE_NEWNS), 0);
-	kbt_write_file("/proc/self/setgroups", "deny");
-	kbt_write_file("/proc/self/uid_map", "0 0 1");
-	kbt_write_file("/proc/self/gid_map", "0 0 1");
-	ASSERT_EQ(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
-}
-
 static void userns_aidl_mount(void *arg)
 {
 	char dir[PATH_MAX];
 
 	(void)arg;
-	enter_user_ns();
+	kbt_enter_user_ns();
 	kbt_fs_mount(dir, "profile=aidl");
 	EXPECT_EQ(kbt_fs_add(dir, "asked", KBINDER_CTL_PROFILE(KBINDER_PROFILE_FULL)), -EPERM);
 	EXPECT_PROFILE(dir, "asked", "(none)");
