@@ -15,6 +15,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <time.h>
 #include <sys/ioctl.h>
 
 #define PTR_LEN 8
@@ -296,5 +297,82 @@ TEST(a_mount_with_many_worlds_reads_each_once)
 	kbt_fs_path(file, dir, "binder_logs/counts");
 	EXPECT_EQ(lines_starting(file, "world "), worlds);
 	EXPECT_GE(lines_starting(KBT_COUNTS_DEBUGFS, "world "), worlds);
+	kbt_fs_umount(dir);
+}
+
+static uint64_t kbt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Read the counts file @arg (a path) over and over for 3 s. */
+static void counts_reader(void *arg)
+{
+	const char *file = arg;
+	uint64_t end = kbt_now_ns() + 3000000000ull;
+	char buf[65536];
+	int fd;
+
+	while (kbt_now_ns() < end) {
+		fd = open(file, O_RDONLY | O_CLOEXEC);
+		ASSERT_GE(fd, 0);
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+	}
+}
+
+/* Mean microseconds of 100 BINDER_CTL_ADD + unlink of a device in @dir. */
+static uint64_t add_remove_us(const char *dir)
+{
+	char path[PATH_MAX];
+	uint64_t t0, sum = 0;
+	int i;
+
+	kbt_fs_path(path, dir, "probe");
+	for (i = 0; i < 100; i++) {
+		t0 = kbt_now_ns();
+		ASSERT_OK(kbt_fs_add(dir, "probe", 0));
+		ASSERT_EQ(unlink(path), 0);
+		sum += kbt_now_ns() - t0;
+		kbt_msleep(5);
+	}
+	return sum / 100 / 1000;
+}
+
+/*
+ * A reader of a mount's counts, in a loop, over a thousand worlds of its
+ * own, does not stall the making and the freeing of worlds: the list of
+ * worlds is locked only while the reader pins its worlds, not while it
+ * sums and prints them. Measured under TCG (stock 6.1): with the lock held
+ * across the printing, a device's add and unlink took 25.5 ms on average
+ * beside the reader against 0.5 ms without; pinned, 0.15 ms against
+ * 0.16 ms.
+ */
+TEST(a_counts_reader_does_not_stall_world_creation)
+{
+	char dir[PATH_MAX], file[PATH_MAX], name[32];
+	uint64_t idle, busy;
+	pid_t pid;
+	int i;
+
+	kbt_private_mounts();
+	kbt_fs_mount(dir, NULL);
+	for (i = 0; i < 1000; i++) {
+		snprintf(name, sizeof(name), "w%d", i);
+		ASSERT_OK(kbt_fs_add(dir, name, 0));
+	}
+	idle = add_remove_us(dir);
+	kbt_fs_path(file, dir, "binder_logs/counts");
+	pid = kbt_fork(counts_reader, file);
+	kbt_msleep(100);
+	busy = add_remove_us(dir);
+	ASSERT_CHILD_OK(pid);
+	kbt_log("add+unlink: %llu us idle, %llu us beside the reader",
+		(unsigned long long)idle, (unsigned long long)busy);
+	EXPECT_LT(busy, 4 * idle + 1000);
 	kbt_fs_umount(dir);
 }
