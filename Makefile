@@ -125,7 +125,7 @@ $(KVER_STAMP): FORCE
 	@test -n '$(KVER)' -a -d '$(KDIR)' || { echo "no kernel headers for $(KSERIES) $(FLAVOUR) (KVER='$(KVER)', KDIR=$(KDIR)): scripts/deps.sh --kernel $(KSERIES)/$(FLAVOUR)"; exit 1; }
 	@mkdir -p $(@D)
 	@echo '$(KVER)' | cmp -s - $@ || echo '$(KVER)' >$@
-$(MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h) $(KVER_STAMP)
+$(MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h include/uapi/linux/kbinder_profile.h) $(KVER_STAMP)
 	@test -f driver/Kbuild || { echo "driver/Kbuild is missing"; exit 1; }
 ifneq ($(MODULE_DIR),driver)
 	@# Links to the sources: ../include/uapi must resolve beside them too.
@@ -146,7 +146,7 @@ TEST_MODULE_TREE := $(FLAVOUR_BUILD)/test-module
 TEST_MODULE := $(TEST_MODULE_TREE)/kbinder-selftest.ko
 .PHONY: test-module
 test-module: $(TEST_MODULE)
-$(TEST_MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h) $(KVER_STAMP)
+$(TEST_MODULE): $(DRIVER_SOURCES) $(wildcard include/uapi/linux/android/*.h include/uapi/linux/kbinder_profile.h) $(KVER_STAMP)
 	@test -f driver/Kbuild || { echo "driver/Kbuild is missing"; exit 1; }
 	@mkdir -p $(TEST_MODULE_TREE)/driver
 	@find $(TEST_MODULE_TREE)/driver -maxdepth 1 -type l -delete
@@ -276,7 +276,7 @@ $(SPLATS_H): tests/vm/splats.list tests/vm/splats.sh
 	@mkdir -p $(@D)
 	tests/vm/splats.sh --c-header $< >$@.tmp && mv $@.tmp $@
 GUEST_HEADERS := $(wildcard tests/guest/*.h tests/guest/*/*.h lib/include/kbinder/*.h \
-	include/uapi/linux/android/*.h include/kbinder/*.h) $(SPLATS_H)
+	include/uapi/linux/android/*.h include/uapi/linux/kbinder_profile.h include/kbinder/*.h) $(SPLATS_H)
 GUEST_CFLAGS := $(USER_CFLAGS) -Itests/guest -I$(BUILD)/gen
 
 guest-tests: $(GUEST_TESTS)

@@ -40,6 +40,7 @@
 #include "binderfs.h"
 #include "context.h"
 #include "logs.h"
+#include "profile.h"
 #include "stats.h"
 
 #define KB_FS_ROOT_INO 1
@@ -55,10 +56,15 @@
  * @max: most devices the mount may hold at once (binder-control not counted)
  * @stats_global: stats=global was given (only allowed to the initial user
  *	namespace's CAP_SYS_ADMIN; it cannot change on remount)
+ * @profile: profile= (enum kb_profile): the profile of the devices made
+ *	in the mount from now on, and the least strict one BINDER_CTL_ADD
+ *	may ask for (a ceiling); a remount may make it stricter, and only
+ *	the initial user namespace's CAP_SYS_ADMIN may relax it
  */
 struct kb_fs_opts {
 	u32 max;
 	bool stats_global;
+	u8 profile;
 };
 
 /**
@@ -196,9 +202,37 @@ static int kb_fs_link_device(struct super_block *sb, const char *name,
 }
 
 /*
+ * The profile a device is made with: the one @major names
+ * (KBINDER_CTL_PROFILE()), else the mount's. Upstream ignores the input's
+ * major, so callers may leave anything there: only the magic counts. The
+ * mount's profile is a ceiling: a profile less strict than it (a lower
+ * number, enum kb_profile) is refused with -EPERM, or with @clamp (the
+ * devices= list of a new mount) replaced by the mount's.
+ */
+static int kb_fs_device_profile(struct super_block *sb, u32 major, bool clamp)
+{
+	u32 profile = major & ~KBINDER_CTL_PROFILE_MASK;
+	u8 ceiling;
+
+	mutex_lock(&kb_fs_lock);
+	ceiling = kb_fs_info(sb)->opts.profile;
+	mutex_unlock(&kb_fs_lock);
+	if ((major & KBINDER_CTL_PROFILE_MASK) != KBINDER_CTL_PROFILE_MAGIC)
+		return ceiling;
+	if (profile >= KB_PROFILES)
+		return -EINVAL;
+	if (profile < ceiling)
+		return clamp ? ceiling : -EPERM;
+	return profile;
+}
+
+/*
  * Create device @req->name in @sb's mount, a world of its own, usable at
- * once; report its numbers in @req (and to @userp, if not NULL, before the
- * device can be seen).
+ * once, with the profile @req->major asks for (kb_fs_device_profile():
+ * refused if less strict than the mount's when asked by BINDER_CTL_ADD,
+ * @userp not NULL; raised to the mount's for its devices= list); report
+ * its numbers in @req (and to @userp, if not NULL, before the device can
+ * be seen).
  */
 static int kb_fs_add_device(struct super_block *sb,
 			    struct binderfs_device *req,
@@ -207,17 +241,20 @@ static int kb_fs_add_device(struct super_block *sb,
 	struct kb_context *ctx;
 	struct inode *inode;
 	size_t len;
-	int minor, ret;
+	int minor, profile, ret;
 
 	req->name[BINDERFS_MAX_NAME] = '\0';
 	len = strlen(req->name);
 	ret = kb_fs_check_name(req->name, len);
 	if (ret)
 		return ret;
+	profile = kb_fs_device_profile(sb, req->major, !userp);
+	if (profile < 0)
+		return profile;
 	minor = kb_fs_reserve_minor(sb, true);
 	if (minor < 0)
 		return minor;
-	ctx = kb_context_create(req->name);
+	ctx = kb_context_create(req->name, profile);
 	if (IS_ERR(ctx)) {
 		kb_fs_release_minor(sb, minor, true);
 		return PTR_ERR(ctx);
@@ -282,6 +319,9 @@ static int kb_fs_show_options(struct seq_file *seq, struct dentry *root)
 		seq_printf(seq, ",max=%u", info->opts.max);
 	if (info->opts.stats_global)
 		seq_puts(seq, ",stats=global");
+	if (info->opts.profile != KB_PROFILE_FULL)
+		seq_printf(seq, ",profile=%s",
+			   kb_profile_name(info->opts.profile));
 	return 0;
 }
 
@@ -395,6 +435,8 @@ static const struct {
 	{ "transactions", &kb_logs_transactions_fops },
 	{ "transaction_log", &kb_logs_transaction_log_fops },
 	{ "failed_transaction_log", &kb_logs_failed_log_fops },
+	{ "counts", &kb_logs_counts_fops },
+	{ "profiles", &kb_logs_profiles_fops },
 };
 
 /*
@@ -461,20 +503,29 @@ static int kb_fs_make_control(struct super_block *sb)
 	return 0;
 }
 
-/* The devices= list, created in every new mount. */
+/*
+ * The devices= list, created in every new mount: an entry's ":profile"
+ * wins over the mount's profile= if as strict or stricter
+ * (kb_fs_device_profile()).
+ */
 static int kb_fs_make_default_devices(struct super_block *sb)
 {
 	struct binderfs_device req;
 	const char *name = kb_fs_default_devices;
-	size_t len;
-	int ret;
+	size_t len, name_len;
+	int profile, ret;
 
 	for (; *name; name += len + (name[len] == ',')) {
 		len = strcspn(name, ",");
 		if (!len)
 			continue;
 		memset(&req, 0, sizeof(req));
-		memcpy(req.name, name, min_t(size_t, len, BINDERFS_MAX_NAME));
+		profile = kb_profile_split(name, len, &name_len);
+		if (profile < 0)
+			return profile;
+		if (memchr(name, ':', len))
+			req.major = KBINDER_CTL_PROFILE(profile);
+		memcpy(req.name, name, min_t(size_t, name_len, BINDERFS_MAX_NAME));
 		ret = kb_fs_add_device(sb, &req, NULL);
 		if (ret)
 			return ret;
@@ -546,6 +597,7 @@ static int kb_fs_fill_super(struct super_block *sb, struct fs_context *fc)
 enum kb_fs_param {
 	KB_OPT_MAX,
 	KB_OPT_STATS,
+	KB_OPT_PROFILE,
 };
 
 static const struct constant_table kb_fs_stats_modes[] = {
@@ -553,9 +605,16 @@ static const struct constant_table kb_fs_stats_modes[] = {
 	{}
 };
 
+static const struct constant_table kb_fs_profiles[] = {
+	{ "aidl", KB_PROFILE_AIDL },
+	{ "full", KB_PROFILE_FULL },
+	{}
+};
+
 static const struct fs_parameter_spec kb_fs_params[] = {
 	fsparam_u32("max", KB_OPT_MAX),
 	fsparam_enum("stats", KB_OPT_STATS, kb_fs_stats_modes),
+	fsparam_enum("profile", KB_OPT_PROFILE, kb_fs_profiles),
 	{}
 };
 
@@ -580,6 +639,9 @@ static int kb_fs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 			return -EPERM;
 		opts->stats_global = true;
 		break;
+	case KB_OPT_PROFILE:
+		opts->profile = result.uint_32;
+		break;
 	}
 	return 0;
 }
@@ -589,12 +651,23 @@ static int kb_fs_reconfigure(struct fs_context *fc)
 	struct kb_fs_opts *opts = fc->fs_private;
 	struct kb_fs_info *info = kb_fs_info(fc->root->d_sb);
 
+	int ret = 0;
+
 	if (opts->stats_global != info->opts.stats_global)
 		return invalfc(fc, "stats mode cannot be changed on remount");
 	mutex_lock(&kb_fs_lock);
-	info->opts.max = opts->max;
+	/*
+	 * profile= is a ceiling for the mount's devices: relaxing it is for
+	 * the initial namespace's admin only, as stats=global is.
+	 */
+	if (opts->profile < info->opts.profile && !capable(CAP_SYS_ADMIN)) {
+		ret = -EPERM;
+	} else {
+		info->opts.max = opts->max;
+		info->opts.profile = opts->profile;
+	}
 	mutex_unlock(&kb_fs_lock);
-	return 0;
+	return ret;
 }
 
 static int kb_fs_get_tree(struct fs_context *fc)
@@ -669,16 +742,18 @@ int kb_binderfs_init(const char *type_name, const char *default_devices,
 		     const struct file_operations *dev_fops)
 {
 	const char *name = default_devices;
-	size_t len;
+	size_t len, name_len;
 	int ret;
 
 	if (!*type_name)
 		return 0;
 	for (; *name; name += len + (name[len] == ',')) {
 		len = strcspn(name, ",");
-		if (len > BINDERFS_MAX_NAME) {
+		if (kb_profile_split(name, len, &name_len) < 0)
+			return -EINVAL;
+		if (name_len > BINDERFS_MAX_NAME) {
 			pr_err("device name too long for binderfs: %.*s\n",
-			       (int)len, name);
+			       (int)name_len, name);
 			return -EINVAL;
 		}
 	}

@@ -13,11 +13,14 @@
 #include <linux/uaccess.h>
 
 #include "command.h"
+#include "context.h"
+#include "counts.h"
 #include "death.h"
 #include "freeze_notify.h"
 #include "node.h"
 #include "notice.h"
 #include "proc.h"
+#include "profile.h"
 #include "ref.h"
 #include "thread.h"
 #include "transaction.h"
@@ -85,13 +88,18 @@ static int kb_command_transaction(struct kb_thread *thread, u32 cmd,
 	struct binder_transaction_data_sg sg = {};
 	int ret;
 
-	if (cmd == BC_TRANSACTION_SG || cmd == BC_REPLY_SG)
+	if (cmd == BC_TRANSACTION_SG || cmd == BC_REPLY_SG) {
+		kb_cnt_handled(thread->proc->ctx->counts,
+			       cmd == BC_REPLY_SG ? KB_CNT_REF_REPLY_SG :
+			       KB_CNT_REF_TRANSACTION_SG);
 		ret = kb_rbuf_get(in, &sg, sizeof(sg));
-	else
+	} else {
 		ret = kb_rbuf_get(in, &sg.transaction_data,
 				  sizeof(sg.transaction_data));
+	}
 	if (ret)
 		return ret;
+	kb_cnt_tf(thread->proc->ctx->counts, sg.transaction_data.flags);
 	kb_transaction_send(thread, &sg.transaction_data,
 			    cmd == BC_REPLY || cmd == BC_REPLY_SG,
 			    sg.buffers_size);
@@ -238,10 +246,38 @@ static int kb_command_one(struct kb_thread *thread, u32 cmd,
 	case BC_CLEAR_FREEZE_NOTIFICATION:
 	case BC_FREEZE_NOTIFICATION_DONE:
 		return kb_command_notice(thread, cmd, KB_NOTICE_FREEZE, in);
+	case BC_ATTEMPT_ACQUIRE:
+		/* Unsupported everywhere, as upstream: answered as unknown. */
+		kb_cnt_handled(thread->proc->ctx->counts,
+			       KB_CNT_REF_ATTEMPT_ACQUIRE);
+		return -EINVAL;
+	case BC_ACQUIRE_RESULT:
+		kb_cnt_handled(thread->proc->ctx->counts,
+			       KB_CNT_REF_ACQUIRE_RESULT);
+		return -EINVAL;
 	default:
-		/* Including BC_ATTEMPT_ACQUIRE and BC_ACQUIRE_RESULT. */
 		return -EINVAL;
 	}
+}
+
+/*
+ * Count the command in its world, or refuse it there as an unknown one
+ * (-EINVAL) with the extended error that names the profile (-EOPNOTSUPP,
+ * no transaction id). Nothing is logged: a refusal cannot flood the log.
+ */
+static int kb_command_counted(struct kb_thread *thread, u32 cmd,
+			      struct kb_rbuf *in)
+{
+	struct kb_context *ctx = thread->proc->ctx;
+	int item = kb_cnt_bc(cmd);
+
+	if (unlikely(kb_profile_refuses_bc(ctx->profile, cmd))) {
+		kb_cnt_refused(ctx->counts, item);
+		kb_thread_set_error(thread, 0, BR_FAILED_REPLY, -EOPNOTSUPP);
+		return -EINVAL;
+	}
+	kb_cnt_used(ctx->counts, item);
+	return kb_command_one(thread, cmd, in);
 }
 
 /*
@@ -278,7 +314,7 @@ int kb_thread_write(struct kb_thread *thread, u64 buffer, u64 size,
 	while (in.ptr < in.end && !kb_thread_error_pending(thread)) {
 		ret = kb_rbuf_get(&in, &cmd, sizeof(cmd));
 		if (!ret)
-			ret = kb_command_one(thread, cmd, &in);
+			ret = kb_command_counted(thread, cmd, &in);
 		if (ret)
 			return ret;
 		*consumed = in.ptr - start;

@@ -9,8 +9,12 @@
 
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/device.h>
 #include <linux/ipc_namespace.h>
+#include <linux/lockdep.h>
+#include <linux/mm.h>
 #include <linux/nsproxy.h>
+#include <linux/percpu.h>
 #include <linux/proc_ns.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -18,6 +22,8 @@
 #include <linux/string.h>
 
 #include "context.h"
+#include "counts.h"
+#include "profile.h"
 #include "stats.h"
 
 /**
@@ -43,8 +49,11 @@ static LIST_HEAD(kb_devices);
 static bool kb_per_ipc_ns;
 /* The devices may be opened (kb_devices_enable()). */
 static bool kb_devices_enabled;
+/* Every world, for the readers of their counters (counts.c). */
+static LIST_HEAD(kb_worlds);
+static DEFINE_SPINLOCK(kb_worlds_lock);
 
-static struct kb_context *kb_context_alloc(const char *name)
+static struct kb_context *kb_context_alloc(const char *name, u8 profile)
 {
 	size_t len = strlen(name);
 	struct kb_context *ctx;
@@ -55,25 +64,35 @@ static struct kb_context *kb_context_alloc(const char *name)
 	ctx = kzalloc(struct_size(ctx, name, len + 1), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
+	ctx->counts = alloc_percpu_gfp(struct kb_counts, GFP_KERNEL_ACCOUNT);
+	if (!ctx->counts) {
+		kfree(ctx);
+		return ERR_PTR(-ENOMEM);
+	}
 	memcpy(ctx->name, name, len + 1);
 	refcount_set(&ctx->ref, 1);
 	ctx->id = id;
+	ctx->profile = profile;
 	mutex_init(&ctx->mgr_lock);
 	ctx->mgr_uid = INVALID_UID;
 	INIT_LIST_HEAD(&ctx->entry);
+	spin_lock(&kb_worlds_lock);
+	list_add_tail(&ctx->world_entry, &kb_worlds);
+	spin_unlock(&kb_worlds_lock);
 	return ctx;
 }
 
 /**
  * kb_context_create() - a new binder world, counted as a live object
  * @name: the device name it is reached by (copied)
+ * @profile: the part of the protocol it accepts (enum kb_profile)
  *
  * Return: the context with one reference, ERR_PTR(-ENOMEM), or
  * ERR_PTR(-ENOSPC) when no world id is left (kb_new_world_id()).
  */
-struct kb_context *kb_context_create(const char *name)
+struct kb_context *kb_context_create(const char *name, u8 profile)
 {
-	struct kb_context *ctx = kb_context_alloc(name);
+	struct kb_context *ctx = kb_context_alloc(name, profile);
 
 	if (!IS_ERR(ctx)) {
 		ctx->counted = true;
@@ -107,8 +126,101 @@ static void kb_context_free(struct kb_context *ctx)
 		ctx->ipc_ns->ns.ops->put(&ctx->ipc_ns->ns);
 	if (ctx->counted)
 		kb_stats_destroyed(KB_OBJ_CONTEXT);
+	spin_lock(&kb_worlds_lock);
+	list_del(&ctx->world_entry);
+	kb_counts_retire(ctx->counts);
+	spin_unlock(&kb_worlds_lock);
+	free_percpu(ctx->counts);
 	mutex_destroy(&ctx->mgr_lock);
 	kfree(ctx);
+}
+
+/* Worlds kb_context_pin_worlds() takes beyond those it counted first. */
+#define KB_PIN_SLACK 16
+
+/*
+ * Under kb_worlds_lock: pin the worlds @match accepts into @worlds (room
+ * for @room), or only count them if @worlds is NULL. With @total, add the
+ * retired counters and those of every world being freed (at 0, still on
+ * the list until kb_context_free() retires it under this lock).
+ */
+static size_t kb_context_pin_locked(bool (*match)(const struct kb_context *,
+						  const void *),
+				    const void *arg, struct kb_counts *total,
+				    struct kb_context **worlds, size_t room)
+{
+	struct kb_context *ctx;
+	size_t n = 0;
+
+	lockdep_assert_held(&kb_worlds_lock);
+	if (total)
+		kb_counts_add_retired(total);
+	list_for_each_entry(ctx, &kb_worlds, world_entry) {
+		bool shown = !match || match(ctx, arg);
+
+		if (!worlds) {
+			n += shown;
+			continue;
+		}
+		if (shown && n < room && refcount_inc_not_zero(&ctx->ref))
+			worlds[n++] = ctx;
+		else if (total)
+			kb_counts_sum(total, ctx->counts);
+	}
+	return n;
+}
+
+/**
+ * kb_context_pin_worlds() - take a reference on each world a reader shows
+ * @match: which worlds (NULL: every one); called under a spinlock
+ * @arg: handed to @match
+ * @total: if not NULL, what the worlds gone and the worlds not returned
+ *	counted is added to it in the same section, so that the counters of
+ *	the returned worlds added to it count every world once
+ * @n: set to the number of worlds returned
+ *
+ * The list's lock is held only to walk the list and take the references
+ * (and, with @total, to sum the few worlds being freed or made meanwhile),
+ * never while the caller reads or prints: release with
+ * kb_context_unpin_worlds().
+ *
+ * Return: the worlds (kvfree()d by kb_context_unpin_worlds(); NULL with
+ * *@n 0 when there is none), or ERR_PTR(-ENOMEM).
+ */
+struct kb_context **kb_context_pin_worlds(bool (*match)(const struct kb_context *,
+							const void *),
+					  const void *arg,
+					  struct kb_counts *total, size_t *n)
+{
+	struct kb_context **worlds;
+	size_t room;
+
+	spin_lock(&kb_worlds_lock);
+	room = kb_context_pin_locked(match, arg, NULL, NULL, 0) + KB_PIN_SLACK;
+	spin_unlock(&kb_worlds_lock);
+	worlds = kvmalloc_array(room, sizeof(*worlds), GFP_KERNEL_ACCOUNT);
+	if (!worlds)
+		return ERR_PTR(-ENOMEM);
+	spin_lock(&kb_worlds_lock);
+	*n = kb_context_pin_locked(match, arg, total, worlds, room);
+	spin_unlock(&kb_worlds_lock);
+	return worlds;
+}
+
+/**
+ * kb_context_unpin_worlds() - drop what kb_context_pin_worlds() took
+ * @worlds: its return value
+ * @n: the number of worlds it returned
+ *
+ * May free worlds (the last reference), so it may sleep.
+ */
+void kb_context_unpin_worlds(struct kb_context **worlds, size_t n)
+{
+	while (n--) {
+		kb_context_put(worlds[n]);
+		cond_resched();
+	}
+	kvfree(worlds);
 }
 
 /**
@@ -185,7 +297,7 @@ struct kb_context *kb_device_context(struct miscdevice *misc)
 	if (ctx)
 		return ctx;
 
-	spare = kb_context_create(dev->host->name);
+	spare = kb_context_create(dev->host->name, dev->host->profile);
 	if (IS_ERR(spare))
 		return spare;
 	spin_lock(&dev->lock);
@@ -204,13 +316,39 @@ struct kb_context *kb_device_context(struct miscdevice *misc)
 	return ctx;
 }
 
-static int kb_device_create(const char *name,
-			    const struct file_operations *fops, umode_t mode)
+/* /sys/class/misc/<device>/profile: the device's profile, for anyone. */
+static ssize_t profile_show(struct device *d, struct device_attribute *attr,
+			    char *buf)
+{
+	struct miscdevice *misc = dev_get_drvdata(d);
+	struct kb_device *dev = container_of(misc, struct kb_device, miscdev);
+
+	return sysfs_emit(buf, "%s\n", kb_profile_name(dev->host->profile));
+}
+static DEVICE_ATTR_RO(profile);
+
+static struct attribute *kb_device_attrs[] = {
+	&dev_attr_profile.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(kb_device);
+
+/* @entry: "name" or "name:profile" (cut at the colon here). */
+static int kb_device_create(char *entry, const struct file_operations *fops,
+			    umode_t mode)
 {
 	struct kb_device *dev;
-	size_t len = strlen(name);
-	int ret;
+	size_t len;
+	char *name = entry;
+	int profile, ret;
 
+	profile = kb_profile_split(entry, strlen(entry), &len);
+	name[len] = '\0';
+	if (profile < 0) {
+		pr_err("device \"%s\": unknown profile (devices=name:full or name:aidl)\n",
+		       name);
+		return -EINVAL;
+	}
 	if (!len || len > 64 || strchr(name, '/')) {
 		pr_err("invalid device name \"%s\"\n", name);
 		return -EINVAL;
@@ -218,7 +356,7 @@ static int kb_device_create(const char *name,
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
-	dev->host = kb_context_alloc(name);
+	dev->host = kb_context_alloc(name, profile);
 	if (IS_ERR(dev->host)) {
 		ret = PTR_ERR(dev->host);
 		kfree(dev);
@@ -230,6 +368,7 @@ static int kb_device_create(const char *name,
 	dev->miscdev.name = dev->host->name;
 	dev->miscdev.fops = fops;
 	dev->miscdev.mode = mode;
+	dev->miscdev.groups = kb_device_groups;
 	/*
 	 * Linux 6.1 checks no name here: a taken one fails in sysfs, which
 	 * logs the clash with a stack dump, and misc_register() returns
@@ -254,7 +393,8 @@ static int kb_device_create(const char *name,
 /**
  * kb_devices_create() - create one binder misc device per name, closed
  *	(an open fails with -ENODEV until kb_devices_enable())
- * @names: comma-separated device names
+ * @names: comma-separated device names, each optionally followed by
+ *	":profile" (profile.h; full without)
  * @fops: the file operations of an open device (the file layer's)
  * @per_ipc_ns: give each IPC namespace its own world (else one shared
  *	world per device, as upstream)

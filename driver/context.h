@@ -22,6 +22,7 @@
 #include <linux/uidgid.h>
 
 struct ipc_namespace;
+struct kb_counts;
 struct kb_device;
 struct kb_node;
 
@@ -38,6 +39,10 @@ struct kb_node;
  *	mount's binder_logs/ shows)
  * @counted: made at run time (binderfs, another IPC namespace), so counted
  *	in the live-object table (constant)
+ * @profile: the part of the protocol the world accepts (enum kb_profile,
+ *	profile.h; constant)
+ * @counts: the world's use counters (counts.h; per CPU)
+ * @world_entry: in the list of every world (kb_context_pin_worlds())
  * @mgr_lock: serialises setting and clearing the context manager
  * @mgr_node: the context manager's node, the target of handle 0, or NULL
  *	(set and cleared under @mgr_lock; the context holds a memory
@@ -59,6 +64,9 @@ struct kb_context {
 	u64 id;
 	u64 fs_id;
 	bool counted;
+	u8 profile;
+	struct kb_counts __percpu *counts;
+	struct list_head world_entry;
 	struct mutex mgr_lock; /* see kernel-doc above */
 	struct kb_node __rcu *mgr_node;
 	kuid_t mgr_uid;
@@ -86,9 +94,14 @@ static inline bool kb_context_same_domain(const struct kb_context *a,
 	return a->fs_id == b->fs_id && a->ipc_ns == b->ipc_ns;
 }
 
-struct kb_context *kb_context_create(const char *name);
+struct kb_context *kb_context_create(const char *name, u8 profile);
 struct kb_context *kb_context_get(struct kb_context *ctx);
 void kb_context_put(struct kb_context *ctx);
+struct kb_context **kb_context_pin_worlds(bool (*match)(const struct kb_context *,
+							const void *),
+					  const void *arg,
+					  struct kb_counts *total, size_t *n);
+void kb_context_unpin_worlds(struct kb_context **worlds, size_t n);
 
 struct kb_context *kb_device_context(struct miscdevice *misc);
 int kb_devices_create(const char *names, const struct file_operations *fops,

@@ -22,6 +22,7 @@
 #include "internal.h"
 
 #include <linux/dcache.h>
+#include <linux/debugfs.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
@@ -30,11 +31,14 @@
 #include <linux/spinlock.h>
 
 #include "context.h"
+#include "counts.h"
 #include "freeze.h"
 #include "logs.h"
 #include "node.h"
 #include "proc.h"
+#include "profile.h"
 #include "ref.h"
+#include "stats.h"
 #include "thread.h"
 #include "transaction.h"
 #include "work.h"
@@ -574,6 +578,120 @@ KB_LOGS_FILE(kb_logs_stats);
 KB_LOGS_FILE(kb_logs_transactions);
 KB_LOGS_FILE(kb_logs_transaction_log);
 KB_LOGS_FILE(kb_logs_failed_log);
+
+/*
+ * counts and profiles: every world in the scope, with its device name and
+ * profile, and for counts its use counters (counts.h). A world's counters
+ * outlive its processes: they go with the world (its device).
+ */
+
+/* kb_context_pin_worlds()'s filter: the worlds a mount's reader sees. */
+static bool kb_logs_world_in_scope(const struct kb_context *ctx,
+				   const void *scope)
+{
+	return kb_logs_in_scope(scope, ctx->fs_id);
+}
+
+/*
+ * The worlds of @m's scope (every one for debugfs's files, whose scope is
+ * NULL), each with a reference, so that they are read and printed without
+ * the list's lock (context.c); @total as for kb_context_pin_worlds().
+ */
+static struct kb_context **kb_logs_pin(struct seq_file *m,
+				       struct kb_counts *total, size_t *n)
+{
+	const struct kb_logs_scope *scope = m->private;
+
+	return kb_context_pin_worlds(scope ? kb_logs_world_in_scope : NULL,
+				     scope, total, n);
+}
+
+/*
+ * debugfs's counts (no scope) starts with an "all" block: every world's
+ * counters, those of the worlds gone since the load included.
+ */
+static int kb_logs_counts_show(struct seq_file *m, void *unused)
+{
+	struct kb_counts *sum, *total = NULL;
+	struct kb_context **worlds;
+	size_t i, n;
+
+	sum = kmalloc(sizeof(*sum), GFP_KERNEL);
+	if (!m->private)
+		total = kzalloc(sizeof(*total), GFP_KERNEL);
+	if (!sum || (!m->private && !total)) {
+		kfree(sum);
+		kfree(total);
+		return -ENOMEM;
+	}
+	worlds = kb_logs_pin(m, total, &n);
+	if (IS_ERR(worlds)) {
+		kfree(sum);
+		kfree(total);
+		return PTR_ERR(worlds);
+	}
+	if (total) {
+		for (i = 0; i < n; i++) {
+			kb_counts_sum(total, worlds[i]->counts);
+			cond_resched();
+		}
+		seq_puts(m, "all\n");
+		kb_counts_show(m, total);
+		kfree(total);
+	}
+	for (i = 0; i < n; i++) {
+		memset(sum, 0, sizeof(*sum));
+		kb_counts_sum(sum, worlds[i]->counts);
+		seq_printf(m, "world %llu %s profile %s\n", worlds[i]->id,
+			   worlds[i]->name, kb_profile_name(worlds[i]->profile));
+		kb_counts_show(m, sum);
+		cond_resched();
+	}
+	kb_context_unpin_worlds(worlds, n);
+	kfree(sum);
+	return 0;
+}
+
+static int kb_logs_profiles_show(struct seq_file *m, void *unused)
+{
+	struct kb_context **worlds;
+	size_t i, n;
+
+	worlds = kb_logs_pin(m, NULL, &n);
+	if (IS_ERR(worlds))
+		return PTR_ERR(worlds);
+	for (i = 0; i < n; i++) {
+		seq_printf(m, "%s %s\n", worlds[i]->name,
+			   kb_profile_name(worlds[i]->profile));
+		cond_resched();
+	}
+	kb_context_unpin_worlds(worlds, n);
+	return 0;
+}
+
+KB_LOGS_FILE(kb_logs_counts);
+KB_LOGS_FILE(kb_logs_profiles);
+
+/**
+ * kb_logs_debugfs_init() - debugfs's kbinder/counts and kbinder/profiles,
+ *	the same files for every world (root only, as debugfs is)
+ *
+ * Cannot fail: a failure of debugfs is not fatal. kb_stats_exit() removes
+ * them with their directory.
+ */
+void kb_logs_debugfs_init(void)
+{
+	struct dentry *dir = kb_stats_debugfs_dir();
+
+	debugfs_create_file("counts", 0444, dir, NULL, &kb_logs_counts_fops);
+	debugfs_create_file("profiles", 0444, dir, NULL,
+			    &kb_logs_profiles_fops);
+}
+
+/* Nothing to undo: kb_stats_exit() removes the directory. */
+void kb_logs_debugfs_exit(void)
+{
+}
 
 /* proc/<pid>: one file per visible process, looked up by name. */
 

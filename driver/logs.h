@@ -36,6 +36,8 @@ extern const struct file_operations kb_logs_stats_fops;
 extern const struct file_operations kb_logs_transactions_fops;
 extern const struct file_operations kb_logs_transaction_log_fops;
 extern const struct file_operations kb_logs_failed_log_fops;
+extern const struct file_operations kb_logs_counts_fops;
+extern const struct file_operations kb_logs_profiles_fops;
 extern const struct file_operations kb_logs_proc_dir_fops;
 extern const struct inode_operations kb_logs_proc_dir_iops;
 
@@ -45,5 +47,7 @@ void kb_logs_record(int debug_id, struct kb_thread *from,
 		    const struct binder_transaction_data *tr, bool reply,
 		    struct kb_status st);
 void kb_logs_exit(void);
+void kb_logs_debugfs_init(void);
+void kb_logs_debugfs_exit(void);
 
 #endif /* _KB_LOGS_H */

@@ -22,7 +22,7 @@
 
 static char *devices = "binder,hwbinder,vndbinder";
 module_param(devices, charp, 0444);
-MODULE_PARM_DESC(devices, "comma-separated names of the binder misc devices to create, and of the devices every new binderfs mount starts with");
+MODULE_PARM_DESC(devices, "comma-separated names of the binder misc devices to create, and of the devices every new binderfs mount starts with; each name may end in :full (the default) or :aidl, its device profile");
 
 static char *binderfs_type = "binder";
 module_param(binderfs_type, charp, 0444);
@@ -142,6 +142,8 @@ struct kb_final_step {
 static const struct kb_final_step kb_final_steps[] = {
 	/* /sys/kernel/debug/kbinder: its files' code is ours as well. */
 	{ kb_stats_init, kb_stats_exit },
+	/* Its counts and profiles files (every world's). */
+	{ kb_logs_debugfs_init, kb_logs_debugfs_exit },
 	/* Only now may a misc device be opened. */
 	{ kb_devices_enable, kb_devices_disable },
 };

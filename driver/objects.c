@@ -23,9 +23,12 @@
 #include <linux/security.h>
 
 #include "alloc.h"
+#include "context.h"
+#include "counts.h"
 #include "node.h"
 #include "objects.h"
 #include "proc.h"
+#include "profile.h"
 #include "ref.h"
 
 /**
@@ -292,6 +295,7 @@ static struct kb_status kb_translate_ptr(struct kb_objects_ctx *ctx,
 	struct binder_buffer_object parent;
 	size_t parent_off, fix_off;
 
+	kb_cnt_handled(ctx->proc->ctx->counts, KB_CNT_REF_PTR);
 	if (bp->length > ctx->sg_end - ctx->sg_off)
 		return kb_fail(BR_FAILED_REPLY, -EINVAL);
 	if (kb_alloc_copy_user_to_buffer(alloc, ctx->buffer, ctx->sg_off,
@@ -339,6 +343,7 @@ static struct kb_status kb_translate_fda(struct kb_objects_ctx *ctx,
 	u64 i;
 	u32 fd;
 
+	kb_cnt_handled(ctx->proc->ctx->counts, KB_CNT_REF_FDA);
 	if (fda->num_fds > U32_MAX ||
 	    kb_object_parent(ctx, fda->parent, &parent, &parent_off) ||
 	    !kb_fixup_in_order(ctx, parent_off, fda->parent_offset) ||
@@ -445,6 +450,7 @@ static void kb_release_nothing(struct kb_objects_ctx *ctx, union kb_object *obj)
 {
 }
 
+/* In counts.h's order of the object types: they are counted by index. */
 static const struct kb_object_type kb_object_types[] = {
 	{ BINDER_TYPE_BINDER, sizeof(struct flat_binder_object),
 	  kb_translate_binder, kb_release_binder },
@@ -519,6 +525,31 @@ kb_object_read(struct kb_alloc *alloc, struct kb_buffer *buffer, size_t index,
 	return type;
 }
 
+/*
+ * Count an object in its world, or refuse it there (the world's profile):
+ * false if refused. Nothing is logged. Its item is its place in
+ * kb_object_types[], which lists the types in counts.h's order.
+ */
+static bool kb_objects_count(struct kb_objects_ctx *ctx,
+			     const struct kb_object_type *entry,
+			     const union kb_object *obj)
+{
+	const struct kb_context *world = ctx->proc->ctx;
+	int item = KB_CNT_OBJ + (entry - kb_object_types);
+	u32 type = entry->type;
+
+	if (unlikely(kb_profile_refuses_object(world->profile, type))) {
+		kb_cnt_refused(world->counts, item);
+		return false;
+	}
+	kb_cnt_used(world->counts, item);
+	if (type == BINDER_TYPE_PTR)
+		kb_cnt_object_flags(world->counts, type, obj->bbo.flags);
+	else
+		kb_cnt_object_flags(world->counts, type, obj->fbo.flags);
+	return true;
+}
+
 /**
  * kb_objects_translate() - validate and translate every object of a payload
  * @ctx: the payload, already copied into the receiver's buffer
@@ -549,6 +580,8 @@ struct kb_status kb_objects_translate(struct kb_objects_ctx *ctx)
 		type = kb_object_read(alloc, buffer, i, min_off, &obj, &off);
 		if (!type)
 			return kb_fail(BR_FAILED_REPLY, -EINVAL);
+		if (!kb_objects_count(ctx, type, &obj))
+			return kb_fail(BR_FAILED_REPLY, -EOPNOTSUPP);
 		st = type->translate(ctx, &obj, off);
 		if (!kb_ok(st))
 			return st;

@@ -152,6 +152,17 @@ void kb_stats_init(void)
 }
 
 /**
+ * kb_stats_debugfs_dir() - the debugfs directory kbinder, for the files
+ *	of higher layers (logs.c); removed with it at kb_stats_exit()
+ *
+ * Return: the directory (maybe an error pointer, which debugfs accepts).
+ */
+struct dentry *kb_stats_debugfs_dir(void)
+{
+	return kb_debugfs_dir;
+}
+
+/**
  * kb_stats_exit() - remove the debugfs directory
  */
 void kb_stats_exit(void)

@@ -101,7 +101,10 @@ static inline void kb_stats_reused(void)
 
 int kb_new_debug_id(void);
 u64 kb_new_world_id(void);
+struct dentry;
+
 void kb_stats_init(void);
+struct dentry *kb_stats_debugfs_dir(void);
 void kb_stats_exit(void);
 
 #endif /* _KB_STATS_H */

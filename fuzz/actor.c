@@ -203,6 +203,19 @@ static bool wait_for(struct fz_thread *t, int what, unsigned int timeout_ms)
 	}
 }
 
+/*
+ * Whether the command just written was refused by the device's profile
+ * (kbinder's aidl refuses the _SG commands: EINVAL, and the extended error
+ * -EOPNOTSUPP), so that no answer is to be waited for.
+ */
+static bool refused_by_profile(struct fz_thread *t)
+{
+	struct binder_extended_error ee = { 0 };
+
+	return fz_with_fd(t, CALL_IOCTL, BINDER_GET_EXTENDED_ERROR, &ee) == 0 &&
+	       ee.command == BR_FAILED_REPLY && ee.param == -EOPNOTSUPP;
+}
+
 static void op_txn(struct fz_thread *t)
 {
 	struct fz_txn_buf *b = malloc(sizeof(*b));
@@ -248,8 +261,12 @@ static void op_txn(struct fz_thread *t)
 		fz_count(C_TXN_INVALID, 1);
 	t->depth++;
 	t->last_end = 0;
-	fz_write_read(t, w, 4 + len, fz_chance(&t->rng, 500));
-	wait_for(t, oneway ? WAIT_COMPLETE : WAIT_REPLY, oneway ? 1000 : 3000);
+	if (fz_write_read(t, w, 4 + len, fz_chance(&t->rng, 500)) == -EINVAL &&
+	    refused_by_profile(t))
+		fz_count(C_PROFILE_REFUSED, 1);	/* no reply will come */
+	else
+		wait_for(t, oneway ? WAIT_COMPLETE : WAIT_REPLY,
+			 oneway ? 1000 : 3000);
 	t->depth--;
 	if (t->last_end == BR_DEAD_REPLY && handle && fz_chance(&t->rng, 800))
 		fz_drop_handle(t->p, handle);	/* mostly stop calling the dead */

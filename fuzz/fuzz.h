@@ -104,6 +104,7 @@ enum fz_counter {
 	C_FAILED_REPLY,
 	C_FROZEN_REPLY,
 	C_REPLY_TIMEOUT,
+	C_PROFILE_REFUSED,
 	C_OBJECTS,
 	C_OBJ_BINDER,
 	C_OBJ_WEAK_BINDER,
@@ -215,6 +216,9 @@ struct fz_config {
 
 extern struct fz_config fz_cfg;
 extern struct fz_shared *fz_sh;
+
+/* ------------------------------------------------------------ reach.c */
+int fz_reach_report(void);
 
 /* ------------------------------------------------------------ util.c */
 struct fz_rng {

@@ -4,7 +4,7 @@
 #
 #   make fuzz [DRIVER=kbinder|reference] [DURATION=S] [SEED=N] [FUZZ_PROCS=N]
 #             [FUZZ_THREADS=N] [FUZZ_KILL_MS=MS] [FUZZ_ARGS=--opt,value,...]
-#             [FUZZ_MIN_CALLS=N] [FUZZ_MIN_DEATHS=N]
+#             [FUZZ_MIN_CALLS=N] [FUZZ_MIN_DEATHS=N] [FUZZ_PROFILE=full|aidl]
 #             [KERNEL=stock|debug]
 #        boot one VM with its own initramfs, run kbfuzz for DURATION seconds
 #        (default 300) on the driver, tally the result lines; KERNEL=debug
@@ -28,6 +28,9 @@ FUZZ_ARGS ?=
 # The least work a passing run does (fuzz.sh's defaults when empty).
 FUZZ_MIN_CALLS ?=
 FUZZ_MIN_DEATHS ?=
+# full or aidl: fuzz a binderfs device of that profile (kbinder only;
+# empty: the misc device $BINDER_DEVICE, full).
+FUZZ_PROFILE ?=
 FUZZ_CHECK_DURATION ?= 60
 FUZZ_DRIVER = $(or $(DRIVER),kbinder)
 # Boot, wind-down and teardown on top of the fuzzing time.
@@ -55,7 +58,8 @@ $(BUILD)/fuzz/initramfs-kbinder.cpio.gz: $(FUZZ_PROGRAM) $(MODULE) $(TOOLS) $(VM
 
 # The guest's knobs for a run of $(1) seconds (fuzz.sh reads them).
 fuzz_append = KBT_FUZZ_DURATION=$(1) KBT_FUZZ_SEED=$(SEED) KBT_FUZZ_PROCS=$(FUZZ_PROCS) KBT_FUZZ_THREADS=$(FUZZ_THREADS) KBT_FUZZ_KILL_MS=$(FUZZ_KILL_MS) KBT_FUZZ_ARGS=$(FUZZ_ARGS) \
-	$(if $(FUZZ_MIN_CALLS),KBT_FUZZ_MIN_CALLS=$(FUZZ_MIN_CALLS)) $(if $(FUZZ_MIN_DEATHS),KBT_FUZZ_MIN_DEATHS=$(FUZZ_MIN_DEATHS))
+	$(if $(FUZZ_MIN_CALLS),KBT_FUZZ_MIN_CALLS=$(FUZZ_MIN_CALLS)) $(if $(FUZZ_MIN_DEATHS),KBT_FUZZ_MIN_DEATHS=$(FUZZ_MIN_DEATHS)) \
+	$(if $(FUZZ_PROFILE),KBT_FUZZ_PROFILE=$(FUZZ_PROFILE))
 
 # fuzz_run SECONDS: boot, fuzz, judge (against what fuzz.sh declares in
 # tests/vm/guest/results.list: a vanished fuzz/run fails), tally (exit

@@ -551,6 +551,8 @@ int main(int argc, char **argv)
 	kmsg_scan(&sv);
 	sv.context_lines = 0;
 	summary(&sv);
+	if (fz_reach_report())
+		fz_finding(-1, -1, "a handler the device's profile refuses was reached");
 	if (atomic_load(&fz_sh->finding)) {
 		printf("FAIL fuzz/run: %s (seed %llu)\n", fz_sh->finding_msg,
 		       (unsigned long long)fz_cfg.seed);

@@ -115,6 +115,7 @@ static const char *const counter_names[C_NR] = {
 	[C_RECV_REPLY] = "recv_reply", [C_COMPLETE] = "complete",
 	[C_DEAD_REPLY] = "dead_reply", [C_FAILED_REPLY] = "failed_reply",
 	[C_FROZEN_REPLY] = "frozen_reply", [C_REPLY_TIMEOUT] = "reply_timeout",
+	[C_PROFILE_REFUSED] = "profile_refused",
 	[C_OBJECTS] = "objects", [C_OBJ_BINDER] = "obj_binder",
 	[C_OBJ_WEAK_BINDER] = "obj_weak_binder", [C_OBJ_HANDLE] = "obj_handle",
 	[C_OBJ_WEAK_HANDLE] = "obj_weak_handle", [C_OBJ_FD] = "obj_fd",

@@ -339,4 +339,11 @@ uint32_t kbt_txn_u32(const struct binder_transaction_data *tr,
 void kbt_txn_object(const struct binder_transaction_data *tr,
 		    size_t i, struct flat_binder_object *obj);
 
+/**
+ * kbt_enter_user_ns() - move the calling process into a new user namespace,
+ *	where it is root (uid and gid 0 map to 0), and a private mount
+ *	namespace; fails the test if it cannot
+ */
+void kbt_enter_user_ns(void);
+
 #endif /* KBINDER_TEST_BINDER_UTIL_H */

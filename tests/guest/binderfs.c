@@ -509,16 +509,6 @@ TEST(max_is_enforced_and_changed_by_remount)
 	fs_umount(dir);
 }
 
-/* In a new user namespace where this process is root (uid/gid 0 -> 0). */
-static void enter_user_ns(void)
-{
-	ASSERT_EQ(unshare(CLONE_NEWUSER | CLONE_NEWNS), 0);
-	kbt_write_file("/proc/self/setgroups", "deny");
-	kbt_write_file("/proc/self/uid_map", "0 0 1");
-	kbt_write_file("/proc/self/gid_map", "0 0 1");
-	ASSERT_EQ(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
-}
-
 static void userns_mount(void *arg)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
@@ -526,7 +516,7 @@ static void userns_mount(void *arg)
 	struct kbinder_proc p;
 
 	(void)arg;
-	enter_user_ns();
+	kbt_enter_user_ns();
 	/* global statistics are not for a container's root */
 	ASSERT_EQ(fs_mount(dir, "stats=global"), -EPERM);
 	/* but binderfs itself is, devices and all */

@@ -112,7 +112,7 @@ else
 		# the plain mount's worlds are empty: its logs exist
 		grep -qxF "== $dir/plain/binder_logs/$f" "$out" || short="$short $dir/plain/binder_logs/$f"
 	done
-	for f in state stats transaction_log failed_transaction_log proc/$sm proc/$svc; do
+	for f in state stats transaction_log failed_transaction_log counts profiles proc/$sm proc/$svc; do
 		must_scan "$dir/global/binder_logs/$f"
 	done
 	for p in $sm $svc; do
@@ -125,6 +125,8 @@ wait "$sm" "$svc" 2>/dev/null
 scan_tree /sys/kernel/debug/kbinder
 must_scan /sys/kernel/debug/kbinder/live
 must_scan /sys/kernel/debug/kbinder/reuse
+must_scan /sys/kernel/debug/kbinder/counts
+must_scan /sys/kernel/debug/kbinder/profiles
 { echo "== reports"; cat "$dir/reports.txt" "$dir/demo.txt"; } >>"$out"
 [ -f /tmp/kbinder-logs.txt ] && {
 	echo "== saved by the logs tests"

@@ -43,6 +43,13 @@ done
 sh /scripts/binderfs_selftest.sh
 sh /scripts/addrscan.sh # no kernel address in logs, debugfs, reports
 
+# What the programs sent, summed over every world, gone ones included
+# (docs/api-audit.md, "Measured"): "COUNT <item> <n>" lines in the log.
+if [ "$KBT_DRIVER" = kbinder ] && [ -r /sys/kernel/debug/kbinder/counts ]; then
+	echo "=== kbinder use counts, every world"
+	awk '/^world /{exit} on{print "COUNT " $0} /^all$/{on=1}' /sys/kernel/debug/kbinder/counts
+fi
+
 kmsg_mark "tests done"
 [ "$KBT_DRIVER" = kbinder ] && check_kbinder_teardown
 # Module load and unload with binderfs (binderfs_module.sh), the module

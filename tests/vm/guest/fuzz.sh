@@ -19,6 +19,11 @@
 #   KBT_FUZZ_MIN_DEATHS  actors that must die and be replaced (default: a
 #                      quarter of the kills KBT_FUZZ_KILL_MS asks for; 0
 #                      without kills). Both 0 with --ops (a replay).
+#   KBT_FUZZ_PROFILE   empty: fuzz $BINDER_DEVICE (a misc device, full);
+#                      full or aidl: fuzz the device "binder" of a new
+#                      binderfs mount made with profile=<that> (kbinder
+#                      only). kbfuzz reports its reach on the device from
+#                      kbinder's use counters either way.
 . /scripts/lib.sh
 
 : "${KBT_FUZZ_DURATION:=60}"
@@ -41,6 +46,19 @@ if ! out=$(load_driver 2>&1); then
 fi
 result PASS "vm/load_$KBT_DRIVER"
 dev=${BINDER_DEVICE:-/dev/binder}
+fuzzfs=""
+if [ -n "${KBT_FUZZ_PROFILE:-}" ]; then
+	fuzzfs=/tmp/kbfuzz-binderfs
+	mkdir -p $fuzzfs
+	if [ "$KBT_DRIVER" != kbinder ] ||
+		! out=$(mount -t binder -o "profile=$KBT_FUZZ_PROFILE" binder $fuzzfs 2>&1); then
+		result FAIL fuzz/run "no binderfs with profile=$KBT_FUZZ_PROFILE on $KBT_DRIVER: ${out:-only kbinder has profiles}"
+		kmsg_handover
+		exit 0
+	fi
+	dev=$fuzzfs/binder
+	echo "=== fuzzing $dev: $(cat $fuzzfs/binder_logs/profiles | tr '\n' ' ')"
+fi
 
 set -- --device "$dev" --duration "$KBT_FUZZ_DURATION" --procs "$KBT_FUZZ_PROCS" \
 	--threads "$KBT_FUZZ_THREADS" --kill-ms "$KBT_FUZZ_KILL_MS"
@@ -68,7 +86,7 @@ kmsg_mark "program fuzz"
 } 2>&1 | tee /tmp/fuzz.out
 rc=$(cat /tmp/fuzz.rc 2>/dev/null || echo 255)
 seed=$(sed -n 's/^kbfuzz: seed \([0-9]*\) .*/\1/p' /tmp/fuzz.out | head -n 1)
-sed -n 's/^kbfuzz: \(seed .*processes: .*\)/FUZZ \1/p' /tmp/fuzz.out >>"$KBINDER_RESULTS"
+sed -n 's/^kbfuzz: \(seed .*processes: .*\)/FUZZ \1/p; s/^kbfuzz: \(reach .*\)/FUZZ \1/p' /tmp/fuzz.out >>"$KBINDER_RESULTS"
 case $rc in
 0) result PASS fuzz/run ;;
 1) why=$(sed -n 's/^FAIL fuzz\/run: //p' /tmp/fuzz.out | tail -n 1)
@@ -78,6 +96,7 @@ case $rc in
 esac
 
 kmsg_mark "fuzz done"
+[ -n "$fuzzfs" ] && umount $fuzzfs
 # Why the driver refused things (the reference logs user errors, rate-limited).
 echo "=== most frequent binder kernel messages"
 dmesg | sed -n 's/.*binder[a-z_]*: //p' | grep -v ' ioctl ' |

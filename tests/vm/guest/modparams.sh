@@ -11,6 +11,18 @@
 #       (ipcns's ipc_namespaces_are_separate_worlds, which checks the
 #       shared world when the parameter says N; the main run checks the
 #       separate ones)
+#   modparam/devices_take_a_profile  with
+#       devices=binder:aidl,hwbinder,vndbinder:aidl,fullbinder:full the
+#       devices are /dev/binder, /dev/hwbinder, /dev/vndbinder and
+#       /dev/fullbinder, and /sys/class/misc/<name>/profile reads aidl,
+#       full, aidl, full; a new
+#       binderfs mount's default devices have the same profiles, and in a
+#       profile=aidl mount all aidl (the mount's profile is a ceiling);
+#       profile's misc_device_answers_by_its_profile passes on the aidl
+#       /dev/binder
+#   modparam/devices_refuse_an_unknown_profile  devices=binder:hidl fails
+#       the load (kbinder not loaded before), with the line naming the
+#       unknown profile in the kernel log
 # Called by check.sh after binderfs_module.sh.
 . /scripts/lib.sh
 
@@ -104,5 +116,61 @@ if load "$name" isolate_ipc_ns=0; then
 			result FAIL "modparam/$name" "live objects left: $(awk '$2 != 0 { printf "%s=%s ", $1, $2 }' /sys/kernel/debug/kbinder/live)"
 	fi
 	unload "$name"
+fi
+
+name=devices_take_a_profile
+if load "$name" devices=binder:aidl,hwbinder,vndbinder:aidl,fullbinder:full; then
+	got=""
+	for d in binder hwbinder vndbinder fullbinder; do
+		[ -c "/dev/$d" ] || got="$got /dev/$d missing;"
+		got="$got $d=$(cat /sys/class/misc/$d/profile 2>&1)"
+	done
+	mnt=/tmp/modparam-binderfs
+	mkdir -p $mnt
+	if mount -t binder binder $mnt 2>/dev/null; then
+		got="$got fs:$(tr '\n' ' ' <$mnt/binder_logs/profiles)"
+		umount $mnt
+	else
+		got="$got fs: mount failed"
+	fi
+	# profile= is a ceiling: fullbinder:full is made aidl in an aidl mount
+	if mount -t binder -o profile=aidl binder $mnt 2>/dev/null; then
+		got="$got aidlfs:$(tr '\n' ' ' <$mnt/binder_logs/profiles)"
+		umount $mnt
+	else
+		got="$got aidlfs: mount failed"
+	fi
+	saved=$KBINDER_RESULTS
+	export KBINDER_RESULTS=/tmp/modparam-profile.results
+	: >"$KBINDER_RESULTS"
+	run_program "modparam/profile" 60 /tests/profile misc_device_answers_by_its_profile
+	export KBINDER_RESULTS=$saved
+	line=$(tr -d '\r' </tmp/modparam-profile.results | grep ' profile/misc_device_answers_by_its_profile' | head -n 1)
+	want=" binder=aidl hwbinder=full vndbinder=aidl fullbinder=full fs:binder aidl hwbinder full vndbinder aidl fullbinder full  aidlfs:binder aidl hwbinder aidl vndbinder aidl fullbinder aidl "
+	if [ "$got" != "$want" ]; then
+		result FAIL "modparam/$name" "got:$got; want:$want"
+	else
+		case "$line" in
+		"PASS "*) result PASS "modparam/$name" ;;
+		"") result FAIL "modparam/$name" "profile reported nothing" ;;
+		*) result FAIL "modparam/$name" "$line" ;;
+		esac
+	fi
+	unload "$name"
+fi
+
+name=devices_refuse_an_unknown_profile
+kmsg_mark "modparam $name"
+if [ -e /sys/module/kbinder ]; then
+	# else insmod fails for being loaded already, whatever the value
+	result FAIL "modparam/$name" "kbinder is still loaded before the insmod"
+elif out=$(insmod "$ko" devices=binder:hidl 2>&1); then
+	result FAIL "modparam/$name" "insmod devices=binder:hidl loaded"
+	unload "$name"
+elif ! dmesg | sed -n "/kbinder-runner: modparam $name/,\$p" |
+	grep -q 'device "binder": unknown profile'; then
+	result FAIL "modparam/$name" "insmod failed ($out) without the unknown-profile line in the kernel log"
+else
+	result PASS "modparam/$name"
 fi
 exit 0
