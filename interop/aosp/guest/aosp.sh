@@ -71,6 +71,13 @@ if selected aosp-containers && grep -qw binder /proc/filesystems; then
 	aosp_containers
 fi
 
+# What AOSP's programs sent, summed over every world (docs/api-audit.md,
+# "Measured"), as the guest suite prints it: "COUNT <item> <n>" lines.
+if [ "$KBT_DRIVER" = kbinder ] && [ -r /sys/kernel/debug/kbinder/counts ]; then
+	echo "=== kbinder use counts, every world"
+	awk '/^world /{exit} on{print "COUNT " $0} /^all$/{on=1}' /sys/kernel/debug/kbinder/counts
+fi
+
 kmsg_mark "aosp done"
 [ "$KBT_DRIVER" = kbinder ] && check_kbinder_teardown
 exit 0
