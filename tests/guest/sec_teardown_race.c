@@ -328,7 +328,11 @@ static void reading_victim(void *arg)
 	close(p.fd);
 }
 
-TEST_TIMEOUT(a_thread_reading_during_the_discard_gets_what_it_kept, 120)
+/*
+ * DISCARD_ROUNDS victims, each a process of its own, against a manager
+ * that answers every call; kbinder's live objects must come back.
+ */
+static void victims_of_a_keeper(void (*victim)(void *))
 {
 	struct kbt_server s;
 	struct kbt_live base;
@@ -343,10 +347,15 @@ TEST_TIMEOUT(a_thread_reading_during_the_discard_gets_what_it_kept, 120)
 	}
 	kbt_start_with_client(&s, kbt_keeper, NULL, &c, &t);
 	for (round = 0; round < DISCARD_ROUNDS; round++)
-		ASSERT_CHILD_OK(kbt_fork(reading_victim, NULL));
+		ASSERT_CHILD_OK(kbt_fork(victim, NULL));
 	kbt_stop_with_client(&t, &s, &c);
 	if (counted)
 		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
+}
+
+TEST_TIMEOUT(a_thread_reading_during_the_discard_gets_what_it_kept, 120)
+{
+	victims_of_a_keeper(reading_victim);
 }
 
 /*
@@ -422,21 +431,5 @@ static void ordering_victim(void *arg)
 
 TEST_TIMEOUT(what_the_discard_keeps_comes_before_what_was_sent_meanwhile, 120)
 {
-	struct kbt_server s;
-	struct kbt_live base;
-	bool counted = false;
-	struct kbinder_thread t;
-	struct kbinder_proc c;
-	int round;
-
-	if (!kbt_is_reference()) {
-		kbt_live_settle(10000);
-		counted = kbt_live_base(&base);
-	}
-	kbt_start_with_client(&s, kbt_keeper, NULL, &c, &t);
-	for (round = 0; round < DISCARD_ROUNDS; round++)
-		ASSERT_CHILD_OK(kbt_fork(ordering_victim, NULL));
-	kbt_stop_with_client(&t, &s, &c);
-	if (counted)
-		ASSERT_LIVE_BACK(&base, 5000, "live objects left");
+	victims_of_a_keeper(ordering_victim);
 }
