@@ -14,7 +14,9 @@
 #           timeout must kill everything the program started
 #   guest   the guest suite, one boot per driver in $DRIVERS (kbinder and/or
 #           reference): conformance tests must pass on both; then the
-#           security-context tests in a boot with SELinux (<driver>@selinux)
+#           security-context tests in a boot with SELinux (<driver>@selinux),
+#           and on kbinder the suite again with aidl-profile devices
+#           (kbinder@aidl)
 #   debug   the guest suite's $DEBUG_CHECK_TESTS (cve_*,fault_*,sec_*) on
 #           the debug kernel (KASAN, lockdep, kmemleak; debug/check-debug.sh,
 #           the kernel cached in ~/.cache/kbinder), on each driver of
@@ -488,7 +490,31 @@ stage_guest() {
 		tests/vm/judge.sh $rc "$dir" "$results/guest-$driver.$$.log" "$dir.expected"
 		inputs+=("$driver$primary_suffix:$results/guest-$driver.$$.log")
 		stage_guest_selinux "$driver"
+		[ "$driver" = kbinder ] && stage_guest_aidl
 	done
+}
+
+# The whole suite once more on kbinder with binder and vndbinder made with
+# the aidl device profile (docs/api-audit.md): everything passes there but
+# the tests of what the profile refuses, which skip (REQUIRE_FULL_PROFILE),
+# and profile.c checks the refusals on those devices too. Labelled
+# kbinder@aidl. AIDL_BOOT=0 leaves it out.
+stage_guest_aidl() {
+	local dir rc t
+	[ "${AIDL_BOOT:-1}" = 1 ] || return 0
+	dir=$BUILD/vm/check-kbinder-aidl.$$
+	echo "--- guest suite on kbinder, binder and vndbinder with the aidl profile"
+	mkdir -p "$dir"
+	tests/vm/judge.sh --list "$GUEST_BIN" "$TESTS" check kbinder >"$dir.expected"
+	t=$SECONDS
+	$VM_RUN --quiet --driver kbinder --tests "$TESTS" --logdir "$dir" \
+		--append KBT_PROFILE=aidl check >"$dir.out" 2>&1
+	rc=$?
+	echo "    boot: $((SECONDS - t)) s"
+	tests/vm/judge.sh $rc "$dir" "$results/guest-kbinder-aidl.$$.log" "$dir.expected"
+	grep -c '^SKIP .*has the aidl profile' "$results/guest-kbinder-aidl.$$.log" |
+		sed 's/^/    skipped for the profile: /'
+	inputs+=("kbinder@aidl$primary_suffix:$results/guest-kbinder-aidl.$$.log")
 }
 
 # The stock guest's LSM (AppArmor) gives credentials no security context,

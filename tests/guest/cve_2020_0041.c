@@ -16,6 +16,7 @@
  * must still arrive intact afterwards.
  */
 #include "cve_common.h"
+#include "driver_features.h"
 
 struct fixture {
 	struct cve_server r;
@@ -30,6 +31,8 @@ static void up(struct fixture *f)
 {
 	int i;
 
+	/* Every test here sends PTR and FDA objects with BC_TRANSACTION_SG. */
+	REQUIRE_FULL_PROFILE("BC_TRANSACTION_SG, BINDER_TYPE_PTR and BINDER_TYPE_FDA");
 	cve_registry_start(&f->r);
 	kbt_client(&f->p, &f->t);
 	ASSERT_EQ(pipe2(f->pfd, O_CLOEXEC), 0);

@@ -18,6 +18,7 @@
  * is not kept open by the driver (the pipe hangs up once we close it).
  */
 #include "cve_common.h"
+#include "driver_features.h"
 
 #define A_NODE ((binder_uintptr_t)0xa2a2a000)
 #define BOGUS_HANDLE 0x7777
@@ -117,6 +118,8 @@ TEST(failure_after_fd_array_releases_its_files)
 			     .offs = offs, .offs_size = sizeof(offs),
 			     .sg = true, .sg_size = 8 };
 	int pfd[2], arr[2], round;
+
+	REQUIRE_FULL_PROFILE("BINDER_TYPE_FDA");
 
 	cve_world_up(&w);
 	ASSERT_EQ(pipe2(pfd, O_CLOEXEC), 0);

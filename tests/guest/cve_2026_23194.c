@@ -15,6 +15,7 @@
  * released with the buffer (the pipe hangs up once we close our end).
  */
 #include "cve_common.h"
+#include "driver_features.h"
 
 struct fixture {
 	struct cve_server r;
@@ -25,6 +26,8 @@ struct fixture {
 
 static void up(struct fixture *f)
 {
+	/* Every test here sends FDA objects in BC_TRANSACTION_SG buffers. */
+	REQUIRE_FULL_PROFILE("BC_TRANSACTION_SG, BINDER_TYPE_PTR and BINDER_TYPE_FDA");
 	cve_registry_start(&f->r);
 	kbt_client(&f->p, &f->t);
 }

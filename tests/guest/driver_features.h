@@ -58,4 +58,28 @@ bool kbt_has_feature(enum kbt_feature f);
 		     kbt_feature_name(f));				\
 } while (0)
 
+/**
+ * kbt_device_profile() - the device profile (docs/api-audit.md, "The aidl
+ * profile") of binder device @dev (NULL: $BINDER_DEVICE), into @buf of
+ * @len bytes: a kbinder misc device's /sys/class/misc/<name>/profile, a
+ * binderfs device's line in its mount's binder_logs/profiles. A driver
+ * without profiles (the reference) accepts the whole protocol: "full".
+ */
+void kbt_device_profile(const char *dev, char *buf, size_t len);
+
+/** kbt_full_profile() - whether $BINDER_DEVICE has the full profile. */
+bool kbt_full_profile(void);
+
+/**
+ * REQUIRE_FULL_PROFILE() - skip the test unless $BINDER_DEVICE takes the
+ * whole protocol: for the tests that send @what, an item the aidl profile
+ * refuses (`make check` runs the suite once more on aidl devices; profile.c
+ * tests the refusals themselves).
+ */
+#define REQUIRE_FULL_PROFILE(what) do {					\
+	if (!kbt_full_profile())					\
+		SKIP("%s has the aidl profile, which refuses %s",	\
+		     kbinder_proc_default_device(), (what));		\
+} while (0)
+
 #endif /* KBINDER_TEST_DRIVER_FEATURES_H */

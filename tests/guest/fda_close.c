@@ -16,6 +16,7 @@
  * sees the rest. Both drivers.
  */
 #include "cve_common.h"
+#include "driver_features.h"
 #include "live.h"
 
 #include <sys/stat.h>
@@ -198,6 +199,8 @@ TEST(freeing_closes_an_fda_number_naming_the_receivers_own_binder_file)
 	int pipefd[2];
 	pid_t pid;
 
+	REQUIRE_FULL_PROFILE("BINDER_TYPE_FDA");
+
 	pid = send_fda(&r, OWN_FILE, pipefd, &p, &t);
 	ASSERT_WAIT(&r.chan, 'F');
 	/* Its file was released, though it never closed a number itself. */
@@ -217,6 +220,8 @@ TEST(freeing_closes_an_fda_number_naming_another_binder_file_of_the_receiver)
 	struct receiver r;
 	int pipefd[2];
 	pid_t pid;
+
+	REQUIRE_FULL_PROFILE("BINDER_TYPE_FDA");
 
 	pid = send_fda(&r, OTHER_FILE, pipefd, &p, &t);
 	ASSERT_WAIT(&r.chan, 'F');

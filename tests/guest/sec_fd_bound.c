@@ -7,6 +7,7 @@
  * fd is taken or installed.
  */
 #include "cve_common.h"
+#include "driver_features.h"
 #include "live.h"
 
 #include <sys/resource.h>
@@ -127,6 +128,8 @@ TEST_TIMEOUT(a_transaction_carries_as_many_fds_as_a_quarter_of_the_area_holds, 1
 	struct kbt_live base;
 	bool counted = kbt_live_base(&base);	/* not on the reference */
 
+	REQUIRE_FULL_PROFILE("BINDER_TYPE_FDA");
+
 	if (setrlimit(RLIMIT_NOFILE, &lim))
 		SKIP("cannot raise RLIMIT_NOFILE to %zu: %s", (size_t)MANY_FDS + 256,
 		     strerror(errno));
@@ -163,6 +166,8 @@ TEST(an_fd_array_longer_than_its_parent_buffer_is_refused)
 	struct kbinder_reply r;
 	struct expect e = { 0 };
 	int pipe_fds[2];
+
+	REQUIRE_FULL_PROFILE("BINDER_TYPE_FDA");
 
 	ASSERT_OK(pipe2(pipe_fds, O_CLOEXEC));
 	start_receiver(&s, &e);

@@ -15,6 +15,7 @@
  * policy is "kernel".
  */
 #include "binder_util.h"
+#include "driver_features.h"
 
 #include <poll.h>
 #include <stdio.h>
@@ -116,6 +117,8 @@ TEST_TIMEOUT(secctx_released_when_extra_size_overflows, 120)
 	bool has_ctx;
 	pid_t pid;
 	int err;
+
+	REQUIRE_FULL_PROFILE("BC_TRANSACTION_SG");
 
 	if (slab_bytes() < 0)
 		SKIP("/proc/slabinfo is not readable");

@@ -447,6 +447,8 @@ static void notice_outlived_by_its_ref(void)
 	pid_t v;
 
 	REQUIRE_FEATURE(KBT_FEATURE_FREEZE_NOTIFICATION);
+	/* The stall is in the copy of a BC_TRANSACTION_SG's extra buffer. */
+	REQUIRE_FULL_PROFILE("BC_TRANSACTION_SG");
 	require_uffd();
 	if (!kbt_is_reference())
 		ASSERT_OK(kbt_live_read(&base));

@@ -9,6 +9,7 @@
  * program (compat32_sg), so the compat ioctl path is checked as well.
  */
 #include "cve_common.h"
+#include "driver_features.h"
 
 enum { CODE_TREE = 1, CODE_FDS };
 
@@ -98,6 +99,8 @@ TEST(sg_buffers_are_copied_and_the_parent_pointer_fixed_up)
 		.sg_size = sizeof(parent) + ((CHILD_LEN + 7) & ~7),
 	};
 
+	REQUIRE_FULL_PROFILE("BC_TRANSACTION_SG and BINDER_TYPE_PTR");
+
 	child_pattern(child);
 	parent.child = (uint64_t)(uintptr_t)child;
 	cve_put_ptr(data, 0, &parent, sizeof(parent), false, 0, 0);
@@ -133,6 +136,8 @@ TEST(fd_array_in_an_sg_buffer_is_installed_in_the_receiver)
 		.offs = offs, .offs_size = sizeof(offs), .sg = true,
 		.sg_size = sizeof(fds),
 	};
+
+	REQUIRE_FULL_PROFILE("BC_TRANSACTION_SG and BINDER_TYPE_FDA");
 
 	for (i = 0; i < 2; i++) {
 		char c = (char)('A' + i);

@@ -51,11 +51,15 @@ kmsg_handover() {
 
 # load_driver [MODULE-ARGS...]: load the driver named by $KBT_DRIVER, with
 # $KBT_MODPARAMS (from the kernel command line, commas for spaces) as well.
+# $KBT_PROFILE (kbinder only) gives binder and vndbinder, the devices AIDL
+# userspace opens, that device profile; hwbinder stays full, as HIDL needs.
 load_driver() {
 	# shellcheck disable=SC2046
 	set -- "$@" $(echo "${KBT_MODPARAMS:-}" | tr ',' ' ')
 	case "$KBT_DRIVER" in
 	kbinder)
+		[ -n "${KBT_PROFILE:-}" ] && set -- "$@" \
+			"devices=binder:$KBT_PROFILE,hwbinder,vndbinder:$KBT_PROFILE"
 		insmod /lib/modules/kbinder.ko "$@" ;;
 	reference)
 		insmod /lib/modules/binder_linux.ko \
