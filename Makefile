@@ -175,6 +175,10 @@ LIB_CFLAGS := $(USER_CFLAGS) -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Ilib/src 
 	-fvisibility=hidden
 # The public headers that make install copies.
 LIB_PUBLIC_HEADERS := $(wildcard lib/include/kbinder/*.h)
+# kbinder's own UAPI (what upstream's binder.h and binderfs.h do not have:
+# the device profiles), installed under kbinder/uapi/ so that it never
+# shadows the system's linux/ headers; kbinder.pc puts it on the path.
+UAPI_KBINDER_HEADERS := include/uapi/linux/kbinder_profile.h
 
 .PHONY: lib-shared
 lib: $(LIB) lib-shared
@@ -242,6 +246,8 @@ install: $(LIB) lib-shared $(TOOLS_BIN)/kbinder
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libkbinder.so
 	$(INSTALL) -m 0644 $(LIB) $(DESTDIR)$(LIBDIR)/
 	$(INSTALL) -m 0644 $(LIB_PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/kbinder/
+	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/kbinder/uapi/linux
+	$(INSTALL) -m 0644 $(UAPI_KBINDER_HEADERS) $(DESTDIR)$(INCLUDEDIR)/kbinder/uapi/linux/
 	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(LIB_VERSION)|' lib/kbinder.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/kbinder.pc
 	$(INSTALL) -m 0755 $(TOOLS_BIN)/kbinder $(DESTDIR)$(BINDIR)/

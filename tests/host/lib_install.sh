@@ -39,6 +39,7 @@ headers=$(cd lib/include && ls kbinder/*.h)
 missing=
 for f in usr/lib/libkbinder.so.$libver usr/lib/libkbinder.so.$sover usr/lib/libkbinder.so \
 	usr/lib/libkbinder.a $(printf 'usr/include/%s ' $headers) \
+	usr/include/kbinder/uapi/linux/kbinder_profile.h \
 	usr/lib/pkgconfig/kbinder.pc usr/bin/kbinder usr/share/man/man1/kbinder.1 \
 	usr/share/man/man3/libkbinder.3; do
 	[ -e "$dest/$f" ] || missing="$missing $f"
@@ -89,6 +90,7 @@ cat >"$tmp/use.c" <<'C'
 #include <kbinder/report.h>
 #include <kbinder/android.h>
 #include <kbinder/servicemanager.h>
+#include <linux/kbinder_profile.h>
 #include <stdio.h>
 #include <string.h>
 int main(void)
@@ -106,6 +108,8 @@ int main(void)
 	if (kbinder_view_read_u32(&v, &x) || x != 0x1234)
 		return 1;
 	kbinder_parcel_fini(&p);
+	if (KBINDER_CTL_PROFILE(KBINDER_PROFILE_AIDL) != 0x6b627001U)
+		return 1;
 	printf("%s\n", kbinder_return_name(BR_REPLY));
 	return 0;
 }
