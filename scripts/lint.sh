@@ -90,10 +90,11 @@ source_tar=/usr/src/linux-source-$series.tar.xz
 mkdir -p "$logs"
 
 failed=0
-# Our sources only: the tracked files, never kbuild's generated *.mod.c.
-mapfile -t driver_files < <(git ls-files 'driver/*.c' 'driver/*.h' 2>/dev/null ||
-	ls driver/*.[ch] | grep -v '\.mod\.c$')
-uapi_files=(include/uapi/linux/android/*.h)
+# Our sources only: tracked and new files (a driver file not yet added is
+# linted too), never what .gitignore names (kbuild's generated *.mod.c).
+mapfile -t driver_files < <(git ls-files --cached --others --exclude-standard \
+	'driver/*.c' 'driver/*.h' 2>/dev/null || ls driver/*.[ch] | grep -v '\.mod\.c$')
+uapi_files=(include/uapi/linux/android/*.h include/uapi/linux/*.h)
 
 pass() { echo "PASS lint/$1"; }
 skip() { echo "SKIP lint/$1: $2"; }
