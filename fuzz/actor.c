@@ -276,7 +276,7 @@ static void op_txn(struct fz_thread *t)
 
 		if (fz_with_fd(t, CALL_IOCTL, BINDER_GET_EXTENDED_ERROR, &ee) == 0)
 			e = -ee.param;
-		atomic_fetch_add(&fz_sh->failed_errno[e > 0 && e < 64 ? e : 0], 1);
+		atomic_fetch_add(&fz_sh->failed_errno[e > 0 && e < FZ_ERRNO_SLOTS ? e : 0], 1);
 		if (getenv("KBFUZZ_DEBUG")) {
 			char objs[128] = "";
 			size_t n = b->tr.transaction_data.offsets_size / 8;

@@ -36,6 +36,7 @@
 #include <linux/android/binder.h>
 
 #define FZ_MAX_PROCS 8
+#define FZ_ERRNO_SLOTS 134	/* errno values 1..133 (EHWPOISON); 0: none or other */
 #define FZ_MAX_THREADS 4		/* worker threads per process */
 #define FZ_MAIN_THREAD FZ_MAX_THREADS	/* heartbeat slot of the main thread */
 #define FZ_QUEUE 512		/* events a thread has read, not yet handled */
@@ -180,7 +181,7 @@ struct fz_shared {
 	_Atomic uint64_t counters[C_NR];
 	/* BR_FAILED_REPLY to well-formed calls, by -param of
 	 * BINDER_GET_EXTENDED_ERROR (0: no extended error) */
-	_Atomic uint64_t failed_errno[64];
+	_Atomic uint64_t failed_errno[FZ_ERRNO_SLOTS];
 	struct fz_proc_slot procs[FZ_MAX_PROCS];
 };
 

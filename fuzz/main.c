@@ -456,10 +456,13 @@ static void summary(struct supervisor *sv)
 	       (unsigned long long)cnt(C_KILLS), (unsigned long long)cnt(C_EXITS),
 	       (unsigned long long)cnt(C_THREAD_EXITS), (unsigned long long)cnt(C_FREEZES));
 	printf("kbfuzz: well-formed calls that failed, by errno:");
-	for (int e = 0; e < 64; e++)
+	for (int e = 0; e < FZ_ERRNO_SLOTS; e++) {
+		const char *name = e ? strerrorname_np(e) : "none-or-other";
+
 		if (atomic_load(&fz_sh->failed_errno[e]))
-			printf(" %s=%llu", e ? strerrorname_np(e) : "none",
+			printf(" %s=%llu", name ? name : "unnamed",
 			       (unsigned long long)atomic_load(&fz_sh->failed_errno[e]));
+	}
 	printf("\n");
 	printf("kbfuzz: counters:");
 	for (int c = 0; c < C_NR; c++)
