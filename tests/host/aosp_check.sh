@@ -51,21 +51,19 @@ boot() {
 	printf 'AOSP-CASE %s\r\n' "$@" >>"$f"
 	echo "$f"
 }
-ref=$(boot ref 'aosp-suite binderLibTest BinderLibTest.Nop PASS' \
-	'aosp-suite binderLibTest BinderLibTest.InheritRt FAIL' \
+# A full device's aosp-suite: a pass, a failure on both drivers, a skip.
+suite=('aosp-suite binderLibTest BinderLibTest.Nop PASS'
+	'aosp-suite binderLibTest BinderLibTest.InheritRt FAIL'
 	'aosp-suite binderLibTest BinderLibTest.Freeze SKIP')
-good=$(boot good 'aosp-suite binderLibTest BinderLibTest.Nop PASS' \
-	'aosp-suite binderLibTest BinderLibTest.InheritRt FAIL' \
-	'aosp-suite binderLibTest BinderLibTest.Freeze SKIP' \
+ref=$(boot ref "${suite[@]}")
+good=$(boot good "${suite[@]}" \
 	'aosp-features features extended_error PASS')
 regressed=$(boot regressed 'aosp-suite binderLibTest BinderLibTest.Nop FAIL(no-result,exit-139)' \
 	'aosp-suite binderLibTest BinderLibTest.InheritRt FAIL' \
 	'aosp-suite binderLibTest BinderLibTest.Freeze SKIP')
 missing=$(boot missing 'aosp-suite binderLibTest BinderLibTest.InheritRt FAIL' \
 	'aosp-suite binderLibTest BinderLibTest.Freeze SKIP')
-onlybad=$(boot onlybad 'aosp-suite binderLibTest BinderLibTest.Nop PASS' \
-	'aosp-suite binderLibTest BinderLibTest.InheritRt FAIL' \
-	'aosp-suite binderLibTest BinderLibTest.Freeze SKIP' \
+onlybad=$(boot onlybad "${suite[@]}" \
 	'aosp-features features extended_error FAIL(file-0,call-1)')
 
 check table_same_results_pass 0 '^4 passed, 0 failed$' \
@@ -81,9 +79,7 @@ check table_fails_a_case_kbinder_never_ran 1 'Nop: kbinder did not run it' \
 	interop/aosp/table.sh 6.12-kbinder="$missing" 6.12-reference="$ref"
 check table_fails_a_failing_kbinder_only_case 1 'extended_error: kbinder FAIL\(file-0,call-1\) \(kbinder only\)' \
 	interop/aosp/table.sh 6.12-kbinder="$onlybad" 6.12-reference="$ref"
-asref=$(boot asref 'aosp-suite binderLibTest BinderLibTest.Nop PASS' \
-	'aosp-suite binderLibTest BinderLibTest.InheritRt FAIL' \
-	'aosp-suite binderLibTest BinderLibTest.Freeze SKIP' \
+asref=$(boot asref "${suite[@]}" \
 	'aosp-features binderLibTest BinderLibTest.InheritRt FAIL')
 check table_kbinder_only_case_failing_as_the_reference_suite_passes 0 \
 	'aosp-features \| binderLibTest \| BinderLibTest\.InheritRt \(FAIL / aosp-suite: FAIL\)' \
@@ -94,9 +90,7 @@ check table_judges_each_series_apart 1 '^6 passed, 1 failed$' \
 
 # The aidl phases: judged against kbinder's own full device, the
 # reference's n/a neither a pass nor a failure.
-aidl=$(boot aidl 'aosp-suite binderLibTest BinderLibTest.Nop PASS' \
-	'aosp-suite binderLibTest BinderLibTest.InheritRt FAIL' \
-	'aosp-suite binderLibTest BinderLibTest.Freeze SKIP' \
+aidl=$(boot aidl "${suite[@]}" \
 	'aosp-aidl device profile=aidl PASS' \
 	'aosp-aidl binderLibTest BinderLibTest.Nop PASS' \
 	'aosp-aidl binderLibTest BinderLibTest.InheritRt FAIL' \
@@ -106,9 +100,7 @@ aidlbad=$(boot aidlbad 'aosp-suite binderLibTest BinderLibTest.Nop PASS' \
 	'aosp-aidl device profile=aidl FAIL(full)' \
 	'aosp-aidl binderLibTest BinderLibTest.Nop FAIL' \
 	'aosp-aidl binderLibTest BinderLibTest.Freeze SKIP')
-refna=$(boot refna 'aosp-suite binderLibTest BinderLibTest.Nop PASS' \
-	'aosp-suite binderLibTest BinderLibTest.InheritRt FAIL' \
-	'aosp-suite binderLibTest BinderLibTest.Freeze SKIP' \
+refna=$(boot refna "${suite[@]}" \
 	'aosp-aidl device profile=aidl n/a' \
 	'aosp-aidl binderLibTest BinderLibTest.Nop n/a' \
 	'aosp-aidl binderLibTest BinderLibTest.InheritRt n/a' \
