@@ -122,7 +122,7 @@ done | awk -v labels="$(printf '%s ' "${@%%=*}")" '
 			for (i = 1; i <= nb; i++) printf "  %s\n", both[i]
 		}
 		if (nbad) {
-			printf "\nkbinder differs from the reference:\n"
+			printf "\nkbinder differs from the reference (aosp-aidl*: from kbinder on a full device, or fails with none in the boot):\n"
 			for (i = 1; i <= nbad; i++) printf "  FAIL %s\n", bad[i]
 		}
 		printf "\n%d passed, %d failed\n", passed, failed
