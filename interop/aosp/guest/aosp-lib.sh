@@ -11,9 +11,26 @@
 # Each program's limit, in seconds.
 : "${AOSP_TIMEOUT:=900}"
 
+# The gtest programs every phase with a service manager runs (aosp.sh's
+# aosp_suite), in order.
+AOSP_SM_TESTS="binderDriverInterfaceTest binderLibTest binderSafeInterfaceTest binderClearBufTest"
+
 # aosp_case PHASE PROGRAM CASE STATUS
 aosp_case() {
 	echo "AOSP-CASE $1 $2 $3 $4"
+}
+
+# aosp_list_cases PROGRAM: the cases of a gtest program, one SUITE.CASE a
+# line, as its --gtest_list_tests lists them.
+aosp_list_cases() {
+	"/usr/bin/$1" --gtest_list_tests 2>/dev/null |
+		awk '/^[^ ]/ { suite = $1 } /^  [^ ]/ { print suite $1 }'
+}
+
+# kb_counts_all: kbinder's use counts summed over every world since the
+# load (debugfs kbinder/counts' `all` block), "ITEM N" lines.
+kb_counts_all() {
+	awk '/^world /{exit} on{print} /^all$/{on=1}' /sys/kernel/debug/kbinder/counts
 }
 
 # aosp_gtest PHASE PROGRAM [ARG]...: run a gtest program, one AOSP-CASE line
@@ -26,8 +43,7 @@ aosp_gtest() {
 	ag_log=/tmp/aosp-$ag_phase-$ag_prog.log
 	ag_cases=/tmp/aosp-$ag_phase-$ag_prog.cases
 	ag_status=/tmp/aosp-$ag_phase-$ag_prog.status
-	"/usr/bin/$ag_prog" --gtest_list_tests 2>/dev/null |
-		awk '/^[^ ]/ { suite = $1 } /^  [^ ]/ { print suite $1 }' >"$ag_cases"
+	aosp_list_cases "$ag_prog" >"$ag_cases"
 	echo "=== $ag_phase: $ag_prog $* ($(wc -l <"$ag_cases") cases)"
 	kmsg_mark "aosp $ag_phase $ag_prog"
 	run_program "$ag_phase/$ag_prog" "$AOSP_TIMEOUT" \

@@ -13,12 +13,17 @@
 #                    clients against kbinder's (aosp-interop.sh)
 #   aosp-containers  (kbinder) two containers as Waydroid and Redroid set
 #                    them up (aosp-containers.sh)
+#   aosp-aidl, aosp-aidl-binderfs
+#                    (kbinder, reloaded with aidl devices; n/a on the
+#                    reference) the suite on a misc and on a binderfs
+#                    device with the aidl profile (aosp-aidl.sh)
 # Case results are AOSP-CASE lines (aosp-lib.sh); result lines say whether a
 # phase could run.
 . /scripts/lib.sh
 . /scripts/aosp-lib.sh
 . /scripts/aosp-interop.sh
 . /scripts/aosp-containers.sh
+. /scripts/aosp-aidl.sh
 
 kmsg_mark "load $KBT_DRIVER"
 if ! out=$(load_driver 2>&1); then
@@ -39,10 +44,9 @@ aosp_suite() {
 		return
 	fi
 	result PASS "$1/(servicemanager)"
-	aosp_gtest "$1" binderDriverInterfaceTest
-	aosp_gtest "$1" binderLibTest
-	aosp_gtest "$1" binderSafeInterfaceTest
-	aosp_gtest "$1" binderClearBufTest
+	for as_prog in $AOSP_SM_TESTS; do
+		aosp_gtest "$1" "$as_prog"
+	done
 	aosp_throughput "$1"
 	if [ "$1" = aosp-suite ]; then
 		aosp_gtest "$1" binderTextOutputTest
@@ -71,11 +75,20 @@ if selected aosp-containers && grep -qw binder /proc/filesystems; then
 	aosp_containers
 fi
 
-# What AOSP's programs sent, summed over every world (docs/api-audit.md,
-# "Measured"), as the guest suite prints it: "COUNT <item> <n>" lines.
+# What AOSP's programs sent on the full devices, summed over every world
+# (docs/api-audit.md, "Measured"), as the guest suite prints it: "COUNT
+# <item> <n>" lines (the aidl phases print their own, COUNT-AIDL).
 if [ "$KBT_DRIVER" = kbinder ] && [ -r /sys/kernel/debug/kbinder/counts ]; then
 	echo "=== kbinder use counts, every world"
-	awk '/^world /{exit} on{print "COUNT " $0} /^all$/{on=1}' /sys/kernel/debug/kbinder/counts
+	kb_counts_all | sed 's/^/COUNT /'
+fi
+
+if selected aosp-aidl || selected aosp-aidl-binderfs; then
+	if [ "$KBT_DRIVER" = kbinder ]; then
+		aosp_aidl
+	else
+		aosp_aidl_na
+	fi
 fi
 
 kmsg_mark "aosp done"
