@@ -31,7 +31,9 @@
  *   --insn OPS        count instead of timing (make bench-insn): per
  *                     channel, OPS operations between the markers of the
  *                     QEMU instruction-count plugin (kbbench_insn.h); pipe
- *                     and unix ping-pong beside every sync size
+ *                     and unix ping-pong beside every sync size, and up to
+ *                     128 B the futex and eventfd ping-pongs and the null
+ *                     system call (kbbench_floor.h)
  *
  * Every binder device gets its own server process (context manager); pipe
  * and unix-socket servers answer the ping-pong baselines; "memcpy" is one
@@ -66,6 +68,7 @@
 #include "bench_server.h"
 #include "binder_io.h"
 #include "kbbench.h"
+#include "kbbench_floor.h"
 #include "stats.h"
 
 static struct chan ch[MAX_CHANNELS];
@@ -177,8 +180,33 @@ static void chan_start_server(struct chan *c, int threads)
 	int rp[2], sv[2], up[2], down[2];
 
 	c->ok = 1;
-	if (c->kind == CH_MEMCPY)
+	if (c->kind == CH_MEMCPY || c->kind == CH_SYSCALL)
 		return;
+	if (c->kind == CH_FUTEX) {
+		c->floor = floor_map();
+		if (!c->floor)
+			die("mmap");
+		c->server = start_child();
+		if (c->server == 0)
+			floor_futex_server(c->floor);
+		if (c->server < 0)
+			c->ok = 0;
+		return;
+	}
+	if (c->kind == CH_EVENTFD) {
+		int req = eventfd(0, EFD_CLOEXEC), ans = eventfd(0, EFD_CLOEXEC);
+
+		if (req < 0 || ans < 0)
+			die("eventfd");
+		c->server = start_child();
+		if (c->server == 0)
+			floor_eventfd_server(req, ans);
+		if (c->server < 0)
+			c->ok = 0;
+		c->wfd = req;
+		c->fd = ans;
+		return;
+	}
 	if (c->kind == CH_BINDER) {
 		c->efd = eventfd(0, EFD_CLOEXEC);
 		if (pipe2(rp, O_CLOEXEC) < 0 || c->efd < 0)
@@ -235,6 +263,9 @@ static void chan_stop(struct chan *c)
 	if (c->wfd >= 0 && c->wfd != c->fd)
 		close(c->wfd);
 	c->fd = c->wfd = -1;
+	if (c->floor)
+		munmap(c->floor, sizeof(*c->floor));
+	c->floor = NULL;
 	if (c->server > 0) {
 		kill(c->server, SIGKILL);
 		for (i = 0; i < 500; i++) {
@@ -423,6 +454,12 @@ static int chan_call(struct chan *c, struct bio *b, const struct workload *w, ui
 	case CH_PIPE:
 	case CH_UNIX:
 		return stream_call(c, w->size);
+	case CH_FUTEX:
+		return floor_call(FLOOR_FUTEX, c->floor, -1, -1, seq);
+	case CH_EVENTFD:
+		return floor_call(FLOOR_EVENTFD, NULL, c->wfd, c->fd, seq);
+	case CH_SYSCALL:
+		return floor_call(FLOOR_SYSCALL, NULL, -1, -1, seq);
 	case CH_BINDER:
 		break;
 	}
@@ -716,6 +753,11 @@ int main(int argc, char **argv)
 	if (baselines && w.kind == WL_SYNC && (w.size <= 128 || insn_ops)) {
 		chan_add("pipe", CH_PIPE, NULL);
 		chan_add("unix", CH_UNIX, NULL);
+	}
+	if (baselines && insn_ops && w.kind == WL_SYNC && w.size <= 128) {
+		chan_add("futex", CH_FUTEX, NULL);
+		chan_add("eventfd", CH_EVENTFD, NULL);
+		chan_add("syscall", CH_SYSCALL, NULL);
 	}
 	if (baselines && w.kind == WL_SYNC && w.size >= 65536)
 		chan_add("memcpy", CH_MEMCPY, NULL);

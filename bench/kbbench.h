@@ -12,15 +12,17 @@
 
 #include "binder_io.h"
 
+struct floor_page;
+
 #define CLIENT_MAP (256u << 10)
 #define MAX_PAYLOAD (1u << 20)
-#define MAX_CHANNELS 6
+#define MAX_CHANNELS 8
 #define MAX_CLIENTS 16
 #define MAX_REFS 100000
 #define POOL_THREADS 8
 #define WARMUP_ROUNDS 3
 
-enum chan_kind { CH_BINDER, CH_PIPE, CH_UNIX, CH_MEMCPY };
+enum chan_kind { CH_BINDER, CH_PIPE, CH_UNIX, CH_MEMCPY, CH_FUTEX, CH_EVENTFD, CH_SYSCALL };
 enum wl_kind { WL_SYNC, WL_ONEWAY, WL_OBJECTS, WL_FD, WL_MULTI, WL_REFS };
 
 /** struct chan - one way of doing the workload's call. */
@@ -40,6 +42,7 @@ struct chan {
 	unsigned char *round_ok;
 	int efd;		/* binder: the server says a batch of one-way calls is done */
 	uint32_t *handles;	/* WL_REFS: the client's handles on the server's nodes */
+	struct floor_page *floor;	/* futex: the page shared with the server */
 };
 
 /** struct workload - what is measured and how long. */

@@ -425,7 +425,8 @@ static void kb_logs_put_entry(struct kb_log_entry *e)
  * pid (two threads trading calls write every other slot, and the ring's
  * size is even): then the reference it has is kept, and no count moves.
  */
-static void kb_logs_set_pid(struct pid **slot, struct pid *pid)
+static __always_inline void kb_logs_set_pid(struct pid **slot,
+					    struct pid *pid)
 {
 	if (*slot == pid)
 		return;
@@ -433,23 +434,32 @@ static void kb_logs_set_pid(struct pid **slot, struct pid *pid)
 	*slot = get_pid(pid);
 }
 
-static void kb_logs_push(struct kb_log_ring *ring, const struct kb_log_entry *e)
+/*
+ * Write @e into the ring's next slot, in place: the slot's pid references
+ * are swapped for @e's (kb_logs_set_pid()), the other fields copied.
+ */
+static __always_inline void kb_logs_push(struct kb_log_ring *ring,
+					 const struct kb_log_entry *e)
 	__must_hold(&kb_logs_lock)
 {
 	struct kb_log_entry *slot = &ring->entries[ring->next % KB_LOGS_RING];
-	struct pid *from_tgid = slot->from_tgid, *from_tid = slot->from_tid;
-	struct pid *to_tgid = slot->to_tgid, *to_tid = slot->to_tid;
 
 	lockdep_assert_held(&kb_logs_lock);
-	*slot = *e;
-	slot->from_tgid = from_tgid;
-	slot->from_tid = from_tid;
-	slot->to_tgid = to_tgid;
-	slot->to_tid = to_tid;
+	slot->debug_id = e->debug_id;
+	slot->ctx_id = e->ctx_id;
+	slot->fs_id = e->fs_id;
 	kb_logs_set_pid(&slot->from_tgid, e->from_tgid);
 	kb_logs_set_pid(&slot->from_tid, e->from_tid);
 	kb_logs_set_pid(&slot->to_tgid, e->to_tgid);
 	kb_logs_set_pid(&slot->to_tid, e->to_tid);
+	slot->to_node = e->to_node;
+	slot->handle = e->handle;
+	slot->code = e->code;
+	slot->flags = e->flags;
+	slot->data_size = e->data_size;
+	slot->reply = e->reply;
+	slot->ret = e->ret;
+	slot->err = e->err;
 	ring->next++;
 }
 
@@ -494,7 +504,7 @@ void kb_logs_record(int debug_id, struct kb_thread *from,
 		e.to_tid = to_thread->tid;
 	spin_lock(&kb_logs_lock);
 	kb_logs_push(&kb_logs_all, &e);
-	if (!kb_ok(st))
+	if (unlikely(!kb_ok(st)))
 		kb_logs_push(&kb_logs_failed, &e);
 	spin_unlock(&kb_logs_lock);
 	rcu_read_unlock();

@@ -14,11 +14,13 @@
  * caller's or by an RCU read section that began before the unlock (a
  * thread is freed a grace period after its last put).
  *
- * Why no wakeup is lost: a reader calls prepare_to_wait() and then looks
- * for work, both under the same inner_lock (kb_queue_wait_locked()). A
- * queue before its look is seen by the look; a queue after it finds the
- * reader on its wait queue, asleep or about to be, and the wake after the
- * unlock makes it runnable. Who is woken, for each waiter:
+ * Why no wakeup is lost: before every look for work that may end in
+ * sleep, a reader calls prepare_to_wait(), and looks under the same
+ * inner_lock (kb_queue_wait_locked(); a look right after a wake that finds
+ * work ends the wait, so that one needs no queue). A queue before its
+ * look is seen by the look; a queue after it finds the reader on its wait
+ * queue, asleep or about to be, and the wake after the unlock makes it
+ * runnable. Who is woken, for each waiter:
  *
  *  - thread->wait, a read: work on the thread's own list wakes it
  *    (process_todo); process work wakes the idle looper taken off the
@@ -531,6 +533,13 @@ static int kb_queue_sleep_locked(struct kb_thread *thread, bool proc_work)
 			ret = -EINTR;
 			break;
 		}
+		/*
+		 * Woken for work: done, without going back on the wait queue
+		 * first (finish_wait() takes us off it if the wake did not).
+		 * Else back on it before looking again, as the first time.
+		 */
+		if (kb_queue_has_work_locked(thread, proc_work))
+			break;
 	}
 	finish_wait(&thread->wait, &wait);
 	thread->inner.looper &= ~KB_LOOPER_WAITING;

@@ -273,11 +273,21 @@ struct kb_transaction *kb_transaction_new(struct kb_thread *thread,
 	return t;
 }
 
+/*
+ * Whether @t may have a waiting sender (&kb_transaction.from): only a
+ * synchronous call gets one, when it is set up. A reply's and a one-way
+ * call's stays NULL, and is read without its lock.
+ */
+static bool kb_transaction_may_have_from(const struct kb_transaction *t)
+{
+	return !t->is_reply && !(t->flags & TF_ONE_WAY);
+}
+
 /* Drop what @t holds; its memory is the caller's to free or keep. */
 static void kb_transaction_release(struct kb_transaction *t)
 {
 	struct kb_proc *to = t->to_proc;
-	struct kb_thread *from;
+	struct kb_thread *from = NULL;
 
 	spin_lock(&to->inner_lock);
 	if (t->buffer)
@@ -288,10 +298,12 @@ static void kb_transaction_release(struct kb_transaction *t)
 	t->counted = false;
 	spin_unlock(&to->inner_lock);
 
-	spin_lock(&t->lock);
-	from = t->from;
-	t->from = NULL;
-	spin_unlock(&t->lock);
+	if (kb_transaction_may_have_from(t)) {
+		spin_lock(&t->lock);
+		from = t->from;
+		t->from = NULL;
+		spin_unlock(&t->lock);
+	}
 	if (from)
 		kb_thread_put(from);
 	kb_objects_free_fd_fixups(&t->fd_fixups);
@@ -640,6 +652,8 @@ static u32 kb_transaction_sender_pid(struct kb_transaction *t)
 {
 	u32 pid = 0;
 
+	if (!kb_transaction_may_have_from(t))
+		return 0;
 	spin_lock(&t->lock);
 	if (t->from)
 		pid = pid_nr_ns(t->sender_tgid, task_active_pid_ns(current));
