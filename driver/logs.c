@@ -72,6 +72,7 @@
  * @err: the errno explaining @ret
  */
 struct kb_log_entry {
+	/* kb_logs_push() copies every field by name: add a new one there. */
 	int debug_id;
 	u64 ctx_id;
 	u64 fs_id;

@@ -27,7 +27,9 @@ struct kb_thread;
  * @lock: protects @from
  * @from: the sending thread of a synchronous call, NULL for one-way calls,
  *	replies, and once the sender died (a thread memory reference is
- *	held) (protected by @lock)
+ *	held) (protected by @lock; a reply's or a one-way call's stays NULL
+ *	from creation on, so for those it is read without @lock:
+ *	kb_transaction_may_have_from())
  * @from_parent: the next older transaction on the sender's stack
  *	(protected by the sender process's inner_lock)
  * @to_parent: the next older transaction on the receiving thread's stack
@@ -56,7 +58,7 @@ struct kb_thread;
 struct kb_transaction {
 	int debug_id;
 	struct kb_work work;
-	spinlock_t lock; /* protects @from */
+	spinlock_t lock; /* protects a synchronous call's @from */
 	struct kb_thread *from;
 	struct kb_transaction *from_parent;
 	struct kb_transaction *to_parent;
