@@ -601,3 +601,67 @@ TEST(extended_error_describes_last_failure_once)
 	ping_ok(&pair.t);
 	kbt_pair_stop(&pair);
 }
+
+/*
+ * A command stream that runs off its mapping faults at the word that does:
+ * a command code, or a 4- or 8-byte argument, of which only 1 to 7 bytes
+ * are mapped, fails the write with EFAULT and write_consumed stops after
+ * the command before it; a stream at a kernel address, or running past the
+ * top of the user range, faults with nothing consumed. The file works on
+ * afterwards. (The driver reads codes and one-word arguments with
+ * get_user(), structures with copy_from_user(): both must fault alike.)
+ */
+TEST(a_word_running_off_the_mapping_faults_where_it_starts)
+{
+	static const struct { uint32_t cmd; unsigned int width; } cases[] = {
+		{ 0, 4 },	/* the command code itself */
+		{ BC_FREE_BUFFER, 8 }, { BC_DEAD_BINDER_DONE, 8 },
+		{ BC_ACQUIRE, 4 }, { BC_DECREFS, 4 },
+	};
+	static const struct { uint64_t addr; uint64_t size; } outside[] = {
+		{ 0xffffffff81000000ULL, 8 },		/* the kernel's */
+		{ 0x00007ffffffffffcULL, 12 },		/* past the user range */
+	};
+	const long page = sysconf(_SC_PAGESIZE);
+	const uint32_t loop = BC_ENTER_LOOPER;
+	struct binder_write_read bwr;
+	struct kbinder_proc p;
+	uint8_t *map, *end, *buf;
+	size_t i, k, size, consumed;
+
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(map != MAP_FAILED);
+	ASSERT_EQ(munmap(map + page, page), 0);
+	end = map + page;
+	kbt_open(&p);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (k = 1; k < cases[i].width; k++) {
+			/* [BC_ENTER_LOOPER][code][k bytes of the word] | unmapped */
+			buf = end - 4 - (cases[i].cmd ? 4 : 0) - k;
+			memcpy(buf, &loop, 4);
+			if (cases[i].cmd) {
+				memcpy(buf + 4, &cases[i].cmd, 4);
+				memset(buf + 8, 0, k);
+				size = 8 + cases[i].width;
+			} else {
+				memcpy(buf + 4, &loop, k);
+				size = 8;
+			}
+			consumed = 99;
+			EXPECT_EQ(kbinder_ioctl_write(p.fd, buf, size, &consumed), -EFAULT);
+			EXPECT_EQ(consumed, (size_t)4);
+		}
+	}
+	for (i = 0; i < sizeof(outside) / sizeof(outside[0]); i++) {
+		memset(&bwr, 0, sizeof(bwr));
+		bwr.write_buffer = outside[i].addr;
+		bwr.write_size = outside[i].size;
+		EXPECT_EQ(kbinder_ioctl_write_read(p.fd, &bwr), -EFAULT);
+		EXPECT_EQ(bwr.write_consumed, 0);
+	}
+	EXPECT_OK(kbinder_ioctl_write(p.fd, &loop, 4, &consumed));
+	EXPECT_EQ(consumed, (size_t)4);
+	kbinder_proc_close(&p);
+	munmap(map, page);
+}
