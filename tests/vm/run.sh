@@ -131,7 +131,8 @@ probe_accel() {
 		grep -q 'PASS vm/boots' "$results" && accel=kvm
 		: >"$console"; : >"$output"; : >"$results"
 	fi
-	[ -n "$accel_cache" ] && echo "$boot_id $accel" >"$accel_cache"
+	[ -n "$accel_cache" ] && mkdir -p "$(dirname "$accel_cache")" &&
+		echo "$boot_id $accel" >"$accel_cache"
 	echo "$accel"
 }
 
