@@ -251,7 +251,13 @@ static void ordered_server(void *arg)
 	ASSERT_OK(kbinder_thread_enter_looper(&t));
 	ASSERT_SIGNAL(chan, 'R');
 	ASSERT_OK(kbt_serve(&t, ordered_handler, NULL));
-	kbinder_proc_close(&p);
+	/*
+	 * This thread got QUIT: end the whole server, as serve_thread() does.
+	 * Closing @p here would pull the fd from under serve_thread(), which
+	 * may still be freeing the buffer of the call it answered last
+	 * (EBADF, a failed serve).
+	 */
+	_exit(kbt_failed() ? 1 : 0);
 }
 
 TEST(oneway_is_ordered_per_node)
