@@ -7,27 +7,38 @@
  *
  * The one wake rule. Work is queued under the inner_lock of the process
  * that owns the list; the queueing function chooses whom to wake and
- * writes it into a &struct kb_wake, and the caller wakes with
- * kb_queue_wake() once it dropped that lock. Woken under the lock, the
- * thread ran at once on another CPU and spun on the lock, its first step.
- * The chosen thread's memory is held across the gap by a reference of the
- * caller's or by an RCU read section that began before the unlock (a
- * thread is freed a grace period after its last put).
+ * writes it into a &struct kb_wake (kb_queue_choose_locked()), and the
+ * caller wakes with kb_queue_wake() once it dropped that lock. Woken under
+ * the lock, the thread ran at once on another CPU and spun on the lock,
+ * its first step. The chosen thread's memory is held across the gap by a
+ * reference of the caller's or by an RCU read section that began before
+ * the unlock (a thread is freed a grace period after its last put); its
+ * task's by a reference the choice takes.
+ *
+ * A read sleeps on no wait queue: the thread marks itself waiting
+ * (KB_LOOPER_WAITING) and sets its task's state under the inner_lock,
+ * and its waker, which sees the mark under the same lock, wakes the task
+ * itself (the call or the reply handed to the thread that waits for it,
+ * without a wait queue's lock and walk on either side). thread->wait is
+ * left to poll() and epoll.
  *
  * Why no wakeup is lost: before every look for work that may end in
- * sleep, a reader calls prepare_to_wait(), and looks under the same
- * inner_lock (kb_queue_wait_locked(); a look right after a wake that finds
- * work ends the wait, so that one needs no queue). A queue before its
- * look is seen by the look; a queue after it finds the reader on its wait
- * queue, asleep or about to be, and the wake after the unlock makes it
- * runnable. Who is woken, for each waiter:
+ * sleep, a reader sets its task's state and marks itself waiting, and
+ * looks, all under the inner_lock (kb_queue_sleep_locked()). A queue
+ * before its look is seen by the look; a queue after it sees the mark,
+ * and the wake after the unlock makes the task runnable, whether or not
+ * it reached schedule() yet. A wake can come late: the thread may have
+ * left its read by then (woken by a signal, or by other work) and be
+ * asleep somewhere else, which then sees a spurious wakeup, as every
+ * sleep in the kernel must allow (wake_q does the same). Who is woken,
+ * for each waiter:
  *
- *  - thread->wait, a read: work on the thread's own list wakes it
- *    (process_todo); process work wakes the idle looper taken off the
- *    waiting list in the queueing critical section. Off that list, no
- *    other queue picks it; if it wakes early anyway (a signal, a flush),
- *    its read ends with kb_queue_read_end_locked(), which wakes another looper
- *    for the process work still queued;
+ *  - a read: work on the thread's own list wakes it (process_todo);
+ *    process work wakes the idle looper taken off the waiting list in the
+ *    queueing critical section. Off that list, no other queue picks it; if
+ *    it wakes early anyway (a signal, a flush), its read ends with
+ *    kb_queue_read_end_locked(), which wakes another looper for the
+ *    process work still queued;
  *  - thread->wait, poll(): with no idle looper, the threads that poll and
  *    may take process work are woken by a walk of the process's threads in
  *    a critical section of its own (it queues nothing), only for a process
@@ -36,6 +47,9 @@
  *    woken by the walk;
  *  - a flush() sets need_return and wakes the threads waiting in a read,
  *    in one critical section (kb_queue_flush()): it queues no work;
+ *  - thread->wait, a thread that ever polled: every wake chosen for the
+ *    thread wakes its wait queue too, as a poll() or an epoll set may be
+ *    on it;
  *  - proc->freeze_wait (BINDER_FREEZE) is woken when the last transaction
  *    counted to the process is freed (proc.h), not by queueing;
  *  - BR_SPAWN_LOOPER is asked for by a read that ends while no looper is
@@ -49,6 +63,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/wait.h>
 
 #include "proc.h"
@@ -56,6 +71,26 @@
 #include "thread.h"
 
 /* ---- queueing (under the inner_lock of the list's process) ---- */
+
+/*
+ * Choose @thread for the wake after the unlock: its task if it waits in a
+ * read (a reference taken: the task may leave the read, and exit, before
+ * the wake), its wait queue if it ever polled.
+ */
+static void kb_queue_choose_locked(struct kb_thread *thread,
+				   struct kb_wake *wake)
+	__must_hold(&thread->proc->inner_lock)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	if (WARN_ON_ONCE(wake->task || wake->thread))
+		return;
+	if (thread->inner.looper & KB_LOOPER_WAITING) {
+		wake->task = thread->inner.sleeper;
+		get_task_struct(wake->task);
+	}
+	if (thread->inner.looper & KB_LOOPER_POLL)
+		wake->thread = thread;
+}
 
 /**
  * kb_queue_thread_locked() - queue work for one thread
@@ -73,7 +108,7 @@ void kb_queue_thread_locked(struct kb_thread *thread, struct kb_work *work,
 	thread->inner.calls += work->ops->needs_area;
 	thread->inner.process_todo = true;
 	if (wake)
-		wake->thread = thread;
+		kb_queue_choose_locked(thread, wake);
 }
 
 /**
@@ -112,18 +147,22 @@ static struct kb_thread *kb_queue_pick_locked(struct kb_proc *proc)
  * kb_queue_kick_locked() - choose whom to wake for the work queued to a
  *	process
  * @proc: the process
- * @wake: if work is queued to @proc, set to the idle looper taken off the
- *	waiting list, or with none, to @proc's polling threads if one of its
- *	threads ever polled; else left as it is
+ * @wake: if work is queued to @proc, the idle looper taken off the
+ *	waiting list is chosen in it, or with none, @proc's polling threads if
+ *	one of its threads ever polled; else it is left as it is
  */
 void kb_queue_kick_locked(struct kb_proc *proc, struct kb_wake *wake)
 	__must_hold(&proc->inner_lock)
 {
+	struct kb_thread *thread;
+
 	lockdep_assert_held(&proc->inner_lock);
 	if (list_empty(&proc->inner.todo))
 		return;
-	wake->thread = kb_queue_pick_locked(proc);
-	if (!wake->thread && proc->inner.polled)
+	thread = kb_queue_pick_locked(proc);
+	if (thread)
+		kb_queue_choose_locked(thread, wake);
+	else if (proc->inner.polled)
 		wake->pollers = proc;
 }
 
@@ -280,12 +319,31 @@ static void kb_queue_wake_pollers(struct kb_proc *proc)
 	spin_unlock(&proc->inner_lock);
 }
 
+/*
+ * Wake a task that sleeps in a read (kb_queue_sleep_locked()), with the
+ * wait queues' own hint when the waker will soon sleep for the answer
+ * (default_wake_function() is how a wait queue wakes its sleeper and
+ * takes that one flag only; KB_WF_SYNC in compat.h).
+ */
+static void kb_queue_wake_task(struct task_struct *task, bool sync)
+{
+	struct wait_queue_entry entry = { .private = task };
+
+	default_wake_function(&entry, TASK_INTERRUPTIBLE,
+			      sync ? KB_WF_SYNC : 0, NULL);
+}
+
 /**
  * kb_queue_wake() - wake whom a queueing chose, once its lock is dropped
- * @wake: what the queueing set (the rule at the top of queue.c)
+ * @wake: what the queueing set (the rule at the top of queue.c); its task
+ *	reference is dropped
  */
 void kb_queue_wake(const struct kb_wake *wake)
 {
+	if (wake->task) {
+		kb_queue_wake_task(wake->task, wake->sync);
+		put_task_struct(wake->task);
+	}
 	if (wake->thread) {
 		if (wake->sync)
 			wake_up_interruptible_sync(&wake->thread->wait);
@@ -319,7 +377,7 @@ void kb_queue_return(struct kb_thread *thread, struct kb_return_work *rw,
 		if (list_empty(&rw->work.entry))
 			kb_queue_thread_locked(thread, &rw->work, &wake);
 		else
-			wake.thread = thread;
+			kb_queue_choose_locked(thread, &wake);
 	}
 	spin_unlock(&proc->inner_lock);
 	kb_queue_wake(&wake);
@@ -386,7 +444,7 @@ void kb_queue_discard_thread(struct kb_thread *thread)
 	 */
 	if (put_back && !dead) {
 		thread->inner.process_todo = true;
-		wake.thread = thread;
+		kb_queue_choose_locked(thread, &wake);
 	}
 	spin_unlock(&proc->inner_lock);
 	if (put_back && dead)
@@ -410,8 +468,9 @@ void kb_queue_flush(struct kb_proc *proc)
 	for (n = rb_first(kb_proc_threads_locked(proc)); n; n = rb_next(n)) {
 		thread = rb_entry(n, struct kb_thread, rb);
 		thread->inner.need_return = true;
+		/* In its read, so alive: no reference needed under the lock. */
 		if (thread->inner.looper & KB_LOOPER_WAITING)
-			wake_up_interruptible(&thread->wait);
+			kb_queue_wake_task(thread->inner.sleeper, false);
 	}
 	spin_unlock(&proc->inner_lock);
 }
@@ -505,21 +564,22 @@ struct kb_work *kb_queue_next_locked(struct kb_thread *thread,
 /*
  * Sleep until the thread has something to read; with @proc_work, on the
  * idle loopers' list, where process work finds it. The inner_lock is held
- * on entry and on return; it is dropped only around schedule(). A flush()
- * wakes the thread while it waits. 0, or -EINTR if a signal is pending.
+ * on entry and on return; it is dropped only around schedule(). The task's
+ * state is set and the thread marked waiting under the lock, before each
+ * look for work (the rule at the top of this file); whoever queues work
+ * for it or flushes wakes the task. 0, or -EINTR if a signal is pending.
  */
 static int kb_queue_sleep_locked(struct kb_thread *thread, bool proc_work)
 	__must_hold(&thread->proc->inner_lock)
 {
 	struct kb_proc *proc = thread->proc;
-	DEFINE_WAIT(wait);
 	int ret = 0;
 
 	lockdep_assert_held(&proc->inner_lock);
 	thread->inner.looper |= KB_LOOPER_WAITING;
+	thread->inner.sleeper = current;
 	for (;;) {
-		prepare_to_wait(&thread->wait, &wait,
-				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
+		set_current_state(TASK_INTERRUPTIBLE | TASK_FREEZABLE);
 		if (kb_queue_has_work_locked(thread, proc_work))
 			break;
 		if (proc_work)
@@ -533,16 +593,10 @@ static int kb_queue_sleep_locked(struct kb_thread *thread, bool proc_work)
 			ret = -EINTR;
 			break;
 		}
-		/*
-		 * Woken for work: done, without going back on the wait queue
-		 * first (finish_wait() takes us off it if the wake did not).
-		 * Else back on it before looking again, as the first time.
-		 */
-		if (kb_queue_has_work_locked(thread, proc_work))
-			break;
 	}
-	finish_wait(&thread->wait, &wait);
+	__set_current_state(TASK_RUNNING);
 	thread->inner.looper &= ~KB_LOOPER_WAITING;
+	thread->inner.sleeper = NULL;
 	return ret;
 }
 
@@ -554,8 +608,8 @@ static int kb_queue_sleep_locked(struct kb_thread *thread, bool proc_work)
  *	the process's default nice level then
  *
  * The inner_lock is held on entry and on return; it is dropped around the
- * nice change and the sleep, and the wait queue is only touched when there
- * is nothing to read yet.
+ * nice change and the sleep, which is only entered when there is nothing
+ * to read yet.
  *
  * Return: 0, -EAGAIN (@non_block, nothing to read) or -EINTR.
  */

@@ -20,18 +20,28 @@ struct kb_work;
 
 /**
  * struct kb_wake - whom to wake once the lock that queued work is dropped
- *	(kb_queue_wake(); start from an all-zero one)
- * @thread: the thread chosen for the work, or NULL
+ *	(kb_queue_wake(); start from an all-zero one, and choose once)
+ * @task: the task of the thread chosen for the work, if it sleeps in a
+ *	read: woken directly (a task reference held until the wake), or NULL
+ * @thread: the thread chosen, if it ever polled: its wait queue is woken
+ *	for poll() and epoll; else NULL
  * @pollers: no looper was idle and threads poll the file: the process
  *	whose polling threads are woken (its memory held by the caller), or
  *	NULL
  * @sync: the waker will soon sleep waiting for the answer
  */
 struct kb_wake {
+	struct task_struct *task;
 	struct kb_thread *thread;
 	struct kb_proc *pollers;
 	bool sync;
 };
+
+/* Whether kb_queue_wake() has anything to do. */
+static inline bool kb_wake_needed(const struct kb_wake *wake)
+{
+	return wake->task || wake->thread || wake->pollers;
+}
 
 /* Queueing, under the inner_lock of the list's process. */
 void kb_queue_thread_locked(struct kb_thread *thread, struct kb_work *work,

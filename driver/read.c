@@ -114,7 +114,7 @@ int kb_thread_read(struct kb_thread *thread, u64 buffer, u64 size,
 	}
 	/* BR_SPAWN_LOOPER, and a wake for process work left (rarely). */
 	spawn = kb_queue_read_end_locked(thread, !ret, &wake);
-	if (likely(!wake.thread && !wake.pollers)) {
+	if (likely(!kb_wake_needed(&wake))) {
 		spin_unlock(&proc->inner_lock);
 	} else {
 		rcu_read_lock();

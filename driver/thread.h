@@ -26,7 +26,7 @@ struct kb_transaction;
 #define KB_LOOPER_ENTERED	BIT(1)	/* BC_ENTER_LOOPER */
 #define KB_LOOPER_EXITED	BIT(2)	/* BC_EXIT_LOOPER */
 #define KB_LOOPER_INVALID	BIT(3)	/* inconsistent looper commands */
-#define KB_LOOPER_WAITING	BIT(4)	/* inside a read */
+#define KB_LOOPER_WAITING	BIT(4)	/* inside a read's wait for work */
 #define KB_LOOPER_POLL		BIT(5)	/* used poll(): wait queue may be in an epoll set */
 
 /**
@@ -57,6 +57,11 @@ struct kb_return_work {
  *	(kb_queue_discard_thread()); none may become @complete meanwhile
  * @need_return: the next read returns even without work
  * @looper: KB_LOOPER_* bits
+ * @sleeper: the task inside this thread's wait for work in a read, set
+ *	while KB_LOOPER_WAITING is (no reference held: it is in the read; a
+ *	waker that chose it takes one under the lock). Not a task kept from
+ *	the state's creation: an exec by another thread of the process gives
+ *	that thread the leader's pid, and with it the leader's state.
  * @transaction_stack: the innermost transaction this thread sends or
  *	handles; the older ones follow via from_parent/to_parent
  * @is_dead: the thread exited; nothing is queued to it any more
@@ -72,6 +77,7 @@ struct kb_thread_inner {
 	u8 aside;
 	bool need_return;
 	u32 looper;
+	struct task_struct *sleeper;
 	struct kb_transaction *transaction_stack;
 	bool is_dead;
 	struct binder_extended_error ee;
@@ -89,7 +95,8 @@ struct kb_thread_inner {
  * @rb: in the process's threads tree (protected by proc->inner_lock)
  * @waiting_entry: in the process's waiting_threads list while idle and
  *	willing to take process work (protected by proc->inner_lock)
- * @wait: where the thread sleeps in read, and what poll() watches
+ * @wait: what poll() watches (a read sleeps without a wait queue: its
+ *	waker wakes &kb_thread_inner.sleeper, queue.c)
  * @inner: see &struct kb_thread_inner (protected by proc->inner_lock)
  * @return_error: the result of this thread's own failed transaction (set
  *	and cleared under proc->inner_lock, by this thread only, which may
