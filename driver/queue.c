@@ -354,6 +354,26 @@ void kb_queue_wake(const struct kb_wake *wake)
 	}
 }
 
+/**
+ * kb_queue_yield() - a synchronous call or a reply was sent: let the thread
+ *	it woke run first, if the scheduler says it should
+ *
+ * The sender sleeps next, waiting for the answer or for its next call. If
+ * the wake made the scheduler want the woken thread on this CPU now (it
+ * set need_resched), the switch happens here instead of at the sender's
+ * sleep: the woken thread answers while the sender is still runnable, so
+ * the answer finds it awake and wakes nobody, and the sender's read finds
+ * the answer without sleeping; a round trip then costs one sleep and one
+ * wakeup instead of two. Where the scheduler preempts anyway (PREEMPT_RT,
+ * preempt=full) this does nothing, and after a one-way call nothing
+ * waits: its sender goes on sending, and the receiver reads in batches.
+ * Called with no lock held and outside RCU read sections.
+ */
+void kb_queue_yield(void)
+{
+	cond_resched();
+}
+
 /* ---- queueing and waking in one call ---- */
 
 /**

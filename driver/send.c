@@ -760,8 +760,12 @@ void kb_transaction_send(struct kb_thread *thread,
 			kb_proc_exit_send(s.target_proc);
 		kb_proc_put(s.target_proc);
 	}
-	if (kb_ok(st))
+	if (kb_ok(st)) {
+		/* The other side runs now: the call's receiver, the caller. */
+		if (reply || !(tr->flags & TF_ONE_WAY))
+			kb_queue_yield();
 		return;
+	}
 	kb_thread_set_error(thread, s.debug_id, st.reply, st.err);
 	if (s.in_reply_to) {
 		kb_queue_return(thread, &thread->return_error,
