@@ -271,17 +271,18 @@ static int kb_alloc_populate(struct kb_alloc *alloc, struct mm_struct *mm,
 static size_t kb_alloc_buffer_size(size_t data_size, size_t offsets_size,
 				   size_t extra_buffers_size)
 {
-	size_t sizes[3] = { data_size, offsets_size, extra_buffers_size };
-	size_t total = 0;
-	int i;
+	size_t total;
 
-	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		if (sizes[i] > SIZE_MAX - (KB_ALLOC_GRAIN - 1))
-			return 0;
-		if (check_add_overflow(total, ALIGN(sizes[i], KB_ALLOC_GRAIN),
-				       &total))
-			return 0;
-	}
+	/* Each part is rounded up to the grain, which must not wrap. */
+	if (data_size > SIZE_MAX - (KB_ALLOC_GRAIN - 1) ||
+	    offsets_size > SIZE_MAX - (KB_ALLOC_GRAIN - 1) ||
+	    extra_buffers_size > SIZE_MAX - (KB_ALLOC_GRAIN - 1))
+		return 0;
+	if (check_add_overflow(ALIGN(data_size, KB_ALLOC_GRAIN),
+			       ALIGN(offsets_size, KB_ALLOC_GRAIN), &total) ||
+	    check_add_overflow(total, ALIGN(extra_buffers_size, KB_ALLOC_GRAIN),
+			       &total))
+		return 0;
 	return max_t(size_t, total, KB_ALLOC_GRAIN);
 }
 

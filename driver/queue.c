@@ -608,7 +608,9 @@ static int kb_queue_sleep_locked(struct kb_thread *thread, bool proc_work)
 		spin_unlock(&proc->inner_lock);
 		schedule();
 		spin_lock(&proc->inner_lock);
-		list_del_init(&thread->waiting_entry);
+		/* Taken off already, unless woken by something else. */
+		if (!list_empty(&thread->waiting_entry))
+			list_del_init(&thread->waiting_entry);
 		if (signal_pending(current)) {
 			ret = -EINTR;
 			break;
