@@ -200,11 +200,12 @@ static inline void kb_shrinker_destroy(struct shrinker *shrinker)
 /*
  * The scheduler's "the waker goes to sleep after this wakeup" flag, which
  * wake_up_interruptible_sync() passes to a wait queue's entries and
- * default_wake_function() accepts (its only flag: any other makes it warn
- * on kernels with CONFIG_SCHED_DEBUG, as Debian's are). The scheduler keeps
- * it in its private header (kernel/sched/sched.h), where it is 0x10 in
- * both series this builds for (6.1 and 6.12); queue.c wakes a sleeping
- * reader with it directly.
+ * default_wake_function() accepts (6.1 accepts no other flag, 6.12 also
+ * WF_CURRENT_CPU; any other makes it warn on kernels with
+ * CONFIG_SCHED_DEBUG, as Debian's are, and the test suites fail on a
+ * kernel warning). The scheduler keeps it in its private header
+ * (kernel/sched/sched.h), where it is 0x10 in both series this builds for
+ * (6.1 and 6.12); queue.c wakes a sleeping reader with it directly.
  */
 #define KB_WF_SYNC 0x10
 

@@ -27,11 +27,17 @@
  * looks, all under the inner_lock (kb_queue_sleep_locked()). A queue
  * before its look is seen by the look; a queue after it sees the mark,
  * and the wake after the unlock makes the task runnable, whether or not
- * it reached schedule() yet. A wake can come late: the thread may have
- * left its read by then (woken by a signal, or by other work) and be
- * asleep somewhere else, which then sees a spurious wakeup, as every
- * sleep in the kernel must allow (wake_q does the same). Who is woken,
- * for each waiter:
+ * it reached schedule() yet.
+ *
+ * A wake can come late: between the waker's unlock and its wake, the
+ * thread may leave its read (woken by a signal, a flush or another waker)
+ * and go to sleep somewhere else, which then sees a spurious wakeup. The
+ * kernel's deferred wakes (wake_q: futex, rwsem, message queues) have the
+ * same window, and the rule that goes with them: a sleep must loop until
+ * its condition holds. One that does not is rt_sigtimedwait(), which
+ * returns EINTR when woken without a signal; a wait queue would not reach
+ * a reader that has left it, but its lock on both sides is what this
+ * design saves (docs/design.md). Who is woken, for each waiter:
  *
  *  - a read: work on the thread's own list wakes it (process_todo);
  *    process work wakes the idle looper taken off the waiting list in the
@@ -336,13 +342,15 @@ static void kb_queue_wake_task(struct task_struct *task, bool sync)
 /**
  * kb_queue_wake() - wake whom a queueing chose, once its lock is dropped
  * @wake: what the queueing set (the rule at the top of queue.c); its task
- *	reference is dropped
+ *	reference is dropped and the task cleared, so a second call wakes
+ *	only the wait queues again
  */
-void kb_queue_wake(const struct kb_wake *wake)
+void kb_queue_wake(struct kb_wake *wake)
 {
 	if (wake->task) {
 		kb_queue_wake_task(wake->task, wake->sync);
 		put_task_struct(wake->task);
+		wake->task = NULL;
 	}
 	if (wake->thread) {
 		if (wake->sync)

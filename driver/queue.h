@@ -58,7 +58,7 @@ void kb_queue_uncomplete_locked(struct kb_thread *thread);
 bool kb_queue_calls_pending_locked(struct kb_thread *thread);
 
 /* Waking, after the lock is dropped. */
-void kb_queue_wake(const struct kb_wake *wake);
+void kb_queue_wake(struct kb_wake *wake);
 void kb_queue_yield(void);
 
 /* Queueing and waking in one call, for callers that hold no lock. */
