@@ -155,8 +155,12 @@ TEST(poll_reports_pending_work)
 	kbinder_proc_close(&p);
 }
 
-/* A flush (close of any copy of the fd) makes every thread's poll return. */
-TEST(flush_wakes_pollers)
+/*
+ * A flush (close of any copy of the fd) makes every thread readable: its
+ * next poll() returns at once. (A thread blocked in poll() during the
+ * flush is not woken, by either driver: the flush wakes only readers.)
+ */
+TEST(flush_makes_every_thread_readable)
 {
 	struct kbinder_proc p;
 	struct kbinder_thread t;
