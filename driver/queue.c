@@ -341,9 +341,9 @@ static void kb_queue_wake_task(struct task_struct *task, bool sync)
 
 /**
  * kb_queue_wake() - wake whom a queueing chose, once its lock is dropped
- * @wake: what the queueing set (the rule at the top of queue.c); its task
- *	reference is dropped and the task cleared, so a second call wakes
- *	only the wait queues again
+ * @wake: what one queueing set (the rule at the top of queue.c); its task
+ *	reference is dropped and the task cleared, so that it cannot be
+ *	dropped twice. A &struct kb_wake serves one queueing and one wake.
  */
 void kb_queue_wake(struct kb_wake *wake)
 {

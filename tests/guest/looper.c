@@ -8,7 +8,10 @@
 #include "binder_util.h"
 
 #include <poll.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+
+#include "waits.h"
 
 enum {
 	CODE_TID = 1,	/* reply: the serving thread's tid */
@@ -386,4 +389,89 @@ TEST(register_looper_past_max_threads_is_not_counted)
 	register_in_a_thread(&p);
 	ASSERT_EQ(serve_one_call(&t), BR_NOOP);
 	kbinder_proc_close(&p);
+}
+
+/* ---- a looper whose read a signal ended is not idle any more ---- */
+
+static void sig_ignore(int sig)
+{
+	(void)sig;
+}
+
+struct sig_looper {
+	int fd;
+	pid_t tid;
+	int err;
+	int done[2];	/* the looper's read ended */
+	int hold[2];	/* it waits here, outside binder, until told */
+};
+
+static void *sig_looper(void *arg)
+{
+	struct sig_looper *sl = arg;
+	struct kbinder_thread t;
+	uint8_t buf[256];
+	struct binder_write_read bwr = {
+		.read_size = sizeof(buf),
+		.read_buffer = (binder_uintptr_t)(uintptr_t)buf,
+	};
+	char c = 'd';
+
+	kbinder_thread_init(&t, sl->fd);
+	EXPECT_OK(kbinder_thread_enter_looper(&t));
+	__atomic_store_n(&sl->tid, kbt_gettid(), __ATOMIC_RELEASE);
+	/* not the library's read, which tries again after EINTR */
+	sl->err = ioctl(sl->fd, BINDER_WRITE_READ, &bwr) < 0 ? -errno : 0;
+	EXPECT_EQ(write(sl->done[1], &c, 1), 1);
+	EXPECT_EQ(read(sl->hold[0], &c, 1), 1);
+	return NULL;
+}
+
+/*
+ * An idle looper's read ends by a signal; the thread then does something
+ * else. A call that comes next is for the process (no looper is idle),
+ * not for that thread: another thread of the process sees it.
+ */
+TEST(signalled_looper_is_not_chosen_for_process_work)
+{
+	struct sigaction sa = { .sa_handler = sig_ignore }, old;
+	struct sig_looper sl = { 0 };
+	struct kbinder_proc p;
+	struct kbinder_thread t;
+	struct kbinder_return txn;
+	struct pollfd pfd;
+	pthread_t th;
+	pid_t c;
+	char go = 'g';
+
+	ASSERT_EQ(sigaction(SIGUSR1, &sa, &old), 0);	/* no SA_RESTART */
+	ASSERT_EQ(pipe(sl.done), 0);
+	ASSERT_EQ(pipe(sl.hold), 0);
+	become_manager(&p, &t, 0);
+	sl.fd = p.fd;
+	ASSERT_EQ(pthread_create(&th, NULL, sig_looper, &sl), 0);
+	while (!__atomic_load_n(&sl.tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	ASSERT_OK(kbt_wait_asleep_in(sl.tid, SYS_ioctl, KBT_WAIT_MS));
+	ASSERT_EQ(pthread_kill(th, SIGUSR1), 0);
+	ASSERT_EQ(read(sl.done[0], &go, 1), 1);
+	ASSERT_EQ(sl.err, -EINTR);
+	/* the call is queued once its caller sleeps for the reply */
+	c = kbt_fork(caller, (void *)(uintptr_t)CODE_TID);
+	ASSERT_OK(kbt_wait_asleep_in(c, SYS_poll, KBT_WAIT_MS));
+	pfd = (struct pollfd){ .fd = p.fd, .events = POLLIN };
+	ASSERT_EQ(poll(&pfd, 1, 2000), 1);
+	read_txn(&t, &txn);
+	ASSERT_OK(kbinder_thread_reply(&t, NULL, 0, KBT_WAIT_MS));
+	ASSERT_OK(kbinder_thread_free_buffer(&t, txn.u.txn.data.ptr.buffer));
+	ASSERT_CHILD_OK(c);
+	go = 'g';
+	ASSERT_EQ(write(sl.hold[1], &go, 1), 1);
+	ASSERT_EQ(pthread_join(th, NULL), 0);
+	kbinder_proc_close(&p);
+	close(sl.done[0]);
+	close(sl.done[1]);
+	close(sl.hold[0]);
+	close(sl.hold[1]);
+	ASSERT_EQ(sigaction(SIGUSR1, &old, NULL), 0);
 }
